@@ -1,0 +1,47 @@
+// swift-tools-version:6.2
+import PackageDescription
+
+/// Every Swift target is built in Swift 6 language mode with warnings treated as errors.
+let strict: [SwiftSetting] = [
+    .treatAllWarnings(as: .error),
+]
+
+let package = Package(
+    name: "swift-web-image",
+    platforms: [.macOS(.v15), .iOS(.v18)],
+    products: [
+        .library(name: "WebImage", targets: ["WebImage"]),
+        .executable(name: "webimage", targets: ["WebImageCLI"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    ],
+    targets: [
+        .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg",
+                       providers: [.apt(["libturbojpeg0-dev"]), .brew(["jpeg-turbo"])]),
+        .systemLibrary(name: "CSpng", pkgConfig: "spng",
+                       providers: [.apt(["libspng-dev"]), .brew(["libspng"])]),
+        .systemLibrary(name: "CWebP", pkgConfig: "libwebp",
+                       providers: [.apt(["libwebp-dev"]), .brew(["webp"])]),
+        .systemLibrary(name: "CGif", providers: [.apt(["libgif-dev"]), .brew(["giflib"])]),
+        .target(
+            name: "WebImage",
+            dependencies: ["CTurboJPEG", "CSpng", "CWebP", "CGif"],
+            swiftSettings: strict
+        ),
+        .executableTarget(
+            name: "WebImageCLI",
+            dependencies: [
+                "WebImage",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "WebImageTests",
+            dependencies: ["WebImage"],
+            resources: [.copy("Fixtures")],
+            swiftSettings: strict
+        ),
+    ]
+)

@@ -1,0 +1,73 @@
+/// How to decode: size, frames, orientation and limits. The defaults decode everything at full size, upright.
+public struct DecodeOptions: Sendable, Hashable {
+    /// Decode straight to a bitmap no larger than this (SDWebImage's `imageThumbnailPixelSize`). The source is
+    /// never scaled up. With ``preserveAspectRatio`` the result fits inside the box; without it, the result
+    /// is exactly this size.
+    public var thumbnailPixelSize: PixelSize?
+    /// Keep the aspect ratio when making a thumbnail. On by default.
+    public var preserveAspectRatio: Bool
+    /// Decode no larger than this many bytes of RGBA pixels per frame (SDWebImage's scale-down limit).
+    public var scaleDownLimitBytes: Int?
+    /// Decode only the first frame of an animation.
+    public var firstFrameOnly: Bool
+    /// Turn the pixels upright according to the EXIF orientation. When off, the raw stored pixels are returned
+    /// and ``Image/orientation`` still reports the tag.
+    public var applyOrientation: Bool
+    /// The image's display scale; `nil` takes it from ``fileNameHint`` (`@2x`, `@3x`), else 1.
+    public var scaleFactor: Double?
+    /// The file name or URL the data came from, used for the scale factor.
+    public var fileNameHint: String?
+    /// Bomb protection; see ``DecodeLimits``.
+    public var limits: DecodeLimits
+
+    /// Creates decode options; every parameter has the default described on its property.
+    public init(
+        thumbnailPixelSize: PixelSize? = nil, preserveAspectRatio: Bool = true, scaleDownLimitBytes: Int? = nil,
+        firstFrameOnly: Bool = false, applyOrientation: Bool = true, scaleFactor: Double? = nil,
+        fileNameHint: String? = nil, limits: DecodeLimits = .default
+    ) {
+        self.thumbnailPixelSize = thumbnailPixelSize
+        self.preserveAspectRatio = preserveAspectRatio
+        self.scaleDownLimitBytes = scaleDownLimitBytes
+        self.firstFrameOnly = firstFrameOnly
+        self.applyOrientation = applyOrientation
+        self.scaleFactor = scaleFactor
+        self.fileNameHint = fileNameHint
+        self.limits = limits
+    }
+
+    /// The scale factor to stamp on the decoded image.
+    public var resolvedScale: Double {
+        if let scaleFactor, scaleFactor > 0 { return scaleFactor }
+        return fileNameHint.map(ScaleFactor.fromName) ?? 1
+    }
+
+    /// The size to decode a source of `displayedSize` (after orientation) to, or `nil` to keep it whole.
+    /// Combines the thumbnail box and the scale-down limit; never larger than the source, never below 1×1.
+    public func targetSize(forDisplayed displayedSize: PixelSize) -> PixelSize? {
+        let sourceWidth = Double(displayedSize.width), sourceHeight = Double(displayedSize.height)
+        var width = sourceWidth, height = sourceHeight
+        var rounding = FloatingPointRoundingRule.toNearestOrAwayFromZero
+        if let box = thumbnailPixelSize, box.width > 0, box.height > 0 {
+            if preserveAspectRatio {
+                let ratio = min(Double(box.width) / sourceWidth, Double(box.height) / sourceHeight, 1)
+                width = sourceWidth * ratio
+                height = sourceHeight * ratio
+            } else {
+                width = min(Double(box.width), sourceWidth)
+                height = min(Double(box.height), sourceHeight)
+            }
+        }
+        if let limit = scaleDownLimitBytes, limit > 0 {
+            let maxPixels = Double(limit) / Double(PixelBuffer.bytesPerPixel)
+            if width * height > maxPixels {
+                let ratio = (maxPixels / (width * height)).squareRoot()
+                width *= ratio
+                height *= ratio
+                rounding = .down  // rounding up could cross the byte limit
+            }
+        }
+        let target = PixelSize(width: max(1, Int(width.rounded(rounding))), height: max(1, Int(height.rounded(rounding))))
+        return target == displayedSize ? nil : target
+    }
+}

@@ -1,0 +1,59 @@
+import Foundation
+import Synchronization
+
+/// The registry of coders. The coder added last is asked first, so a plugin can take over a format from a
+/// built-in coder. ``shared`` starts with the built-in JPEG, PNG, GIF and WebP coders.
+public final class ImageCoders: Sendable {
+    /// The registry used when no other is given.
+    public static let shared = ImageCoders(coders: ImageCoders.builtIn)
+
+    /// The built-in coders, in registration order.
+    public static var builtIn: [any ImageCoder] {
+        [JPEGCoder(), PNGCoder(), GIFCoder(), WebPCoder()]
+    }
+
+    private let registered: Mutex<[any ImageCoder]>
+
+    /// Creates a registry holding `coders`, asked last to first.
+    public init(coders: [any ImageCoder] = []) {
+        registered = Mutex(coders)
+    }
+
+    /// The registered coders in the order they are asked (last added first).
+    public var coders: [any ImageCoder] { registered.withLock { Array($0.reversed()) } }
+
+    /// Registers `coder` ahead of every coder already here.
+    public func add(_ coder: any ImageCoder) {
+        registered.withLock { $0.append(coder) }
+    }
+
+    /// Removes every coder of the same type as `coder`.
+    public func remove(_ coder: any ImageCoder) {
+        let type = ObjectIdentifier(Swift.type(of: coder))
+        registered.withLock { $0.removeAll { ObjectIdentifier(Swift.type(of: $0)) == type } }
+    }
+
+    /// Decodes `data` with the first coder that accepts it.
+    ///
+    /// Throws ``ImageError/Code/badImageData`` for empty data or data no format matches, and
+    /// ``ImageError/Code/unsupportedFormat`` for a recognised format no coder reads (HEIC, TIFF, SVG, …).
+    public func decode(_ data: Data, options: DecodeOptions = DecodeOptions()) throws -> Image {
+        guard !data.isEmpty else { throw ImageError(.badImageData, "the data is empty") }
+        if let coder = coders.first(where: { $0.canDecode(data) }) {
+            return try coder.decode(data, options: options)
+        }
+        let format = ImageFormat.detect(data)
+        if format == .unknown {
+            throw ImageError(.badImageData, "the data is not an image in any known format")
+        }
+        throw ImageError(.unsupportedFormat, "\(format.rawValue) images cannot be decoded")
+    }
+
+    /// Encodes `image` as `format` with the first coder that writes it.
+    public func encode(_ image: Image, as format: ImageFormat, options: EncodeOptions = EncodeOptions()) throws -> Data {
+        guard let coder = coders.first(where: { $0.canEncode(to: format) }) else {
+            throw ImageError(.unsupportedFormat, "\(format.rawValue) images cannot be encoded")
+        }
+        return try coder.encode(image, as: format, options: options)
+    }
+}

@@ -1,0 +1,54 @@
+/// The one error type the library throws: a stable machine-readable ``Code`` plus a message for people.
+///
+/// The codes are part of the `webimage` JSON contract, so their raw values never change. SDWebImage's
+/// numeric codes are kept in ``Code/legacyCode`` for users porting code that matched on them.
+public struct ImageError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// What went wrong, as a stable identifier.
+    public enum Code: String, Sendable, CaseIterable {
+        case invalidURL
+        case badImageData
+        case cacheNotModified
+        case blackListed
+        case invalidDownloadOperation
+        case invalidDownloadStatusCode
+        case cancelled
+        case invalidDownloadResponse
+        case invalidDownloadContentType
+        case timedOut
+        case connectionFailed
+        case responseTooLarge
+        case imageTooLarge
+        case unsupportedFormat
+        case notFoundInCache
+        case io
+
+        /// SDWebImage's number for the same condition, or `nil` for codes SDWebImage does not have.
+        public var legacyCode: Int? {
+            switch self {
+            case .invalidURL: 1000
+            case .badImageData: 1001
+            case .cacheNotModified: 1002
+            case .blackListed: 1003
+            case .invalidDownloadOperation: 2000
+            case .invalidDownloadStatusCode: 2001
+            case .cancelled: 2002
+            case .invalidDownloadResponse: 2003
+            case .invalidDownloadContentType: 2004
+            default: nil
+            }
+        }
+    }
+
+    /// The stable identifier of the failure.
+    public let code: Code
+    /// A one-line explanation for logs and command-line output.
+    public let message: String
+
+    /// Creates an error with a code and a human-readable message.
+    public init(_ code: Code, _ message: String) {
+        self.code = code
+        self.message = message
+    }
+
+    public var description: String { "\(code.rawValue): \(message)" }
+}

@@ -1,0 +1,2 @@
+import WebImage
+print("webimage")
