@@ -1,0 +1,102 @@
+import ArgumentParser
+import Foundation
+import WebImage
+
+/// `webimage convert`: decode, optionally thumbnail / pick a frame / transform, and encode.
+struct ConvertCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "convert",
+        abstract: "Convert an image to another format, size or shape.",
+        discussion: """
+            The output format comes from OUT's extension unless --format is given. `rgba` writes raw 8-bit RGBA:
+            straight (not premultiplied) alpha, rows top to bottom, no header, EXIF orientation applied.
+            Transform flags apply in the order given. Animated images keep every frame and duration when written
+            as .gif or .webp; --frame K (counting from 0) extracts one fully composited frame.
+
+            Examples:
+              webimage convert photo.jpg photo.webp --quality 80
+              webimage convert photo.jpg thumb.png --thumbnail 256
+              webimage convert anim.gif frame3.png --frame 3
+              webimage convert photo.jpg out.png --resize 400x300 --fit aspectFill --round 24
+            """
+    )
+
+    @Argument(help: "The image to read (a path, a file:// URL, or - for standard input).")
+    var input: String
+
+    @Argument(help: "The file to write.")
+    var output: String
+
+    @Option(help: ArgumentHelp("Output format: jpeg, png, webp, gif or rgba.", valueName: "format"))
+    var format: String?
+
+    @Option(help: ArgumentHelp("Quality for JPEG and lossy WebP, 0-100 (default 90).", valueName: "0-100"))
+    var quality: Int?
+
+    @Option(help: ArgumentHelp("Decode to fit inside N×N pixels (never larger than the source).", valueName: "N"))
+    var thumbnail: Int?
+
+    @Option(help: ArgumentHelp("Write only frame K of an animation (the first is 0).", valueName: "K"))
+    var frame: Int?
+
+    @OptionGroup(title: "Transforms (applied in the order given)")
+    var transforms: TransformFlags
+
+    func validate() throws {
+        if let quality, !(0...100).contains(quality) { throw ValidationError("--quality takes 0 to 100") }
+        if let thumbnail, thumbnail <= 0 { throw ValidationError("--thumbnail takes a size above zero") }
+        if let frame, frame < 0 { throw ValidationError("--frame counts from 0") }
+        _ = try outputFormat()
+        _ = try TransformFlags.steps(in: CommandLine.arguments)
+    }
+
+    func run() async throws {
+        do {
+            try convert()
+        } catch let error as ImageError {
+            Console.error("\(input): \(error)")
+            throw ExitCode.failure
+        }
+    }
+
+    private func convert() throws {
+        let data = try InputReader.read(input)
+        var decodeOptions = DecodeOptions(fileNameHint: input)
+        if let thumbnail { decodeOptions.thumbnailPixelSize = PixelSize(width: thumbnail, height: thumbnail) }
+        var image = try ImageCoders.shared.decode(data, options: decodeOptions)
+        if let frame {
+            guard frame < image.frames.count else {
+                throw ImageError(.badImageData, "frame \(frame) asked, the image has \(image.frames.count)")
+            }
+            image.frames = [ImageFrame(pixels: image.frames[frame].pixels)]
+            image.loopCount = 1
+        }
+        image = try TransformRunner.apply(try TransformFlags.steps(in: CommandLine.arguments), to: image)
+        let bytes: Data
+        switch try outputFormat() {
+        case .rgba:
+            bytes = image.pixels.withUnsafeBytes { Data($0) }
+        case .encoded(let format):
+            var options = EncodeOptions()
+            if let quality { options.quality = Double(quality) / 100 }
+            bytes = try ImageCoders.shared.encode(image, as: format, options: options)
+        }
+        do {
+            try bytes.write(to: URL(fileURLWithPath: output), options: .atomic)
+        } catch {
+            throw ImageError(.io, "cannot write \(output): \(error.localizedDescription)")
+        }
+    }
+
+    private enum OutputFormat { case rgba, encoded(ImageFormat) }
+
+    private func outputFormat() throws -> OutputFormat {
+        let name = format ?? URL(fileURLWithPath: output).pathExtension
+        if name.lowercased() == "rgba" { return .rgba }
+        guard let format = ImageFormat(fileExtension: name), ImageFormat.supported.contains(format) else {
+            let what = self.format == nil ? "the extension of \(output)" : "--format \(name)"
+            throw ValidationError("\(what) names no format this tool writes (jpeg, png, webp, gif, rgba)")
+        }
+        return .encoded(format)
+    }
+}

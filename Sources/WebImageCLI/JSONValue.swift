@@ -1,0 +1,41 @@
+import Foundation
+
+/// A JSON value that keeps its object keys in the order they were given: the command-line contract promises
+/// fields in a fixed order, which dictionary-based encoders do not guarantee.
+enum JSONValue {
+    case string(String)
+    case int(Int)
+    case double(Double)
+    case bool(Bool)
+    case null
+    case object([(String, JSONValue)])
+
+    /// The value as compact JSON text on one line.
+    var text: String {
+        switch self {
+        case .string(let value): Self.quoted(value)
+        case .int(let value): String(value)
+        case .double(let value): value.isFinite ? String(value) : "null"
+        case .bool(let value): value ? "true" : "false"
+        case .null: "null"
+        case .object(let fields):
+            "{" + fields.map { "\(Self.quoted($0.0)):\($0.1.text)" }.joined(separator: ",") + "}"
+        }
+    }
+
+    private static func quoted(_ string: String) -> String {
+        var result = "\""
+        for scalar in string.unicodeScalars {
+            switch scalar {
+            case "\"": result += "\\\""
+            case "\\": result += "\\\\"
+            case "\n": result += "\\n"
+            case "\r": result += "\\r"
+            case "\t": result += "\\t"
+            case _ where scalar.value < 0x20: result += String(format: "\\u%04x", scalar.value)
+            default: result.unicodeScalars.append(scalar)
+            }
+        }
+        return result + "\""
+    }
+}

@@ -1,2 +1,0 @@
-import WebImage
-print("webimage")
