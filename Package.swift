@@ -39,7 +39,7 @@ let package = Package(
         ),
         .testTarget(
             name: "WebImageTests",
-            dependencies: ["WebImage"],
+            dependencies: ["WebImage", "WebImageCLI"],
             resources: [.copy("Fixtures")],
             swiftSettings: strict
         ),

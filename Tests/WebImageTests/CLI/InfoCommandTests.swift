@@ -1,0 +1,39 @@
+import Foundation
+import Testing
+
+@Suite struct InfoCommandTests {
+    @Test func unreadableInputsGiveJSONErrorsAndAFailingStatus() throws {
+        let folder = try CommandLineTool.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let text = folder.appendingPathComponent("notes.txt")
+        try Data("not an image".utf8).write(to: text)
+        let empty = folder.appendingPathComponent("empty.png")
+        try Data().write(to: empty)
+        let pdf = folder.appendingPathComponent("doc.pdf")
+        try Data("%PDF-1.4\n".utf8).write(to: pdf)
+
+        let result = try CommandLineTool.run(["info", "--json", text.path, empty.path, pdf.path, "/no/such/file.jpg"])
+        #expect(result.status == 1)
+        let objects = try result.jsonLines()
+        #expect(objects.count == 4)
+        let codes = objects.map { ($0["error"] as? [String: Any])?["code"] as? String }
+        #expect(codes == ["badImageData", "badImageData", "unsupportedFormat", "io"])
+        #expect(objects.map { $0["source"] as? String } == [text.path, empty.path, pdf.path, "/no/such/file.jpg"])
+        #expect(objects.allSatisfy { Set($0.keys) == ["source", "error"] })
+        #expect(result.errorLines.count == 4)
+    }
+
+    @Test func urlsOtherThanFilesAreRefusedWithoutReading() throws {
+        let result = try CommandLineTool.run(["info", "--json", "ftp://example.invalid/a.png"])
+        #expect(result.status == 1)
+        let object = try #require(try result.jsonLines().first)
+        #expect((object["error"] as? [String: Any])?["code"] as? String == "invalidURL")
+    }
+
+    @Test func usageErrorsAreOneLineAndNonZero() throws {
+        let result = try CommandLineTool.run(["convert", "in.jpg", "out.xyz"])
+        #expect(result.status != 0)
+        #expect(result.stderr.contains("names no format"))
+        #expect(try CommandLineTool.run(["info", "--bogus"]).status != 0)
+    }
+}

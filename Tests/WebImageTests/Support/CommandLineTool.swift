@@ -1,0 +1,60 @@
+import Foundation
+
+/// Runs the built `webimage` executable as a separate process, the way users and scripts run it.
+enum CommandLineTool {
+    struct Result {
+        let status: Int32
+        let stdout: String
+        let stderr: String
+        /// Standard output split into non-empty lines.
+        var lines: [String] { stdout.split(separator: "\n").map(String.init) }
+        /// Standard error split into non-empty lines.
+        var errorLines: [String] { stderr.split(separator: "\n").map(String.init) }
+        /// Each stdout line parsed as a JSON object.
+        func jsonLines() throws -> [[String: Any]] {
+            try lines.map { try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] ?? [:] }
+        }
+    }
+
+    /// The `webimage` binary SwiftPM built beside the test bundle.
+    static var executable: URL {
+        Bundle.module.bundleURL.deletingLastPathComponent().appendingPathComponent("webimage")
+    }
+
+    /// Runs `webimage` with `arguments` (standard input from `input`, if any) and waits for it to exit.
+    /// Output goes through temporary files rather than pipes, so a chatty child can never block on a full pipe.
+    static func run(_ arguments: [String], input: Data? = nil, in directory: URL? = nil) throws -> Result {
+        let scratch = FileManager.default.temporaryDirectory
+            .appendingPathComponent("webimage-cli-\(UUID().uuidString)", isDirectory: true)
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let stdoutURL = scratch.appendingPathComponent("out"), stderrURL = scratch.appendingPathComponent("err")
+        let stdinURL = scratch.appendingPathComponent("in")
+        for url in [stdoutURL, stderrURL] { _ = FileManager.default.createFile(atPath: url.path, contents: nil) }
+        _ = FileManager.default.createFile(atPath: stdinURL.path, contents: input ?? Data())
+
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        if let directory { process.currentDirectoryURL = directory }
+        let stdout = try FileHandle(forWritingTo: stdoutURL), stderr = try FileHandle(forWritingTo: stderrURL)
+        let stdin = try FileHandle(forReadingFrom: stdinURL)
+        process.standardOutput = stdout
+        process.standardError = stderr
+        process.standardInput = stdin
+        try process.run()
+        process.waitUntilExit()
+        try [stdout, stderr, stdin].forEach { try $0.close() }
+        return Result(status: process.terminationStatus,
+                      stdout: String(decoding: try Data(contentsOf: stdoutURL), as: UTF8.self),
+                      stderr: String(decoding: try Data(contentsOf: stderrURL), as: UTF8.self))
+    }
+
+    /// A fresh empty folder for a test's output files.
+    static func temporaryFolder() throws -> URL {
+        let folder = FileManager.default.temporaryDirectory
+            .appendingPathComponent("webimage-test-\(UUID().uuidString)", isDirectory: true)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        return folder
+    }
+}
