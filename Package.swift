@@ -37,6 +37,12 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        .executableTarget(
+            name: "WebImageBenchmarks",
+            dependencies: ["WebImage", "CTurboJPEG", "CSpng", "CWebP", "CGif"],
+            path: "Benchmarks/Sources/WebImageBenchmarks",
+            swiftSettings: strict
+        ),
         .testTarget(
             name: "WebImageTests",
             dependencies: ["WebImage", "WebImageCLI"],

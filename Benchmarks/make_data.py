@@ -1,0 +1,60 @@
+"""Makes the benchmark inputs (photo-like, reproducible) with Pillow. Usage: make_data.py FOLDER"""
+import os
+import sys
+from PIL import Image, ImageDraw, ImageFilter
+
+folder = sys.argv[1]
+os.makedirs(folder, exist_ok=True)
+
+
+def photo(width, height, seed):
+    """Smooth colour fields, edges and sensor-like noise: what JPEG coders see in real photos."""
+    small = Image.effect_noise((width // 64 + 1, height // 64 + 1), 90).convert("L")
+    red = small.resize((width, height), Image.BICUBIC)
+    green = Image.linear_gradient("L").resize((width, height), Image.BILINEAR)
+    blue = Image.radial_gradient("L").resize((width, height), Image.BILINEAR)
+    image = Image.merge("RGB", (red, green, blue))
+    draw = ImageDraw.Draw(image)
+    for index in range(40):
+        x = (index * 7919 + seed * 104729) % width
+        y = (index * 6007 + seed * 7127) % height
+        size = width // 12
+        draw.ellipse((x, y, x + size, y + size // 2), fill=((index * 53) % 256, (index * 97) % 256, (index * 31) % 256))
+    image = image.filter(ImageFilter.GaussianBlur(1.2))
+    # Texture at two scales (foliage, fabric) and fine sensor noise.
+    coarse = Image.effect_noise((width // 3, height // 3), 70).resize((width, height), Image.BICUBIC)
+    fine = Image.effect_noise((width, height), 50)
+    texture = Image.merge("RGB", (coarse, fine, Image.blend(coarse, fine, 0.5)))
+    return Image.blend(image, texture, 0.3)
+
+
+def write(name, make, **options):
+    path = os.path.join(folder, name)
+    if not os.path.exists(path):
+        make().save(path, **options)
+
+
+big = None
+
+
+def photo_12mp():
+    global big
+    if big is None:
+        big = photo(4000, 3000, 1)
+    return big
+
+
+write("photo-12mp.jpg", photo_12mp, quality=85, subsampling=2)
+write("photo-12mp-progressive.jpg", photo_12mp, quality=85, subsampling=2, progressive=True)
+write("photo-800x600.jpg", lambda: photo(800, 600, 2), quality=85, subsampling=2)
+write("photo-1080p.webp", lambda: photo(1920, 1080, 3), quality=80)
+
+
+def rgba_1080p():
+    image = photo(1920, 1080, 4).convert("RGBA")
+    alpha = Image.radial_gradient("L").resize((1920, 1080), Image.BILINEAR)
+    image.putalpha(alpha)
+    return image
+
+
+write("rgba-1080p.png", rgba_1080p)
