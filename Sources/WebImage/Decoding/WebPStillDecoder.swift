@@ -46,19 +46,3 @@ enum WebPStillDecoder {
         bytes.count >= 16 && bytes[12] == 0x56 && bytes[13] == 0x50 && bytes[14] == 0x38 && bytes[15] == 0x58
     }
 }
-
-/// libwebp's decoder status codes as ``ImageError``s.
-enum WebPStatus {
-    static func error(_ status: VP8StatusCode, action: String) -> ImageError {
-        switch status {
-        case VP8_STATUS_OUT_OF_MEMORY:
-            return ImageError(.imageTooLarge, "WebP: out of memory while \(action)")
-        case VP8_STATUS_NOT_ENOUGH_DATA:
-            return ImageError(.badImageData, "WebP: the data ends early (\(action))")
-        case VP8_STATUS_UNSUPPORTED_FEATURE:
-            return ImageError(.badImageData, "WebP: a feature libwebp does not support (\(action))")
-        default:
-            return ImageError(.badImageData, "WebP: corrupt bitstream (status \(status.rawValue), \(action))")
-        }
-    }
-}
