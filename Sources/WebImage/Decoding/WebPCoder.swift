@@ -1,13 +1,60 @@
+import CWebP
 import Foundation
 
-/// Placeholder until the WebP coder lands.
+/// WebP through libwebp (decode, demux, mux, encode).
+///
+/// Decoding: lossy, lossless and alpha stills straight into the pixel buffer, with libwebp's scaler for
+/// thumbnails and the scale-down limit; animations through libwebp's compositing animation decoder (all frames,
+/// durations in seconds, loop count; ``DecodeOptions/firstFrameOnly`` stops after the first); orientation from
+/// the EXIF chunk. The file must be whole: data shorter than the RIFF header's size is refused.
+///
+/// Encoding: lossy with ``EncodeOptions/quality``, or lossless with ``EncodeOptions/lossless``, alpha kept;
+/// images with several frames become animations with their durations and loop count, unless
+/// ``EncodeOptions/firstFrameOnly``.
 public struct WebPCoder: SingleFormatImageCoder {
+    /// Always ``ImageFormat/webp``.
     public let format = ImageFormat.webp
+
+    /// Creates the coder; it holds no state.
     public init() {}
+
+    /// Decodes a still or animated WebP file. See the type's description.
     public func decode(_ data: Data, options: DecodeOptions) throws -> Image {
-        throw ImageError(.unsupportedFormat, "WebP decoding is not built yet")
+        try data.withUnsafeBytes { bytes in
+            guard let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) else {
+                throw ImageError(.badImageData, "WebP: the data is empty")
+            }
+            try Self.checkWhole(bytes)
+            var features = WebPBitstreamFeatures()
+            let status = WebPGetFeatures(base, bytes.count, &features)
+            guard status == VP8_STATUS_OK else { throw WebPStatus.error(status, action: "reading the header") }
+            if features.has_animation != 0 {
+                return try WebPAnimationDecoder.decode(bytes, options: options)
+            }
+            return try WebPStillDecoder.decode(bytes, features: features, options: options)
+        }
     }
+
+    /// Encodes `image` as WebP (animated when it has several frames), after ``EncodeOptions/maxPixelSize``.
     public func encode(_ image: Image, as format: ImageFormat, options: EncodeOptions) throws -> Data {
-        throw ImageError(.unsupportedFormat, "WebP encoding is not built yet")
+        guard format == .webp else {
+            throw ImageError(.unsupportedFormat, "the WebP coder cannot write \(format.rawValue)")
+        }
+        if image.frames.count > 1, !options.firstFrameOnly {
+            let frames = try image.frames.map {
+                ImageFrame(pixels: try options.fittingMaxPixelSize($0.pixels), duration: $0.duration)
+            }
+            return try WebPAnimationEncoder.encode(frames, loopCount: image.loopCount, options: options)
+        }
+        return try WebPEncoder.encode(options.fittingMaxPixelSize(image.pixels), options: options)
+    }
+
+    /// Refuses data shorter than its RIFF header says: a cut download, even when the pixels happen to be complete.
+    private static func checkWhole(_ bytes: UnsafeRawBufferPointer) throws {
+        guard bytes.count >= 12 else { throw ImageError(.badImageData, "WebP: the data ends inside the header") }
+        let riffSize = Int(bytes[4]) | Int(bytes[5]) << 8 | Int(bytes[6]) << 16 | Int(bytes[7]) << 24
+        guard bytes.count >= riffSize + 8 else {
+            throw ImageError(.badImageData, "WebP: \(bytes.count) bytes of a \(riffSize + 8)-byte file")
+        }
     }
 }

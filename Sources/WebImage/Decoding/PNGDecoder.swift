@@ -1,0 +1,104 @@
+import CSpng
+import Foundation
+
+/// Decodes PNG files with libspng: every colour type and bit depth to RGBA8 with tRNS applied, Adam7 interlace,
+/// the default image of an APNG, eXIf orientation. Thumbnails and the scale-down limit go through
+/// ``DecodeOptions/finish(_:sourceSize:orientation:)``: PNG cannot shrink while decoding.
+enum PNGDecoder {
+    /// A complete IEND chunk: length 0, type, CRC.
+    private static let endChunk: [UInt8] = [0, 0, 0, 0, 0x49, 0x45, 0x4E, 0x44, 0xAE, 0x42, 0x60, 0x82]
+    /// Where each Adam7 pass starts in a row and how far apart its pixels are.
+    private static let adam7Columns: [(start: Int, step: Int)] = [(0, 8), (4, 8), (0, 4), (2, 4), (0, 2), (1, 2), (0, 1)]
+
+    static func decode(_ data: Data, options: DecodeOptions) throws -> Image {
+        guard !data.isEmpty else { throw ImageError(.badImageData, "PNG: the data is empty") }
+        return try data.withUnsafeBytes { bytes in
+            let context = try SpngContext.decoder(reading: bytes, limits: options.limits)
+            let header = try context.header()
+            let size = PixelSize(width: Int(header.width), height: Int(header.height))
+            try options.limits.check(size)
+
+            let pixels = header.bit_depth == 16
+                ? try decodeSixteenBit(context, size: size, interlaced: header.interlace_method != 0)
+                : try decodeEightBit(context, size: size)
+            let orientation = try context.exifOrientation() ?? .up
+            // libspng stops before IEND's CRC; a download cut there is still a cut file, so it is refused.
+            guard containsEndChunk(bytes) else {
+                throw ImageError(.badImageData, "PNG: the data ends before the IEND chunk")
+            }
+
+            let colorTypeHasAlpha = header.color_type == UInt8(SPNG_COLOR_TYPE_GRAYSCALE_ALPHA.rawValue)
+                || header.color_type == UInt8(SPNG_COLOR_TYPE_TRUECOLOR_ALPHA.rawValue)
+            var flags: Image.Flags = colorTypeHasAlpha || context.hasTransparencyChunk ? .hasAlpha : []
+            let finished = try options.finish(pixels, sourceSize: size, orientation: orientation)
+            if finished.reduced { flags.insert(.thumbnail) }
+            return Image(frames: [ImageFrame(pixels: finished.pixels)], loopCount: 1, format: .png,
+                         scale: options.resolvedScale, orientation: orientation, flags: flags)
+        }
+    }
+
+    /// 1, 2, 4 and 8-bit sources: libspng expands them straight into the pixel buffer.
+    private static func decodeEightBit(_ context: SpngContext, size: PixelSize) throws -> PixelBuffer {
+        try PixelBuffer(width: size.width, height: size.height) { output in
+            try context.check(
+                spng_decode_image(context.handle, output.baseAddress, output.count,
+                                  Int32(SPNG_FMT_RGBA8.rawValue), Int32(SPNG_DECODE_TRNS.rawValue)),
+                "decoding the image")
+        }
+    }
+
+    /// 16-bit sources: libspng's RGBA8 output drops the low byte (0x10FF becomes 16, not 17), so rows are decoded
+    /// as RGBA16 one at a time and rounded to 8 bits here. Interlaced rows arrive once per Adam7 pass holding only
+    /// that pass's pixels, so only those columns are converted.
+    private static func decodeSixteenBit(_ context: SpngContext, size: PixelSize, interlaced: Bool) throws -> PixelBuffer {
+        try PixelBuffer(width: size.width, height: size.height) { output in
+            guard let outputBase = output.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return }
+            let flags = Int32(SPNG_DECODE_TRNS.rawValue | SPNG_DECODE_PROGRESSIVE.rawValue)
+            try context.check(spng_decode_image(context.handle, nil, 0, Int32(SPNG_FMT_RGBA16.rawValue), flags),
+                              "starting the decoder")
+            var row = [UInt16](repeating: 0, count: size.width * 4)
+            try row.withUnsafeMutableBufferPointer { row in
+                guard let rowBase = row.baseAddress else { return }
+                var status: Int32 = 0
+                repeat {
+                    var info = spng_row_info()
+                    try context.check(spng_get_row_info(context.handle, &info), "reading the row order")
+                    status = spng_decode_row(context.handle, rowBase, row.count * 2)
+                    guard status == 0 || status == SPNG_EOI.rawValue else {
+                        throw SpngContext.error(for: status, action: "decoding row \(info.row_num)")
+                    }
+                    let y = Int(info.row_num), pass = Int(info.pass)
+                    guard y < size.height, !interlaced || (0..<7).contains(pass) else {
+                        throw ImageError(.badImageData, "PNG: libspng reported row \(y) of pass \(pass)")
+                    }
+                    let (start, step) = interlaced ? adam7Columns[pass] : (0, 1)
+                    let destination = outputBase + y * size.width * 4
+                    for x in stride(from: start, to: size.width, by: step) {
+                        for channel in x * 4..<x * 4 + 4 {
+                            destination[channel] = reduceToEightBits(rowBase[channel])
+                        }
+                    }
+                } while status != SPNG_EOI.rawValue
+            }
+        }
+    }
+
+    /// The nearest 8-bit value to a 16-bit sample: round(value × 255 / 65535).
+    @inline(__always)
+    static func reduceToEightBits(_ value: UInt16) -> UInt8 {
+        UInt8(truncatingIfNeeded: (UInt32(value) * 255 + 32767) / 65535)
+    }
+
+    /// Whether a complete IEND chunk is in `bytes` (usually at the very end; trailing bytes after it are allowed).
+    private static func containsEndChunk(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        var start = bytes.count - endChunk.count
+        while start >= 8 {
+            if bytes[start] == 0, bytes[start + 4] == 0x49,
+               endChunk.indices.allSatisfy({ bytes[start + $0] == endChunk[$0] }) {
+                return true
+            }
+            start -= 1
+        }
+        return false
+    }
+}

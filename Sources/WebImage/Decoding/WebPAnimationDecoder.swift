@@ -1,0 +1,71 @@
+import CWebP
+
+/// Decodes an animated WebP through libwebp's WebPAnimDecoder, which composites each frame onto the canvas
+/// (blending and disposal) and hands back whole canvases.
+///
+/// The canvas size and frame count are read by the demuxer and checked against ``DecodeOptions/limits`` before
+/// the animation decoder allocates its canvas. A corrupt or truncated frame fails the whole decode with
+/// ``ImageError/Code/badImageData``.
+enum WebPAnimationDecoder {
+    /// Frames shown for 10 ms or less play at 100 ms, as in browsers and SDWebImage: many files say 0 and mean
+    /// "the default speed".
+    static let shortestMilliseconds = 10
+    static let defaultDuration = 0.100
+
+    static func decode(_ bytes: UnsafeRawBufferPointer, options: DecodeOptions) throws -> Image {
+        guard let base = bytes.baseAddress else { throw ImageError(.badImageData, "WebP: the data is empty") }
+        let container = try WebPContainer(bytes)
+        let canvas = container.canvasSize
+        try options.limits.check(canvas)
+        let available = container.frameCount
+        guard available > 0 else { throw ImageError(.badImageData, "WebP: the animation has no frames") }
+        let frameCount = options.firstFrameOnly ? 1 : available
+        try options.limits.check(frameCount: frameCount, canvas: canvas)
+        let orientation = container.exifOrientation ?? .up
+
+        var decoderOptions = WebPAnimDecoderOptions()
+        guard WebPAnimDecoderOptionsInit(&decoderOptions) != 0 else {
+            throw ImageError(.unsupportedFormat, "WebP: the libwebp demux library does not match its headers")
+        }
+        decoderOptions.color_mode = MODE_RGBA
+        decoderOptions.use_threads = 0
+        var data = WebPData(bytes: base.assumingMemoryBound(to: UInt8.self), size: bytes.count)
+        guard let decoder = WebPAnimDecoderNew(&data, &decoderOptions) else {
+            throw ImageError(.badImageData, "WebP: the animation cannot be decoded")
+        }
+        defer { WebPAnimDecoderDelete(decoder) }
+
+        var frames: [ImageFrame] = []
+        frames.reserveCapacity(frameCount)
+        var previousTimestamp: Int32 = 0
+        var reduced = false
+        let canvasBytes = canvas.width * canvas.height * PixelBuffer.bytesPerPixel
+        for index in 0..<frameCount {
+            var canvasPixels: UnsafeMutablePointer<UInt8>?
+            var timestamp: Int32 = 0
+            guard WebPAnimDecoderGetNext(decoder, &canvasPixels, &timestamp) != 0, let canvasPixels else {
+                throw ImageError(.badImageData, "WebP: frame \(index + 1) of \(available) is corrupt or truncated")
+            }
+            // The decoder owns the canvas and reuses it for the next frame: copy it out.
+            let pixels = try PixelBuffer(width: canvas.width, height: canvas.height) { output in
+                output.copyMemory(from: UnsafeRawBufferPointer(start: canvasPixels, count: canvasBytes))
+            }
+            let finished = try options.finish(pixels, sourceSize: canvas, orientation: orientation)
+            reduced = reduced || finished.reduced
+            let milliseconds = Int(timestamp) - Int(previousTimestamp)
+            previousTimestamp = timestamp
+            frames.append(ImageFrame(pixels: finished.pixels, duration: duration(milliseconds: milliseconds)))
+        }
+
+        let hasAlpha = container.declaresAlpha || frames.contains { $0.pixels.containsTransparency }
+        var flags: Image.Flags = hasAlpha ? .hasAlpha : []
+        if reduced { flags.insert(.thumbnail) }
+        return Image(frames: frames, loopCount: container.loopCount, format: .webp,
+                     scale: options.resolvedScale, orientation: orientation, flags: flags)
+    }
+
+    /// A frame's display time in seconds from its duration in milliseconds.
+    static func duration(milliseconds: Int) -> Double {
+        milliseconds <= shortestMilliseconds ? defaultDuration : Double(milliseconds) / 1000
+    }
+}
