@@ -7,8 +7,8 @@ import Foundation
 /// and returns each frame as a full-size bitmap, reduced to the thumbnail size when one is asked for.
 /// Frame durations follow the graphic control extension's delay, except that a delay under 0.011 s plays as
 /// 0.1 s (as browsers and SDWebImage do); the loop count is the NETSCAPE2.0 value as written (0 = forever), 1
-/// when the file has none. ``DecodeOptions/firstFrameOnly`` stops reading after the first frame and gives a still
-/// image (loop count 1, duration 0). A single-frame result is a still image too: its duration is 0.
+/// when the file has none. ``DecodeOptions/firstFrameOnly`` stops reading after the first frame. A result of one
+/// frame is a still image whatever the file says: duration 0, loop count 1.
 ///
 /// **Damaged files.** ``decode(_:options:)`` is lenient, as browsers are: when the data is cut short or a frame is
 /// corrupt, it returns the frames completed before the damage (the damaged frame itself is dropped) and throws
@@ -21,7 +21,8 @@ import Foundation
 /// otherwise, with each frame's duration in centiseconds and the loop count in a NETSCAPE2.0 extension (omitted
 /// for a loop count of 1, which is what its absence means). Images of at most 256 colours (255 plus transparency)
 /// are written exactly; others are reduced by median cut, with Floyd–Steinberg dithering when ``dithering`` is on.
-/// Pixels with alpha below 128 become transparent, all others opaque.
+/// Pixels with alpha below 128 become transparent, all others opaque. ``EncodeOptions/quality`` and
+/// ``EncodeOptions/lossless`` do not apply; ``EncodeOptions/maxPixelSize`` and ``EncodeOptions/firstFrameOnly`` do.
 public struct GIFCoder: SingleFormatImageCoder {
     /// What ``decodeCompleteFrames(_:options:)`` read.
     public struct PartialDecode: Sendable {
@@ -66,7 +67,7 @@ public struct GIFCoder: SingleFormatImageCoder {
         if progress.hasAlpha { flags.insert(.hasAlpha) }
         if progress.reduced { flags.insert(.thumbnail) }
         let image = Image(
-            frames: frames, loopCount: options.firstFrameOnly ? 1 : (progress.loopCount ?? 1), format: .gif,
+            frames: frames, loopCount: isStill ? 1 : (progress.loopCount ?? 1), format: .gif,
             scale: options.resolvedScale, orientation: .up, flags: flags)
         return PartialDecode(image: image, error: progress.stopReason)
     }

@@ -89,6 +89,31 @@ struct GIFDecodingTests {
         #expect(image.frames.map(\.duration) == [0.1, 0.1, 0.1])
     }
 
+    @Test("the scale-down limit in bytes reduces every frame")
+    func scaleDownLimit() throws {
+        // 8x8 frames; 64 bytes hold 16 RGBA pixels, so 4x4.
+        let image = try GIFTesting.decode("dispose-background.gif", options: DecodeOptions(scaleDownLimitBytes: 64))
+        #expect(image.frames.map(\.pixels.size) == Array(repeating: PixelSize(width: 4, height: 4), count: 3))
+        #expect(image.flags.contains(.thumbnail))
+        #expect(image.hasAlpha)
+    }
+
+    @Test("a single frame is a still image even when the file asks to loop")
+    func singleFrameIsStill() throws {
+        let data = try Fixtures.data("gif/loop-0.gif")
+        // Keep the header, the NETSCAPE2.0 extension and the first frame, then end with the trailer.
+        let full = try GIFCoder().decodeCompleteFrames(data, options: DecodeOptions())
+        #expect(full.image.loopCount == 0)
+        let secondFrame = try #require(data.range(of: Data([0x21, 0xF9]), in: 60..<data.count))
+        var oneFrame = Data(data[..<secondFrame.lowerBound])
+        oneFrame.append(0x3B)
+        let still = try GIFCoder().decodeCompleteFrames(oneFrame, options: DecodeOptions())
+        #expect(still.error == nil)
+        #expect(still.image.frames.count == 1)
+        #expect(still.image.loopCount == 1)
+        #expect(still.image.frames[0].duration == 0)
+    }
+
     @Test("the scale factor comes from the file name")
     func scaleFromName() throws {
         let image = try GIFTesting.decode("static-opaque.gif", options: DecodeOptions(fileNameHint: "logo@2x.gif"))
