@@ -6,9 +6,9 @@ import PackageDescription
 let package = Package(
     name: "gif-benchmark",
     platforms: [.macOS(.v15)],
-    // library/swift-web-image is a symbolic link to the repository root: SwiftPM names a path dependency after its
-    // folder, and the checkout folder may be called anything.
-    dependencies: [.package(path: "library/swift-web-image")],
+    // run.sh links .library/swift-web-image to the repository root: SwiftPM names a path dependency after its
+    // folder, and the checkout folder may be called anything. (A committed link to an ancestor would make a cycle.)
+    dependencies: [.package(path: ".library/swift-web-image")],
     targets: [
         .executableTarget(
             name: "GIFBenchmark",

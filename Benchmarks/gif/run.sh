@@ -5,7 +5,8 @@ set -euo pipefail
 cd "$(dirname "$0")"
 data=../data/gif
 /usr/bin/python3 make_input.py "$data" >/dev/null
-mkdir -p .build
+mkdir -p .build .library
+ln -sfn ../../.. .library/swift-web-image
 cc -O2 -o .build/giflib_bench giflib_bench.c -lgif
 swift build -c release --product GIFBenchmark 2>&1 | grep -E "error|warning" || true
 inputs=("$data/anim-640x480-20.gif")
