@@ -55,16 +55,7 @@ struct GIFFrameDecoder {
                 case .trailer:
                     break records
                 case .extension(let label, let blocks):
-                    if label == 0xF9, let gce = blocks.first, gce.count >= 4 {
-                        control = GraphicControl(
-                            disposal: GIFDisposal(code: Int(gce[0] >> 2) & 7),
-                            delayCentiseconds: Int(gce[1]) | Int(gce[2]) << 8,
-                            transparentIndex: gce[0] & 1 == 1 ? Int(gce[3]) : nil)
-                    } else if label == 0x01 {
-                        control = GraphicControl()  // a plain-text block (never drawn) consumes its control block
-                    } else if label == 0xFF, progress.loopCount == nil, let loop = Self.loopCount(in: blocks) {
-                        progress.loopCount = loop
-                    }
+                    Self.interpret(extension: label, blocks: blocks, control: &control, loopCount: &progress.loopCount)
                 case .image(let descriptor):
                     frameNumber += 1
                     if canvas == nil {
@@ -125,6 +116,27 @@ struct GIFFrameDecoder {
             }
         }
         if linesToRead < rect.height { try reader.skipRemainingImageBlocks() }
+    }
+
+    /// Takes what players use from an extension: the graphic control block for the next image, and the first
+    /// loop count found.
+    private static func interpret(
+        extension label: Int, blocks: [[UInt8]], control: inout GraphicControl, loopCount: inout Int?
+    ) {
+        switch label {
+        case 0xF9:
+            guard let gce = blocks.first, gce.count >= 4 else { return }
+            control = GraphicControl(
+                disposal: GIFDisposal(code: Int(gce[0] >> 2) & 7),
+                delayCentiseconds: Int(gce[1]) | Int(gce[2]) << 8,
+                transparentIndex: gce[0] & 1 == 1 ? Int(gce[3]) : nil)
+        case 0x01:
+            control = GraphicControl()  // a plain-text block (never drawn) consumes its control block
+        case 0xFF:
+            if loopCount == nil { loopCount = Self.loopCount(in: blocks) }
+        default:
+            break
+        }
     }
 
     /// The loop count of a NETSCAPE2.0 (or ANIMEXTS1.0) application extension.
