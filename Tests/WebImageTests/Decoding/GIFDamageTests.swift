@@ -8,8 +8,8 @@ struct GIFDamageTests {
     typealias C = GIFColors
 
     static let wellFormed = [
-        "static-opaque.gif", "static-transparent.gif", "interlaced.gif", "no-palette.gif", "screen-zero.gif",
-        "dispose-none.gif", "dispose-background.gif", "dispose-previous.gif", "dispose-previous-first.gif",
+        "static-opaque.gif", "static-transparent.gif", "interlaced.gif", "interlaced-clipped.gif", "no-palette.gif",
+        "screen-zero.gif", "dispose-none.gif", "dispose-background.gif", "dispose-previous.gif", "dispose-previous-first.gif",
         "frame-outside.gif", "local-palettes.gif", "delays.gif", "no-netscape.gif", "loop-0.gif", "loop-3.gif",
         "magick-optimized.gif",
     ]

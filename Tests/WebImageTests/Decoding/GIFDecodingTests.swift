@@ -38,6 +38,18 @@ struct GIFDecodingTests {
         } == nil)
     }
 
+    @Test("an interlaced frame reaching below the canvas is clipped, and the frames after it still decode")
+    func interlacedClipped() throws {
+        let image = try GIFTesting.decode("interlaced-clipped.gif")
+        let ramp: (Int) -> RGBA = { RGBA(UInt8(8 * $0), UInt8(255 - 8 * $0), UInt8((37 * $0) % 256)) }
+        #expect(image.frames.count == 3)
+        let clipped: (Int, Int) -> RGBA = { _, y in y < 2 ? ramp(31) : ramp(y - 2) }
+        #expect(GIFTesting.mismatch(image.frames[1].pixels, clipped) == nil)
+        #expect(GIFTesting.mismatch(image.frames[2].pixels) { x, y in
+            x == 0 && y == 0 ? ramp(20) : clipped(x, y)
+        } == nil)
+    }
+
     @Test("a file without any colour table reads indices as grey levels")
     func noPalette() throws {
         let image = try GIFTesting.decode("no-palette.gif")

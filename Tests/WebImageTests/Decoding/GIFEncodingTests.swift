@@ -141,7 +141,8 @@ struct GIFEncodingTests {
         let data = try GIFCoder().encode(image, as: .gif, options: EncodeOptions())
         #expect(data.range(of: Data("NETSCAPE2.0".utf8)) == nil)
         #expect(try GIFCoder().decode(data, options: DecodeOptions()).loopCount == 1)
-        let forever = try GIFCoder().encode(Image(frames: image.frames, loopCount: 0), as: .gif, options: EncodeOptions())
+        let forever = try GIFCoder().encode(
+            Image(frames: image.frames, loopCount: 0), as: .gif, options: EncodeOptions())
         #expect(forever.range(of: Data("NETSCAPE2.0".utf8)) != nil)
     }
 
