@@ -6,8 +6,8 @@ import Foundation
 /// Frame layout, chosen so that decoding gives back the frames as given:
 /// - When no frame has transparent pixels, every frame is drawn over the previous one (disposal "none") and
 ///   frames after the first store only the rectangle that differs from the frame before.
-/// - When some frame has transparent pixels, every frame is stored whole and disposed to background, so each one
-///   is drawn on a clear canvas and its transparent pixels stay transparent.
+/// - When some frame has transparent pixels, every frame is stored whole, declares a transparent index and is
+///   disposed to background, so each one is drawn on a clear canvas and its transparent pixels stay transparent.
 ///
 /// The first frame's palette is the global colour table; later frames carry their own local tables, so each
 /// frame gets the best 256 colours for itself.
@@ -42,7 +42,10 @@ struct GIFEncoder {
             let rect = (animated && !anyTransparency)
                 ? previous.map { Self.changedRect(from: $0, to: frame.pixels) } ?? Self.wholeRect(size)
                 : Self.wholeRect(size)
-            let indexed = GIFIndexedImage.quantizing(frame.pixels, rect: rect, dithering: dithering)
+            // Every frame of an animation with transparency declares a transparent index: decoders that dispose
+            // to "background" with the disposed frame's transparency (Pillow) then clear to transparent too.
+            let indexed = GIFIndexedImage.quantizing(
+                frame.pixels, rect: rect, dithering: dithering, reservingTransparency: animated && anyTransparency)
             if number == 0 {
                 try writer.putScreen(size: size, palette: indexed.palette)
                 if animated && image.loopCount != 1 { try writer.putLoopCount(max(image.loopCount, 0)) }

@@ -23,12 +23,15 @@ struct GIFIndexedImage {
     ///
     /// When the opaque pixels use at most 256 colours (255 when some pixel is transparent), the palette is exactly
     /// those colours and nothing is lost. Otherwise a median-cut palette is built and each pixel takes its nearest
-    /// colour, with Floyd–Steinberg dithering when `dithering` is true.
-    static func quantizing(_ pixels: PixelBuffer, rect: PixelRect, dithering: Bool) -> GIFIndexedImage {
+    /// colour, with Floyd–Steinberg dithering when `dithering` is true. With `reservingTransparency` the result
+    /// has a transparent index even when no pixel needs it.
+    static func quantizing(
+        _ pixels: PixelBuffer, rect: PixelRect, dithering: Bool, reservingTransparency: Bool = false
+    ) -> GIFIndexedImage {
         pixels.withUnsafeBytes { bytes in
             let source = GIFPixelRegion(bytes: bytes, imageWidth: pixels.width, rect: rect)
-            if let exact = exactPalette(of: source) { return exact }
-            let hasTransparency = source.containsTransparency
+            if let exact = exactPalette(of: source, reservingTransparency: reservingTransparency) { return exact }
+            let hasTransparency = reservingTransparency || source.containsTransparency
             let palette = GIFMedianCut.palette(for: source, maxColors: hasTransparency ? 255 : 256)
             var mapper = GIFColorMapper(palette: palette)
             var indices = [UInt8](repeating: 0, count: rect.width * rect.height)
@@ -46,10 +49,10 @@ struct GIFIndexedImage {
     }
 
     /// The lossless palette, or `nil` when the region has too many colours for one.
-    private static func exactPalette(of source: GIFPixelRegion) -> GIFIndexedImage? {
+    private static func exactPalette(of source: GIFPixelRegion, reservingTransparency: Bool) -> GIFIndexedImage? {
         var table = GIFColorTable()
         var indices = [UInt8](repeating: 0, count: source.rect.width * source.rect.height)
-        var transparentSeen = false
+        var transparentSeen = reservingTransparency
         var output = 0
         for y in 0..<source.rect.height {
             let row = source.row(y)

@@ -118,7 +118,16 @@ struct GIFEncodingTests {
             if f == 2 && y >= 3 { return C.clear }
             return [C.a, C.b, C.c][f]
         }
-        let decoded = try roundTrip(image)
+        let data = try GIFCoder().encode(image, as: .gif, options: EncodeOptions())
+        // Every graphic control block (21 F9 04, then the flags) is disposal 2 with the transparency flag set.
+        var flags: [UInt8] = []
+        var searchFrom = data.startIndex
+        while let found = data.range(of: Data([0x21, 0xF9, 0x04]), in: searchFrom..<data.endIndex) {
+            flags.append(data[found.upperBound])
+            searchFrom = found.upperBound
+        }
+        #expect(flags == [0x09, 0x09, 0x09])
+        let decoded = try GIFCoder().decode(data, options: DecodeOptions())
         #expect(decoded.hasAlpha)
         for number in 0..<3 {
             #expect(decoded.frames[number].pixels.bytes == image.frames[number].pixels.bytes, "frame \(number)")
