@@ -1,13 +1,82 @@
 import Foundation
 
-/// Placeholder until the GIF coder lands.
+/// Reads and writes GIF through giflib: still images and animations.
+///
+/// **Decoding** composites every frame onto a full-size canvas the way browsers do (disposal none / background /
+/// previous, the transparent index, global and local palettes, interlaced frames, frames clipped to the canvas)
+/// and returns each frame as a full-size bitmap, reduced to the thumbnail size when one is asked for.
+/// Frame durations follow the graphic control extension's delay, except that a delay under 0.011 s plays as
+/// 0.1 s (as browsers and SDWebImage do); the loop count is the NETSCAPE2.0 value as written (0 = forever), 1
+/// when the file has none. ``DecodeOptions/firstFrameOnly`` stops reading after the first frame. A result of one
+/// frame is a still image whatever the file says: duration 0, loop count 1.
+///
+/// **Damaged files.** ``decode(_:options:)`` is lenient, as browsers are: when the data is cut short or a frame is
+/// corrupt, it returns the frames completed before the damage (the damaged frame itself is dropped) and throws
+/// ``ImageError/Code/badImageData`` only when no frame completed. Callers that must know whether the whole file
+/// was read use ``decodeCompleteFrames(_:options:)``, which returns the same frames plus the error that stopped
+/// reading. Exceeding ``DecodeLimits`` (canvas pixels, frame count, pixels over all frames) is never lenient: the
+/// whole decode is refused with ``ImageError/Code/imageTooLarge``.
+///
+/// **Encoding** writes a still GIF for one frame (or with ``EncodeOptions/firstFrameOnly``) and an animated GIF
+/// otherwise, with each frame's duration in centiseconds and the loop count in a NETSCAPE2.0 extension (omitted
+/// for a loop count of 1, which is what its absence means). Images of at most 256 colours (255 plus transparency)
+/// are written exactly; others are reduced by median cut, with Floyd–Steinberg dithering when ``dithering`` is on.
+/// Pixels with alpha below 128 become transparent, all others opaque. ``EncodeOptions/quality`` and
+/// ``EncodeOptions/lossless`` do not apply; ``EncodeOptions/maxPixelSize`` and ``EncodeOptions/firstFrameOnly`` do.
 public struct GIFCoder: SingleFormatImageCoder {
-    public let format = ImageFormat.gif
-    public init() {}
-    public func decode(_ data: Data, options: DecodeOptions) throws -> Image {
-        throw ImageError(.unsupportedFormat, "GIF decoding is not built yet")
+    /// What ``decodeCompleteFrames(_:options:)`` read.
+    public struct PartialDecode: Sendable {
+        /// Every frame that was read completely, composited; at least one.
+        public var image: Image
+        /// Why reading stopped before the file's trailer (always ``ImageError/Code/badImageData``), or `nil`
+        /// when the whole file was read. A file that simply lacks its trailer byte reports an error too, since
+        /// it cannot be told apart from one cut between two frames.
+        public var error: ImageError?
     }
+
+    public let format = ImageFormat.gif
+    /// Spread the error of colour reduction with Floyd–Steinberg dithering when an image has more than 256
+    /// colours. On by default; images with few colours are written exactly either way.
+    public var dithering: Bool
+
+    /// Creates a GIF coder.
+    public init(dithering: Bool = true) {
+        self.dithering = dithering
+    }
+
+    /// Decodes a GIF; see the type's documentation for how damage and limits are handled.
+    public func decode(_ data: Data, options: DecodeOptions) throws -> Image {
+        try decodeCompleteFrames(data, options: options).image
+    }
+
+    /// Decodes every frame that can be read completely and reports whether the file was read to its end.
+    ///
+    /// Throws ``ImageError/Code/badImageData`` when not even the first frame could be read, and
+    /// ``ImageError/Code/imageTooLarge`` when the file exceeds ``DecodeOptions/limits``.
+    public func decodeCompleteFrames(_ data: Data, options: DecodeOptions) throws -> PartialDecode {
+        let progress = try data.withUnsafeBytes { bytes in
+            try GIFFrameDecoder(options: options).decode(bytes)
+        }
+        guard !progress.frames.isEmpty else {
+            throw progress.stopReason ?? ImageError(.badImageData, "GIF: the file holds no image")
+        }
+        var frames = progress.frames
+        let isStill = frames.count == 1
+        if isStill { frames[0].duration = 0 }
+        var flags: Image.Flags = []
+        if progress.hasAlpha { flags.insert(.hasAlpha) }
+        if progress.reduced { flags.insert(.thumbnail) }
+        let image = Image(
+            frames: frames, loopCount: isStill ? 1 : (progress.loopCount ?? 1), format: .gif,
+            scale: options.resolvedScale, orientation: .up, flags: flags)
+        return PartialDecode(image: image, error: progress.stopReason)
+    }
+
+    /// Encodes `image` as GIF; see the type's documentation.
     public func encode(_ image: Image, as format: ImageFormat, options: EncodeOptions) throws -> Data {
-        throw ImageError(.unsupportedFormat, "GIF encoding is not built yet")
+        guard format == .gif else {
+            throw ImageError(.unsupportedFormat, "the GIF coder cannot write \(format.rawValue)")
+        }
+        return try GIFEncoder(dithering: dithering).encode(image, options: options)
     }
 }
