@@ -9,13 +9,13 @@ public struct DecodeLimits: Sendable, Hashable {
     public var maxTotalPixels: Int
 
     /// Creates limits; the defaults are the ones in ``default``.
-    public init(maxPixels: Int = 89_478_485, maxFrames: Int = 10_000, maxTotalPixels: Int = 1 << 30) {
+    public init(maxPixels: Int = 89_478_485, maxFrames: Int = 10_000, maxTotalPixels: Int = 1 << 28) {
         self.maxPixels = maxPixels
         self.maxFrames = maxFrames
         self.maxTotalPixels = maxTotalPixels
     }
 
-    /// Pillow-compatible pixel limit, 10 000 frames, 2³⁰ pixels over all frames (4 GiB of RGBA).
+    /// Pillow-compatible pixel limit, 10 000 frames, 2²⁸ pixels over all frames (1 GiB of RGBA).
     public static let `default` = DecodeLimits()
 
     /// Throws when a frame of `size` is over the pixel limit or has no pixels.

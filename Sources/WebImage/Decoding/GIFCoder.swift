@@ -10,11 +10,10 @@ import Foundation
 /// when the file has none. ``DecodeOptions/firstFrameOnly`` stops reading after the first frame. A result of one
 /// frame is a still image whatever the file says: duration 0, loop count 1.
 ///
-/// **Damaged files.** ``decode(_:options:)`` is lenient, as browsers are: when the data is cut short or a frame is
-/// corrupt, it returns the frames completed before the damage (the damaged frame itself is dropped) and throws
-/// ``ImageError/Code/badImageData`` only when no frame completed. Callers that must know whether the whole file
-/// was read use ``decodeCompleteFrames(_:options:)``, which returns the same frames plus the error that stopped
-/// reading. Exceeding ``DecodeLimits`` (canvas pixels, frame count, pixels over all frames) is never lenient: the
+/// **Damaged files.** ``decode(_:options:)`` is strict: data cut short or a corrupt frame throws
+/// ``ImageError/Code/badImageData``, so a truncated download is never taken (and cached) as a shorter animation.
+/// Callers that want what can be shown, as browsers do, use ``decodeCompleteFrames(_:options:)``: it returns the
+/// frames completed before the damage (the damaged frame itself is dropped) plus the error that stopped reading. Exceeding ``DecodeLimits`` (canvas pixels, frame count, pixels over all frames) is never lenient: the
 /// whole decode is refused with ``ImageError/Code/imageTooLarge``.
 ///
 /// **Encoding** writes a still GIF for one frame (or with ``EncodeOptions/firstFrameOnly``) and an animated GIF
@@ -44,9 +43,11 @@ public struct GIFCoder: SingleFormatImageCoder {
         self.dithering = dithering
     }
 
-    /// Decodes a GIF; see the type's documentation for how damage and limits are handled.
+    /// Decodes a whole GIF; damage throws ``ImageError/Code/badImageData`` (see the type's documentation).
     public func decode(_ data: Data, options: DecodeOptions) throws -> Image {
-        try decodeCompleteFrames(data, options: options).image
+        let result = try decodeCompleteFrames(data, options: options)
+        if let error = result.error { throw error }
+        return result.image
     }
 
     /// Decodes every frame that can be read completely and reports whether the file was read to its end.
