@@ -21,7 +21,8 @@ import Foundation
 /// after scaling down to ``EncodeOptions/maxPixelSize`` and flattening alpha onto
 /// ``EncodeOptions/backgroundColor``.
 ///
-/// Safe to use from many tasks at once: each call takes its own TurboJPEG handle.
+/// Safe to use from many tasks at once: each call makes its own TurboJPEG handle (never pooled: libjpeg would
+/// carry quantization tables from one image into the next).
 public struct JPEGCoder: SingleFormatImageCoder {
     public let format = ImageFormat.jpeg
 

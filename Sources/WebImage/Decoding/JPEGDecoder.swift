@@ -50,7 +50,7 @@ enum JPEGDecoder {
         guard let source = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) else {
             throw ImageError(.badImageData, "the data is empty")
         }
-        return try TurboJPEGHandlePool.decompressors.withHandle { handle in
+        return try TurboJPEGHandle.withDecompressor { handle in
             var width: Int32 = 0, height: Int32 = 0, subsampling: Int32 = 0, colorspace: Int32 = 0
             if tjDecompressHeader3(handle.raw, source, UInt(bytes.count), &width, &height, &subsampling, &colorspace) != 0 {
                 try accept(handle.lastFailure, while: "reading the JPEG header")

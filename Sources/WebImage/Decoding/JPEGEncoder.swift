@@ -64,7 +64,7 @@ enum JPEGEncoder {
     }
 
     private static func compress(_ pixels: PixelBuffer, quality: Int32) throws -> Data {
-        try TurboJPEGHandlePool.compressors.withHandle { handle in
+        try TurboJPEGHandle.withCompressor { handle in
             var output: UnsafeMutablePointer<UInt8>?
             var outputSize: UInt = 0
             let status = pixels.withUnsafeBytes { source in

@@ -48,6 +48,8 @@ enum JPEGMarkerScanner {
             let markerStart = position - 1
             position += 1
             switch marker {
+            case 0x00:
+                continue  // 0xFF 0x00 is a stuffed byte, not a marker: stray data, skipped like libjpeg does
             case 0x01, 0xD0...0xD8:
                 continue  // standalone markers carry no length
             case 0xD9:
