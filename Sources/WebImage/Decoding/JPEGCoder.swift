@@ -8,8 +8,8 @@ import Foundation
 ///
 /// - The frame size is read from the SOF segment and checked against ``DecodeOptions/limits`` before TurboJPEG
 ///   allocates anything.
-/// - Thumbnails and the scale-down limit decode at the smallest fast DCT scale (1/2, 3/8, 1/4, 1/8) that still
-///   covers the requested size, then area-average down, so a large photo never becomes a full-size bitmap.
+/// - Thumbnails and the scale-down limit decode at the smallest fast DCT scale (5/8, 1/2, 3/8, 1/4, 1/8) that
+///   still covers the requested size, then area-average down, so a large photo never becomes a full-size bitmap.
 /// - EXIF orientation (APP1) is applied unless ``DecodeOptions/applyOrientation`` is off, and always reported.
 /// - Damage policy: data without an end-of-image marker after its scans is refused as truncated before decoding,
 ///   and any libjpeg warning other than a few harmless ones (stray bytes between segments, an unknown JFIF

@@ -16,7 +16,8 @@ enum JPEGEncoder {
         }
         let size = pixels.size
         guard size.width <= JPEGDecoder.maximumDimension, size.height <= JPEGDecoder.maximumDimension else {
-            throw ImageError(.imageTooLarge, "JPEG cannot store \(size): sides are limited to \(JPEGDecoder.maximumDimension)")
+            throw ImageError(.imageTooLarge,
+                             "JPEG cannot store \(size): sides are limited to \(JPEGDecoder.maximumDimension)")
         }
         if pixels.containsTransparency {
             pixels = try flattened(pixels, onto: options.backgroundColor)

@@ -83,7 +83,8 @@ enum JPEGMarkerScanner {
                 frame = (PixelSize(width: width, height: height), Int(bytes[payload]), marker)
             case 0xE1 where exif == nil && startsWith(bytes, at: payload, end: end, "Exif\0\0"):
                 exif = payload..<end
-            case 0xEE where adobeTransform == nil && end - payload >= 12 && startsWith(bytes, at: payload, end: end, "Adobe"):
+            case 0xEE where adobeTransform == nil && end - payload >= 12
+                && startsWith(bytes, at: payload, end: end, "Adobe"):
                 adobeTransform = bytes[payload + 11]
             default:
                 break

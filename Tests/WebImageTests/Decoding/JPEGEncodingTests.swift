@@ -67,7 +67,8 @@ import Testing
         var rgba: [UInt8] = []
         for y in 0..<height {
             for x in 0..<width {
-                if y >= height / 2 { rgba += [0, 255, 0, 128] } else if x < width / 2 { rgba += [255, 0, 0, 255] } else { rgba += [255, 0, 0, 0] }
+                let alpha: UInt8 = x < width / 2 ? 255 : 0
+                rgba += y >= height / 2 ? [0, 255, 0, 128] : [255, 0, 0, alpha]
             }
         }
         let image = Image(pixels: try PixelBuffer(width: width, height: height, rgba: rgba))

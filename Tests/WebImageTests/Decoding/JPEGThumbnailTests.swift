@@ -67,8 +67,9 @@ import Testing
         #expect(JPEGScaling.factor(for: photo, target: PixelSize(width: 501, height: 375)).description == "1/4")
         #expect(JPEGScaling.factor(for: photo, target: PixelSize(width: 1500, height: 100)).description == "3/8")
         #expect(JPEGScaling.factor(for: photo, target: PixelSize(width: 100, height: 1500)).description == "1/2")
-        // Between 1/2 and 1/1 only slow factors exist: decode whole and area-average.
-        #expect(JPEGScaling.factor(for: photo, target: PixelSize(width: 2001, height: 1501)) == .full)
+        #expect(JPEGScaling.factor(for: photo, target: PixelSize(width: 2001, height: 1501)).description == "5/8")
+        // Between 5/8 and 1/1 only slow factors exist (7/8, 3/4): decode whole and area-average.
+        #expect(JPEGScaling.factor(for: photo, target: PixelSize(width: 2501, height: 100)) == .full)
         // TJSCALED rounds up: 1/8 of 801 is 101.
         #expect(JPEGScaling.factor(for: PixelSize(width: 801, height: 601), target: PixelSize(width: 101, height: 76))
             .description == "1/8")
