@@ -8,8 +8,7 @@
 /// Colour: the naive conversion without an ICC profile, R = (255 − C)(255 − K) / 255 and likewise for G and B,
 /// rounded exactly as Pillow's `cmyk2rgb` does, so an Adobe CMYK decode matches Pillow's byte for byte.
 enum JPEGCMYKConversion {
-    static func convertToRGBA(_ pixels: UnsafeMutableRawBufferPointer, inverted: Bool) {
-        let bytes = pixels.bindMemory(to: UInt8.self)
+    static func convertToRGBA(_ bytes: UnsafeMutableRawBufferPointer, inverted: Bool) {
         let flip: UInt8 = inverted ? 255 : 0
         var index = 0
         while index + 3 < bytes.count {
