@@ -1,0 +1,121 @@
+/// What a JPEG says about itself before its first scan: frame size, EXIF, the Adobe colour transform, where the
+/// entropy-coded data starts. Read by walking the marker segments, so it costs a few dozen byte reads however big
+/// the file is, and happens before TurboJPEG is asked to allocate anything.
+struct JPEGMarkers: Equatable {
+    /// Width and height from the first SOFn segment.
+    var frameSize: PixelSize
+    /// Bits per sample from the SOFn segment (8 for everything TurboJPEG 2.1 decodes).
+    var precision: Int
+    /// The SOFn marker byte (0xC0 baseline, 0xC2 progressive, …).
+    var frameMarker: UInt8
+    /// Byte range of the first APP1 payload that starts with `Exif\0\0`, if any.
+    var exif: Range<Int>?
+    /// The transform byte of an Adobe APP14 segment (0 none/CMYK, 1 YCbCr, 2 YCCK); `nil` when there is none.
+    /// Its presence means four-component data is stored inverted, as Photoshop writes it.
+    var adobeTransform: UInt8?
+    /// Offset of the first SOS marker.
+    var scanStart: Int
+
+    /// Whether the frame marker is one TurboJPEG 2.1 cannot decode: lossless (SOF3, SOF7, SOF11, SOF15) or
+    /// hierarchical (SOF5–SOF7, SOF13–SOF15).
+    var isUnsupportedProcess: Bool {
+        [0xC3, 0xC5, 0xC6, 0xC7, 0xCB, 0xCD, 0xCE, 0xCF].contains(frameMarker)
+    }
+}
+
+enum JPEGMarkerScanner {
+    /// Walks the segments of `bytes` from SOI to the first SOS.
+    ///
+    /// Throws ``ImageError/Code/badImageData`` when the data is not a JPEG, a segment runs past the end (the
+    /// file was cut inside its header), the image ends before any scan, or no frame header precedes the scan.
+    /// Stray bytes between segments are skipped, as libjpeg does.
+    static func scan(_ bytes: UnsafeRawBufferPointer) throws -> JPEGMarkers {
+        guard bytes.count >= 4, bytes[0] == 0xFF, bytes[1] == 0xD8 else {
+            throw ImageError(.badImageData, "not a JPEG: no start-of-image marker")
+        }
+        var frame: (size: PixelSize, precision: Int, marker: UInt8)?
+        var exif: Range<Int>?
+        var adobeTransform: UInt8?
+        var position = 2
+        while true {
+            // Find the next 0xFF, then skip fill bytes: the byte after the last 0xFF is the marker.
+            while position < bytes.count, bytes[position] != 0xFF { position += 1 }
+            while position < bytes.count, bytes[position] == 0xFF { position += 1 }
+            guard position < bytes.count else {
+                throw ImageError(.badImageData, "the JPEG data ends inside its header, before any image data")
+            }
+            let marker = bytes[position]
+            let markerStart = position - 1
+            position += 1
+            switch marker {
+            case 0x00:
+                continue  // 0xFF 0x00 is a stuffed byte, not a marker: stray data, skipped like libjpeg does
+            case 0x01, 0xD0...0xD8:
+                continue  // standalone markers carry no length
+            case 0xD9:
+                throw ImageError(.badImageData, "the JPEG data ends (EOI) before any image data")
+            default:
+                break
+            }
+            guard position + 2 <= bytes.count else {
+                throw ImageError(.badImageData, "the JPEG data ends inside a marker segment")
+            }
+            let length = Int(bytes[position]) << 8 | Int(bytes[position + 1])
+            let payload = position + 2
+            let end = position + length
+            guard length >= 2, end <= bytes.count else {
+                throw ImageError(.badImageData, "a JPEG marker segment (0x\(hex(marker))) runs past the end of the data")
+            }
+            switch marker {
+            case 0xDA:
+                guard let frame else {
+                    throw ImageError(.badImageData, "the JPEG scan starts before any frame header")
+                }
+                return JPEGMarkers(frameSize: frame.size, precision: frame.precision, frameMarker: frame.marker,
+                                   exif: exif, adobeTransform: adobeTransform, scanStart: markerStart)
+            case 0xC0...0xCF where marker != 0xC4 && marker != 0xC8 && marker != 0xCC:
+                guard frame == nil else { break }  // libjpeg refuses a second SOF; let it say so
+                guard length >= 8 else {
+                    throw ImageError(.badImageData, "the JPEG frame header is too short")
+                }
+                let height = Int(bytes[payload + 1]) << 8 | Int(bytes[payload + 2])
+                let width = Int(bytes[payload + 3]) << 8 | Int(bytes[payload + 4])
+                frame = (PixelSize(width: width, height: height), Int(bytes[payload]), marker)
+            case 0xE1 where exif == nil && startsWith(bytes, at: payload, end: end, "Exif\0\0"):
+                exif = payload..<end
+            case 0xEE where adobeTransform == nil && end - payload >= 12
+                && startsWith(bytes, at: payload, end: end, "Adobe"):
+                adobeTransform = bytes[payload + 11]
+            default:
+                break
+            }
+            position = end
+        }
+    }
+
+    /// Whether an EOI marker follows the first scan: the cheap structural test for a cut-off file.
+    ///
+    /// Entropy-coded data never holds 0xFF 0xD9 (a 0xFF there is always followed by 0x00 or a restart marker),
+    /// so the last 0xFF 0xD9 after `scanStart` is the real end of the image. Searching backwards makes the usual
+    /// case, EOI in the last two bytes, constant time; trailing bytes after EOI (padding, appended data) are
+    /// allowed, as every decoder allows them. A file cut short, or cut and then zero-filled, has none.
+    static func hasEndOfImage(_ bytes: UnsafeRawBufferPointer, after scanStart: Int) -> Bool {
+        var index = bytes.count - 2
+        while index > scanStart {
+            if bytes[index + 1] == 0xD9, bytes[index] == 0xFF { return true }
+            index -= 1
+        }
+        return false
+    }
+
+    private static func startsWith(_ bytes: UnsafeRawBufferPointer, at offset: Int, end: Int, _ prefix: String) -> Bool {
+        let prefixBytes = Array(prefix.utf8)
+        guard end - offset >= prefixBytes.count else { return false }
+        return bytes[offset..<offset + prefixBytes.count].elementsEqual(prefixBytes)
+    }
+
+    private static func hex(_ byte: UInt8) -> String {
+        let digits = String(byte, radix: 16, uppercase: true)
+        return digits.count == 1 ? "0" + digits : digits
+    }
+}
