@@ -1,40 +1,3 @@
-/// The kernel used to resample pixels to another size.
-public enum ResamplingFilter: String, Sendable, CaseIterable, Codable {
-    /// Area averaging: every source pixel counts by how much of it an output pixel covers. Sharp, fast and
-    /// alias-free for reductions; the thumbnail decoders use it. Upscaling with it repeats pixels.
-    case area
-    /// Triangle filter (linear interpolation, widened when reducing). Smooth; good for upscaling.
-    case bilinear
-    /// Lanczos with three lobes: the sharpest of the three for reductions, at about twice bilinear's cost.
-    case lanczos3
-
-    /// How far the kernel reaches on either side, in source pixels at scale 1.
-    var support: Double {
-        switch self {
-        case .area: 0.5
-        case .bilinear: 1
-        case .lanczos3: 3
-        }
-    }
-
-    /// The kernel's weight at distance `x`.
-    func weight(_ x: Double) -> Double {
-        switch self {
-        case .area:
-            return x >= -0.5 && x < 0.5 ? 1 : 0
-        case .bilinear:
-            let distance = abs(x)
-            return distance < 1 ? 1 - distance : 0
-        case .lanczos3:
-            let distance = abs(x)
-            guard distance < 3 else { return 0 }
-            guard distance > 1e-8 else { return 1 }
-            let piX = Double.pi * distance
-            return 3 * sin(piX) * sin(piX / 3) / (piX * piX)
-        }
-    }
-}
-
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -43,41 +6,96 @@ import Musl
 import Darwin
 #endif
 
+/// The kernel used to resample pixels to another size.
+public enum ResamplingFilter: String, Sendable, CaseIterable, Codable {
+    /// Area averaging: every source pixel counts by how much of it an output pixel covers. Sharp, fast and
+    /// alias-free for reductions; the thumbnail decoders use it. Upscaling with it repeats pixels.
+    case area
+    /// Triangle filter (linear interpolation, widened when reducing). Smooth; good for upscaling.
+    case bilinear
+    /// Cubic convolution (Keys, a = −0.5, as Pillow's BICUBIC): smooth and sharper than bilinear; the default
+    /// for enlarging.
+    case bicubic
+    /// Lanczos with three lobes: the sharpest, at about twice bilinear's cost; the default for reducing.
+    case lanczos3
+
+    /// How far the kernel reaches on either side, in source pixels at scale 1.
+    var support: Double {
+        switch self {
+        case .area: 0.5
+        case .bilinear: 1
+        case .bicubic: 2
+        case .lanczos3: 3
+        }
+    }
+
+    /// The kernel's weight at distance `x`.
+    func weight(_ x: Double) -> Double {
+        let distance = abs(x)
+        switch self {
+        case .area:
+            return x >= -0.5 && x < 0.5 ? 1 : 0
+        case .bilinear:
+            return distance < 1 ? 1 - distance : 0
+        case .bicubic:
+            let a = -0.5
+            if distance < 1 { return ((a + 2) * distance - (a + 3)) * distance * distance + 1 }
+            if distance < 2 { return ((a * distance - 5 * a) * distance + 8 * a) * distance - 4 * a }
+            return 0
+        case .lanczos3:
+            guard distance < 3 else { return 0 }
+            guard distance > 1e-8 else { return 1 }
+            let piX = Double.pi * distance
+            return 3 * sin(piX) * sin(piX / 3) / (piX * piX)
+        }
+    }
+}
+
 /// For one axis: which source pixels each output pixel reads, and with what fixed-point weights.
 struct ResamplingWeights {
-    /// Fractional bits of a weight: 1 << 16 is a weight of 1.
+    /// Fractional bits of a weight: 1 << 16 is a weight of 1. With 8-bit samples and Lanczos' negative lobes
+    /// the sums stay far below `Int32.max`.
     static let precisionBits: Int32 = 16
-    /// The most source pixels any output pixel reads.
+    /// Room reserved per output pixel in ``weights`` (the widest window).
     let taps: Int
     /// First source index read by each output pixel.
     let starts: [Int]
-    /// Weights, `taps` per output pixel; unused slots are 0.
+    /// How many source pixels each output pixel reads (zero weights trimmed from both ends).
+    let counts: [Int]
+    /// Weights, `taps` slots per output pixel, the first `counts[i]` of them used.
     let weights: [Int32]
 
-    init(sourceLength: Int, outputLength: Int, filter: ResamplingFilter) {
-        let scale = Double(sourceLength) / Double(outputLength)
+    /// Weights that map the source span `offset ..< offset + span` (in source pixels, fractional allowed) onto
+    /// `outputLength` pixels. Windows are clamped to `0 ..< sourceLength` and renormalised there.
+    init(sourceLength: Int, outputLength: Int, filter: ResamplingFilter, offset: Double = 0, span: Double? = nil) {
+        let span = span ?? Double(sourceLength)
+        let scale = span / Double(outputLength)
         let filterScale = max(scale, 1)
         let support = filter.support * filterScale
-        let taps = min(Int((support * 2).rounded(.up)) + 2, sourceLength)
+        let taps = max(1, min(Int((support * 2).rounded(.up)) + 2, sourceLength))
         var starts = [Int](repeating: 0, count: outputLength)
+        var counts = [Int](repeating: 0, count: outputLength)
         var weights = [Int32](repeating: 0, count: outputLength * taps)
         var row = [Double](repeating: 0, count: taps)
         let one = Double(1 << Self.precisionBits)
         for output in 0..<outputLength {
-            let center = (Double(output) + 0.5) * scale
-            var first = max(0, Int((center - support).rounded(.down)))
-            let end = min(sourceLength, Int((center + support).rounded(.up)))
-            first = min(first, max(0, end - taps))
+            let center = offset + (Double(output) + 0.5) * scale
+            let end = min(sourceLength, max(1, Int((center + support).rounded(.up))))
+            let first = max(0, min(Int((center - support).rounded(.down)), end - taps))
             var total = 0.0
             for tap in 0..<taps {
                 let source = first + tap
                 var weight = 0.0
                 if source < end {
                     if filter == .area {
-                        // Exact overlap of [source, source+1) with the output pixel's footprint.
-                        let left = center - scale / 2, right = center + scale / 2
-                        weight = max(0, min(Double(source + 1), right) - max(Double(source), left))
-                        if scale < 1 { weight = Double(source) <= center && center < Double(source + 1) ? 1 : 0 }
+                        if scale < 1 {
+                            // Enlarging: each output pixel takes the source pixel its centre falls in.
+                            weight = Double(source) <= center && center < Double(source + 1) ? 1 : 0
+                        } else {
+                            // Exact overlap of [source, source+1) with the output pixel's footprint.
+                            let left = center - scale / 2, right = center + scale / 2
+                            weight = max(0, min(Double(source + 1), right) - max(Double(source), left))
+                        }
                     } else {
                         weight = filter.weight((Double(source) + 0.5 - center) / filterScale)
                     }
@@ -86,25 +104,48 @@ struct ResamplingWeights {
                 total += weight
             }
             if total == 0 {
-                // Upscaling with the area filter can land between samples: take the nearest one.
-                row = row.map { _ in 0 }
-                row[min(max(Int(center) - first, 0), taps - 1)] = 1
+                // The footprint missed every sample (area enlarging at the edge): take the nearest one.
+                for tap in 0..<taps { row[tap] = 0 }
+                row[min(max(Int(center.rounded(.down)) - first, 0), taps - 1)] = 1
                 total = 1
             }
             var fixedTotal: Int32 = 0
             var largest = 0
+            var used = 0..<0
             for tap in 0..<taps {
                 let fixed = Int32((row[tap] / total * one).rounded())
                 weights[output * taps + tap] = fixed
                 fixedTotal += fixed
                 if abs(row[tap]) > abs(row[largest]) { largest = tap }
+                if fixed != 0 { used = used.isEmpty ? tap..<tap + 1 : used.lowerBound..<tap + 1 }
             }
             // Make the weights sum to exactly one so flat areas stay exactly flat.
             weights[output * taps + largest] += Int32(one) - fixedTotal
-            starts[output] = first
+            used = min(used.lowerBound, largest)..<max(used.upperBound, largest + 1)
+            if used.lowerBound > 0 {
+                // Shift the used weights to the front so each window starts at its first non-zero tap.
+                for tap in used { weights[output * taps + tap - used.lowerBound] = weights[output * taps + tap] }
+                for tap in (used.count)..<taps { weights[output * taps + tap] = 0 }
+            }
+            starts[output] = first + used.lowerBound
+            counts[output] = used.count
         }
         self.taps = taps
         self.starts = starts
+        self.counts = counts
         self.weights = weights
     }
+
+    /// Source pixels read by at least one output pixel.
+    var sourceRange: Range<Int> {
+        var lower = Int.max, upper = 0
+        for index in starts.indices {
+            lower = min(lower, starts[index])
+            upper = max(upper, starts[index] + counts[index])
+        }
+        return lower..<upper
+    }
+
+    /// Multiply-adds per line: the cost of resampling one line along this axis.
+    var workPerLine: Int { counts.reduce(0, +) }
 }
