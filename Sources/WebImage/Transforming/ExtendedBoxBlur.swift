@@ -30,138 +30,166 @@ struct ExtendedBox {
 extension PixelBuffer {
     /// These pixels blurred by `passes` runs of `box` along x, then along y.
     ///
-    /// Rows are filtered in `Float` lines that stay in L1 and written back as bytes; columns are then filtered
-    /// in strips of ``stripPixels`` columns gathered into a contiguous `Float` block, so the vertical passes
-    /// run over whole cache lines of independent lanes. Everything happens in the output buffer: no
+    /// Both directions run the same one-dimensional pass over lines of 16-float elements: along x an element
+    /// holds one pixel of four neighbouring rows, along y one row of a strip four pixels wide. Sixteen
+    /// independent lanes per element hide the latency of the running sum, and every line stays in L1 or L2.
+    /// The rows are written to the output as bytes, then the columns are filtered in place there: no
     /// image-sized scratch memory.
     func boxBlurred(_ box: ExtendedBox, passes: Int, hasAlpha: Bool) throws -> PixelBuffer {
         try withUnsafeBytes { sourceBytes in
             let source = sourceBytes.baseAddress!.assumingMemoryBound(to: UInt8.self)
             return try PixelBuffer(width: width, height: height) { outputBytes in
                 let output = outputBytes.baseAddress!.assumingMemoryBound(to: UInt8.self)
+                let blur = BoxBlurLines(box: box, passes: passes, longestLine: max(width, height))
                 if hasAlpha {
                     AlphaPremultiplication.premultiply(source, into: output, pixels: width * height)
-                    Self.blurRows(UnsafePointer(output), into: output, width: width, height: height,
-                                  box: box, passes: passes)
+                    blur.blurRows(UnsafePointer(output), into: output, width: width, height: height)
                 } else {
-                    Self.blurRows(source, into: output, width: width, height: height, box: box, passes: passes)
+                    blur.blurRows(source, into: output, width: width, height: height)
                 }
-                Self.blurColumns(output, width: width, height: height, box: box, passes: passes)
+                blur.blurColumns(output, width: width, height: height)
+                blur.release()
                 if hasAlpha { AlphaPremultiplication.unpremultiply(output, pixels: width * height) }
             }
         }
     }
+}
 
-    /// Columns per vertical strip: 16 RGBA pixels are one 64-byte cache line of the bitmap.
-    static let stripPixels = 16
+/// Two line buffers of 16-float elements, with the box's padding at both ends, and the passes over them.
+private struct BoxBlurLines {
+    typealias Element = SIMD16<Float>
+    static let elementBytes = MemoryLayout<Element>.stride
+    /// Pixels per element: four RGBA pixels are sixteen floats.
+    static let pixelsPerElement = 4
 
-    private static func blurRows(_ source: UnsafePointer<UInt8>, into output: UnsafeMutablePointer<UInt8>,
-                                 width: Int, height: Int, box: ExtendedBox, passes: Int) {
-        let padding = box.padding, length = width + 2 * padding
-        withUnsafeTemporaryAllocation(of: SIMD4<Float>.self, capacity: 2 * length) { lines in
-            var from = lines.baseAddress!, to = lines.baseAddress! + length
-            for y in 0..<height {
-                let row = UnsafeRawPointer(source + y * width * 4)
+    let box: ExtendedBox
+    let passes: Int
+    let lines: UnsafeMutableRawPointer
+    let lineBytes: Int
+
+    init(box: ExtendedBox, passes: Int, longestLine: Int) {
+        self.box = box
+        self.passes = passes
+        lineBytes = (longestLine + 2 * box.padding) * Self.elementBytes
+        lines = UnsafeMutableRawPointer.allocate(byteCount: 2 * lineBytes, alignment: 64)
+    }
+
+    func release() { lines.deallocate() }
+
+    /// Rows in groups of four, each element one column of the group.
+    func blurRows(_ source: UnsafePointer<UInt8>, into output: UnsafeMutablePointer<UInt8>, width: Int, height: Int) {
+        let rowBytes = width * 4
+        for firstRow in stride(from: 0, to: height, by: 4) {
+            // A group past the last row repeats the last row; its results are not written.
+            let rows = min(4, height - firstRow)
+            let sources = (0..<4).map { UnsafeRawPointer(source + (firstRow + min($0, rows - 1)) * rowBytes) }
+            let result = filter(count: width) { line in
                 for x in 0..<width {
-                    from[padding + x] = SIMD4<Float>(row.loadUnaligned(fromByteOffset: x * 4, as: SIMD4<UInt8>.self))
+                    let offset = x * 4
+                    let pixels = SIMD4<UInt32>(
+                        sources[0].loadUnaligned(fromByteOffset: offset, as: UInt32.self),
+                        sources[1].loadUnaligned(fromByteOffset: offset, as: UInt32.self),
+                        sources[2].loadUnaligned(fromByteOffset: offset, as: UInt32.self),
+                        sources[3].loadUnaligned(fromByteOffset: offset, as: UInt32.self))
+                    store(Self.floats(unsafeBitCast(pixels, to: SIMD16<UInt8>.self)), line, box.padding + x)
                 }
-                for _ in 0..<passes {
-                    Self.padEnds(from, count: width, padding: padding)
-                    Self.boxPass(from, into: to, count: width, box: box)
-                    swap(&from, &to)
-                }
-                let destination = UnsafeMutableRawPointer(output + y * width * 4)
-                for x in 0..<width {
-                    let value = (from[padding + x] + 0.5).clamped(lowerBound: .zero, upperBound: SIMD4(repeating: 255))
-                    destination.storeBytes(of: SIMD4<UInt8>(truncatingIfNeeded: SIMD4<Int32>(value)),
-                                           toByteOffset: x * 4, as: SIMD4<UInt8>.self)
+            }
+            for x in 0..<width {
+                let pixels = unsafeBitCast(Self.bytes(element(result, box.padding + x)), to: SIMD4<UInt32>.self)
+                for row in 0..<rows {
+                    UnsafeMutableRawPointer(output + (firstRow + row) * rowBytes)
+                        .storeBytes(of: pixels[row], toByteOffset: x * 4, as: UInt32.self)
                 }
             }
         }
     }
 
-    private static func blurColumns(_ pixels: UnsafeMutablePointer<UInt8>, width: Int, height: Int,
-                                    box: ExtendedBox, passes: Int) {
-        let padding = box.padding, length = height + 2 * padding
-        let lanes = stripPixels * 4
-        withUnsafeTemporaryAllocation(of: Float.self, capacity: 2 * length * lanes + lanes) { memory in
-            memory.initialize(repeating: 0)
-            var from = memory.baseAddress!, to = memory.baseAddress! + length * lanes
-            let sums = memory.baseAddress! + 2 * length * lanes
-            var firstColumn = 0
-            while firstColumn < width {
-                let used = min(stripPixels, width - firstColumn) * 4
+    /// Columns in strips four pixels wide, each element one row of the strip; in place.
+    func blurColumns(_ pixels: UnsafeMutablePointer<UInt8>, width: Int, height: Int) {
+        let rowBytes = width * 4
+        let raw = UnsafeMutableRawPointer(pixels)
+        for firstColumn in stride(from: 0, to: width, by: Self.pixelsPerElement) {
+            let used = min(Self.pixelsPerElement, width - firstColumn) * 4
+            let result = filter(count: height) { line in
                 for y in 0..<height {
-                    let row = pixels + (y * width + firstColumn) * 4
-                    let line = from + (padding + y) * lanes
-                    for lane in 0..<used { line[lane] = Float(row[lane]) }
-                }
-                for _ in 0..<passes {
-                    Self.padEnds(from, count: height, padding: padding, lanes: lanes)
-                    Self.boxPass(from, into: to, count: height, lanes: lanes, sums: sums, box: box)
-                    swap(&from, &to)
-                }
-                for y in 0..<height {
-                    let row = pixels + (y * width + firstColumn) * 4
-                    let line = from + (padding + y) * lanes
-                    for lane in 0..<used {
-                        row[lane] = UInt8(truncatingIfNeeded: Int32(min(max(line[lane] + 0.5, 0), 255)))
+                    let offset = y * rowBytes + firstColumn * 4
+                    var bytes = SIMD16<UInt8>.zero
+                    if used == 16 {
+                        bytes = raw.loadUnaligned(fromByteOffset: offset, as: SIMD16<UInt8>.self)
+                    } else {
+                        for lane in 0..<used { bytes[lane] = pixels[offset + lane] }
                     }
+                    store(Self.floats(bytes), line, box.padding + y)
                 }
-                firstColumn += stripPixels
+            }
+            for y in 0..<height {
+                let offset = y * rowBytes + firstColumn * 4
+                let bytes = Self.bytes(element(result, box.padding + y))
+                if used == 16 {
+                    raw.storeBytes(of: bytes, toByteOffset: offset, as: SIMD16<UInt8>.self)
+                } else {
+                    for lane in 0..<used { pixels[offset + lane] = bytes[lane] }
+                }
             }
         }
     }
 
-    /// Repeats the first and last of `count` samples (starting at `line + padding`) into the padding.
-    private static func padEnds(_ line: UnsafeMutablePointer<SIMD4<Float>>, count: Int, padding: Int) {
-        let first = line[padding], last = line[padding + count - 1]
-        for index in 0..<padding {
-            line[index] = first
-            line[padding + count + index] = last
+    /// Sixteen bytes to sixteen floats.
+    @inline(__always)
+    private static func floats(_ bytes: SIMD16<UInt8>) -> Element {
+        Element(SIMD16<Int32>(truncatingIfNeeded: bytes))
+    }
+
+    /// Sixteen floats rounded to the nearest bytes. Adding 1.5 × 2²³ leaves the rounded integer in the low
+    /// bits of the float's pattern (cheaper than a float-to-integer conversion). Values are averages of
+    /// bytes, so they lie within 0...255 up to rounding error and need no clamping.
+    @inline(__always)
+    private static func bytes(_ values: Element) -> SIMD16<UInt8> {
+        let bits = unsafeBitCast(values + Element(repeating: 12_582_912), to: SIMD16<UInt32>.self)
+        return SIMD16<UInt8>(truncatingIfNeeded: bits)
+    }
+
+    @inline(__always)
+    private func store(_ value: Element, _ line: UnsafeMutableRawPointer, _ index: Int) {
+        line.storeBytes(of: value, toByteOffset: index * Self.elementBytes, as: Element.self)
+    }
+
+    /// Fills the first line with `load`, runs the passes, and returns the line holding the result.
+    private func filter(count: Int, load: (UnsafeMutableRawPointer) -> Void) -> UnsafeMutableRawPointer {
+        var from = lines, to = lines + lineBytes
+        load(from)
+        for _ in 0..<passes {
+            padEnds(from, count: count)
+            boxPass(from, into: to, count: count)
+            swap(&from, &to)
+        }
+        return from
+    }
+
+    @inline(__always)
+    private func element(_ line: UnsafeMutableRawPointer, _ index: Int) -> Element {
+        line.load(fromByteOffset: index * Self.elementBytes, as: Element.self)
+    }
+
+    /// Repeats the first and last of `count` elements into the padding at each end.
+    private func padEnds(_ line: UnsafeMutableRawPointer, count: Int) {
+        let first = element(line, box.padding), last = element(line, box.padding + count - 1)
+        for index in 0..<box.padding {
+            line.storeBytes(of: first, toByteOffset: index * Self.elementBytes, as: Element.self)
+            line.storeBytes(of: last, toByteOffset: (box.padding + count + index) * Self.elementBytes, as: Element.self)
         }
     }
 
-    /// The same for lines of `lanes` floats (one per row of a strip).
-    private static func padEnds(_ block: UnsafeMutablePointer<Float>, count: Int, padding: Int, lanes: Int) {
-        let first = block + padding * lanes, last = block + (padding + count - 1) * lanes
-        for index in 0..<padding {
-            (block + index * lanes).update(from: first, count: lanes)
-            (block + (padding + count + index) * lanes).update(from: last, count: lanes)
-        }
-    }
-
-    /// One extended box along a padded line of pixels: a running sum, two loads and two adds per sample.
-    private static func boxPass(_ from: UnsafeMutablePointer<SIMD4<Float>>, into to: UnsafeMutablePointer<SIMD4<Float>>,
-                                count: Int, box: ExtendedBox) {
+    /// One extended box along a padded line: a running sum, so the cost does not depend on the radius.
+    private func boxPass(_ from: UnsafeMutableRawPointer, into to: UnsafeMutableRawPointer, count: Int) {
         let padding = box.padding, radius = box.radius
-        let edge = SIMD4<Float>(repeating: box.edge), scale = SIMD4<Float>(repeating: box.scale)
-        var sum = SIMD4<Float>.zero
-        for offset in -radius...radius { sum += from[padding + offset] }
+        let edge = Element(repeating: box.edge), scale = Element(repeating: box.scale)
+        var sum = Element.zero
+        for offset in -radius...radius { sum += element(from, padding + offset) }
         for index in padding..<(padding + count) {
-            let outer = from[index - radius - 1] + from[index + radius + 1]
-            to[index] = (sum + edge * outer) * scale
-            sum += from[index + radius + 1] - from[index - radius]
-        }
-    }
-
-    /// One extended box down a strip: the same running sum, `lanes` columns at a time.
-    private static func boxPass(_ from: UnsafeMutablePointer<Float>, into to: UnsafeMutablePointer<Float>,
-                                count: Int, lanes: Int, sums: UnsafeMutablePointer<Float>, box: ExtendedBox) {
-        let padding = box.padding, radius = box.radius, edge = box.edge, scale = box.scale
-        sums.update(repeating: 0, count: lanes)
-        for offset in -radius...radius {
-            let line = from + (padding + offset) * lanes
-            for lane in 0..<lanes { sums[lane] += line[lane] }
-        }
-        for index in padding..<(padding + count) {
-            let before = from + (index - radius - 1) * lanes, first = from + (index - radius) * lanes
-            let after = from + (index + radius + 1) * lanes
-            let output = to + index * lanes
-            for lane in 0..<lanes {
-                output[lane] = (sums[lane] + edge * (before[lane] + after[lane])) * scale
-                sums[lane] += after[lane] - first[lane]
-            }
+            let outer = element(from, index - radius - 1) + element(from, index + radius + 1)
+            to.storeBytes(of: (sum + edge * outer) * scale, toByteOffset: index * Self.elementBytes, as: Element.self)
+            sum += element(from, index + radius + 1) - element(from, index - radius)
         }
     }
 }
