@@ -91,7 +91,8 @@ struct ResamplingWeights {
     let storage: Storage
 
     /// Weights that map the source span `offset ..< offset + span` (in source pixels, fractional allowed) onto
-    /// `outputLength` pixels. Windows are clamped to `0 ..< sourceLength` and renormalised there.
+    /// `outputLength` pixels. At the source's edges an enlarging kernel repeats the edge pixel, a reducing one
+    /// is cut and renormalised.
     init(sourceLength: Int, outputLength: Int, filter: ResamplingFilter, offset: Double = 0, span: Double? = nil) {
         let span = span ?? Double(sourceLength)
         let scale = span / Double(outputLength)
@@ -99,6 +100,7 @@ struct ResamplingWeights {
         let support = filter.support * filterScale
         let taps = max(1, min(Int((support * 2).rounded(.up)) + 2, sourceLength))
         let narrow = taps <= Self.narrowTapLimit
+        let repeatsEdges = scale <= 1
         let one = Double(1 << (narrow ? Int16.precisionBits : Int32.precisionBits))
         var starts = [Int](repeating: 0, count: outputLength)
         var counts = [Int](repeating: 0, count: outputLength)
@@ -107,27 +109,33 @@ struct ResamplingWeights {
         var fixed = [Int32](repeating: 0, count: taps)
         for output in 0..<outputLength {
             let center = offset + (Double(output) + 0.5) * scale
-            let end = min(sourceLength, max(1, Int((center + support).rounded(.up))))
-            let first = max(0, min(Int((center - support).rounded(.down)), end - taps))
+            // The kernel's reach, then the pixels it can touch. Enlarging, samples beyond an edge repeat the
+            // edge pixel (their weights fold onto it), which keeps borders from overshooting. Reducing, the
+            // window is cut at the edge and renormalised (as Pillow does): folding a reach of many pixels onto
+            // one edge pixel would overweight it.
+            let reachStart = Int((center - support).rounded(.down)), reachEnd = Int((center + support).rounded(.up))
+            let last = min(sourceLength - 1, max(reachEnd - 1, 0))
+            let first = max(0, min(reachStart, last - taps + 1))
+            for tap in 0..<taps { row[tap] = 0 }
             var total = 0.0
-            for tap in 0..<taps {
-                let source = first + tap
+            for source in reachStart...max(reachStart, reachEnd - 1) {
                 var weight = 0.0
-                if source < end {
-                    if filter == .area {
-                        if scale < 1 {
-                            // Enlarging: each output pixel takes the source pixel its centre falls in.
-                            weight = Double(source) <= center && center < Double(source + 1) ? 1 : 0
-                        } else {
-                            // Exact overlap of [source, source+1) with the output pixel's footprint.
-                            let left = center - scale / 2, right = center + scale / 2
-                            weight = max(0, min(Double(source + 1), right) - max(Double(source), left))
-                        }
+                if filter == .area {
+                    if scale < 1 {
+                        // Enlarging: each output pixel takes the source pixel its centre falls in.
+                        weight = Double(source) <= center && center < Double(source + 1) ? 1 : 0
                     } else {
-                        weight = filter.weight((Double(source) + 0.5 - center) / filterScale)
+                        // Exact overlap of [source, source+1) with the output pixel's footprint.
+                        let left = center - scale / 2, right = center + scale / 2
+                        weight = max(0, min(Double(source + 1), right) - max(Double(source), left))
                     }
+                } else {
+                    weight = filter.weight((Double(source) + 0.5 - center) / filterScale)
                 }
-                row[tap] = weight
+                guard repeatsEdges || (source >= 0 && source < sourceLength) else { continue }
+                let tap = min(max(source, 0), sourceLength - 1) - first
+                guard tap >= 0 && tap < taps else { continue }
+                row[tap] += weight
                 total += weight
             }
             if total == 0 {

@@ -64,8 +64,8 @@ extension ImageTransformers {
                 return (target, whole)
             case .aspectFit:
                 let ratio = min(widthRatio, heightRatio)
-                let width = min(target.width, max(1, Int((sourceWidth * ratio).rounded())))
-                let height = min(target.height, max(1, Int((sourceHeight * ratio).rounded())))
+                let width = min(target.width, Self.pixelCount(sourceWidth * ratio))
+                let height = min(target.height, Self.pixelCount(sourceHeight * ratio))
                 return (PixelSize(width: width, height: height), whole)
             case .aspectFill:
                 let ratio = max(widthRatio, heightRatio)
@@ -75,6 +75,11 @@ extension ImageTransformers {
                                               width: regionWidth, height: regionHeight)
                 return (target, region)
             }
+        }
+
+        /// A computed length rounded to whole pixels, at least 1, saturating instead of trapping for huge targets.
+        static func pixelCount(_ length: Double) -> Int {
+            length >= Double(Int32.max) ? Int(Int32.max) : max(1, Int(length.rounded()))
         }
 
         /// Lanczos-3 where an axis shrinks, bicubic where it grows or keeps its length.
