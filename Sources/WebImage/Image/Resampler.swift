@@ -24,10 +24,23 @@ extension PixelBuffer {
     /// Pixels with alpha are premultiplied while filtering so transparent neighbours do not bleed dark fringes
     /// into the result, and converted back to straight alpha at the end. Throws
     /// ``ImageError/Code/badImageData`` for an empty size and ``ImageError/Code/imageTooLarge`` above
-    /// ``DecodeLimits/default``'s pixel limit.
+    /// ``DecodeLimits/default``'s pixel limit or with a side (of the source or the result) over
+    /// ``maximumFilteredSide``.
     public func resized(to size: PixelSize, filter: ResamplingFilter = .lanczos3) throws -> PixelBuffer {
         try resampled(to: size, from: ResamplingRegion(covering: self.size),
                       horizontalFilter: filter, verticalFilter: filter, hasAlpha: nil)
+    }
+
+    /// The longest side the filters accept (2¹⁸ = 262 144 pixels, four times the largest JPEG or GIF side).
+    /// Their buffers and weight tables grow with the length of one line, so a pathological 89-million-by-1
+    /// image, within the pixel limit, must not reach them.
+    public static let maximumFilteredSide = 1 << 18
+
+    /// Throws ``ImageError/Code/imageTooLarge`` when a side of `size` exceeds ``maximumFilteredSide``.
+    static func checkFilterable(_ size: PixelSize) throws {
+        guard size.width <= maximumFilteredSide, size.height <= maximumFilteredSide else {
+            throw ImageError(.imageTooLarge, "\(size) has a side over \(maximumFilteredSide) pixels")
+        }
     }
 
     /// Resamples `region` of these pixels to `size`, each axis with its own filter.
@@ -44,6 +57,8 @@ extension PixelBuffer {
         guard size.area <= DecodeLimits.default.maxPixels else {
             throw ImageError(.imageTooLarge, "\(size) is over the limit of \(DecodeLimits.default.maxPixels) pixels")
         }
+        try Self.checkFilterable(self.size)
+        try Self.checkFilterable(size)
         let whole = ResamplingRegion(covering: self.size)
         if size == self.size && region == whole { return self }
         let horizontal = size.width == width && region.x == 0 && region.width == Double(width)

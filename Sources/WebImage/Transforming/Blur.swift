@@ -6,7 +6,8 @@ extension ImageTransformers {
     /// their variance equals the Gaussian's, the cost does not grow with the radius, and the result differs
     /// from a true Gaussian by about one level in 255. Edges repeat the border pixels; alpha is blurred
     /// premultiplied. Radius 0 returns the image unchanged; radii above ``maximumRadius`` act as
-    /// ``maximumRadius``; negative, NaN or infinite radii throw ``ImageError/Code/badImageData``.
+    /// ``maximumRadius``; negative, NaN or infinite radii throw ``ImageError/Code/badImageData``; images with a
+    /// side over ``PixelBuffer/maximumFilteredSide`` throw ``ImageError/Code/imageTooLarge``.
     ///
     /// Key: `Blur(RADIUS)`: `Blur(10)`, `Blur(2.5)`.
     public struct Blur: ImageTransformer {
@@ -27,6 +28,7 @@ extension ImageTransformers {
         public func transform(_ image: Image) throws -> Image {
             try ImageTransformers.checkNonNegative(radius, "the blur radius")
             if radius == 0 { return image.markedTransformed(preservingMetadata: preservesMetadata) }
+            try PixelBuffer.checkFilterable(image.size)
             let box = ExtendedBox(sigma: min(radius, Self.maximumRadius))
             let hasAlpha = image.hasAlpha
             return try image.transformingFrames(preservingMetadata: preservesMetadata, alpha: .unchanged) { pixels in

@@ -40,7 +40,8 @@ extension PixelBuffer {
             let source = sourceBytes.baseAddress!.assumingMemoryBound(to: UInt8.self)
             return try PixelBuffer(width: width, height: height) { outputBytes in
                 let output = outputBytes.baseAddress!.assumingMemoryBound(to: UInt8.self)
-                let blur = BoxBlurLines(box: box, passes: passes, longestLine: max(width, height))
+                let blur = try BoxBlurLines(box: box, passes: passes, longestLine: max(width, height))
+                defer { blur.release() }
                 if hasAlpha {
                     AlphaPremultiplication.premultiply(source, into: output, pixels: width * height)
                     blur.blurRows(UnsafePointer(output), into: output, width: width, height: height)
@@ -48,7 +49,6 @@ extension PixelBuffer {
                     blur.blurRows(source, into: output, width: width, height: height)
                 }
                 blur.blurColumns(output, width: width, height: height)
-                blur.release()
                 if hasAlpha { AlphaPremultiplication.unpremultiply(output, pixels: width * height) }
             }
         }
@@ -65,16 +65,21 @@ private struct BoxBlurLines {
     let box: ExtendedBox
     let passes: Int
     let lines: UnsafeMutableRawPointer
+    let capacity: Int
     let lineBytes: Int
 
-    init(box: ExtendedBox, passes: Int, longestLine: Int) {
+    init(box: ExtendedBox, passes: Int, longestLine: Int) throws {
         self.box = box
         self.passes = passes
         lineBytes = (longestLine + 2 * box.padding) * Self.elementBytes
-        lines = UnsafeMutableRawPointer.allocate(byteCount: 2 * lineBytes, alignment: 64)
+        guard let block = PixelMemoryPool.shared.allocate(byteCount: 2 * lineBytes) else {
+            throw ImageError(.imageTooLarge, "cannot allocate blur lines of \(longestLine) pixels")
+        }
+        lines = block.pointer
+        capacity = block.capacity
     }
 
-    func release() { lines.deallocate() }
+    func release() { PixelMemoryPool.shared.recycle(lines, capacity: capacity) }
 
     /// Rows in groups of four, each element one column of the group.
     func blurRows(_ source: UnsafePointer<UInt8>, into output: UnsafeMutablePointer<UInt8>, width: Int, height: Int) {
@@ -168,7 +173,7 @@ private struct BoxBlurLines {
 
     @inline(__always)
     private func element(_ line: UnsafeMutableRawPointer, _ index: Int) -> Element {
-        line.load(fromByteOffset: index * Self.elementBytes, as: Element.self)
+        line.loadUnaligned(fromByteOffset: index * Self.elementBytes, as: Element.self)
     }
 
     /// Repeats the first and last of `count` elements into the padding at each end.

@@ -2,6 +2,10 @@ extension ImageTransformers {
     /// Resizes to a target size: stretched, fitted inside, or filling it and cropped at the centre
     /// (SDWebImage's `SDImageResizingTransformer`).
     ///
+    /// Sizes with a zero or negative side throw ``ImageError/Code/badImageData``; results over
+    /// ``DecodeLimits/default``'s pixel limit, or sides over ``PixelBuffer/maximumFilteredSide``, throw
+    /// ``ImageError/Code/imageTooLarge``.
+    ///
     /// Quality: each axis that shrinks uses Lanczos-3 and each axis that grows uses bicubic, unless ``filter``
     /// names one kernel for both. Alpha is filtered premultiplied. The image's ``Image/Flags/hasAlpha`` flag is
     /// trusted: an image without it is treated as fully opaque.
@@ -45,6 +49,8 @@ extension ImageTransformers {
             }
             let plan = Self.plan(source: image.size, target: size, fit: fit)
             try ImageTransformers.checkResult(plan.size, frameCount: image.frames.count)
+            try PixelBuffer.checkFilterable(image.size)
+            try PixelBuffer.checkFilterable(plan.size)
             let horizontalFilter = filter ?? Self.automaticFilter(span: plan.region.width, output: plan.size.width)
             let verticalFilter = filter ?? Self.automaticFilter(span: plan.region.height, output: plan.size.height)
             let hasAlpha = image.hasAlpha

@@ -111,6 +111,19 @@ import Testing
         #expect(kept.pixels[20, 10] == RGBA(200, 100, 50, 255))
     }
 
+    @Test func rotatingTranslucentPixelsKeepsTheirColourAndAlpha() throws {
+        let translucent = RGBA(200, 100, 50, 128)
+        let image = Image(pixels: try PixelBuffer(width: 30, height: 30, filledWith: translucent))
+        let result = try ImageTransformers.Rotate(degrees: 45, fitSize: true).transform(image)
+        #expect(result.size == PixelSize(width: 43, height: 43))
+        // 8-bit premultiplied values hold 200 at alpha 128 as 100, which reads back as 199.
+        for (x, y) in [(21, 21), (21, 3), (5, 21)] {
+            let pixel = result.pixels[x, y]
+            #expect(pixel.a == 128 && abs(Int(pixel.r) - 200) <= 1 && pixel.g == 100 && pixel.b == 50, "\(pixel)")
+        }
+        #expect(result.pixels[0, 0] == RGBA(0, 0, 0, 0))
+    }
+
     @Test func rotationByASmallAngleMatchesSamplingByHand() throws {
         // Rotating a horizontal ramp by 1°: the middle of the output samples the middle of the source.
         var bytes: [UInt8] = []

@@ -135,6 +135,14 @@ import Testing
             #expect(TransformTestSupport.error(ImageTransformers.Resize(to: size), on: image) == .imageTooLarge)
         }
         #expect(throws: ImageError.self) { try image.pixels.resized(to: PixelSize(width: 50_000, height: 50_000)) }
+        // A side longer than the filters accept, though within the pixel limit.
+        let line = Image(pixels: try PixelBuffer(width: PixelBuffer.maximumFilteredSide + 1, height: 1,
+                                                 filledWith: RGBA(1, 2, 3)))
+        #expect(TransformTestSupport.error(ImageTransformers.Resize(to: PixelSize(width: 100, height: 1)), on: line)
+            == .imageTooLarge)
+        #expect(TransformTestSupport.error(ImageTransformers.Resize(to: PixelSize(width: 1, height: 300_000)), on: image)
+            == .imageTooLarge)
+        #expect(TransformTestSupport.error(ImageTransformers.Blur(radius: 2), on: line) == .imageTooLarge)
     }
 
     @Test func sameSizeIsTheSamePixels() throws {
