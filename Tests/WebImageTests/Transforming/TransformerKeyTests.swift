@@ -76,3 +76,14 @@ import Testing
         #expect(first.key == second.key)
     }
 }
+
+@Suite struct ColorHexTests {
+    @Test func parsesHexColours() {
+        #expect(RGBA(hex: "#FF000080") == RGBA(255, 0, 0, 128))
+        #expect(RGBA(hex: "0a0B0c") == RGBA(10, 11, 12, 255))
+        #expect(RGBA(hex: "#ffffffff")?.hexString == "#ffffffff")
+        for bad in ["", "#", "#fff", "#12345", "#1234567", "#123456789", "#gg0000", "# 12345", "+12345", "#-12345"] {
+            #expect(RGBA(hex: bad) == nil, "\(bad)")
+        }
+    }
+}
