@@ -23,8 +23,10 @@ extension ImageTransformers {
             self.radius = radius
         }
 
+        /// The stable cache-key identity, in the format documented on the type.
         public var key: String { "Blur(\(TransformerKeyFormat.number(radius)))" }
 
+        /// The transformed image; see the type's documentation for the rules and errors.
         public func transform(_ image: Image) throws -> Image {
             try ImageTransformers.checkNonNegative(radius, "the blur radius")
             if radius == 0 { return image.markedTransformed(preservingMetadata: preservesMetadata) }

@@ -15,8 +15,10 @@ extension ImageTransformers {
             self.rect = rect
         }
 
+        /// The stable cache-key identity, in the format documented on the type.
         public var key: String { "Cropping({\(rect.x),\(rect.y),\(rect.width),\(rect.height)})" }
 
+        /// The transformed image; see the type's documentation for the rules and errors.
         public func transform(_ image: Image) throws -> Image {
             guard rect.width > 0, rect.height > 0 else {
                 throw ImageError(.badImageData, "cannot crop to an empty rectangle (\(rect))")

@@ -24,8 +24,10 @@ extension ImageTransformers {
             self.body = body
         }
 
+        /// The stable cache-key identity, in the format documented on the type.
         public var key: String { "Filter(\(name))" }
 
+        /// The transformed image; see the type's documentation for the rules and errors.
         public func transform(_ image: Image) throws -> Image {
             try image.transformingFrames(preservingMetadata: preservesMetadata, alpha: .measured, body)
         }

@@ -15,10 +15,12 @@ extension ImageTransformers {
             self.vertical = vertical
         }
 
+        /// The stable cache-key identity, in the format documented on the type.
         public var key: String {
             "Flipping(\(TransformerKeyFormat.flag(horizontal)),\(TransformerKeyFormat.flag(vertical)))"
         }
 
+        /// The transformed image; see the type's documentation for the rules and errors.
         public func transform(_ image: Image) throws -> Image {
             let orientation: Orientation = switch (horizontal, vertical) {
             case (false, false): .up

@@ -13,11 +13,13 @@ extension ImageTransformers {
             self.transformers = transformers
         }
 
+        /// The stable cache-key identity, in the format documented on the type.
         public var key: String { transformers.map(\.key).joined(separator: "-") }
 
         /// True when every member keeps metadata.
         public var preservesMetadata: Bool { transformers.allSatisfy(\.preservesMetadata) }
 
+        /// The transformed image; see the type's documentation for the rules and errors.
         public func transform(_ image: Image) throws -> Image {
             var result = image.markedTransformed(preservingMetadata: true)
             for transformer in transformers {

@@ -38,11 +38,13 @@ extension ImageTransformers {
             self.filter = filter
         }
 
+        /// The stable cache-key identity, in the format documented on the type.
         public var key: String {
             let filterSuffix = filter.map { ",\($0.rawValue)" } ?? ""
             return "Resizing({\(size.width),\(size.height)},\(fit.rawValue)\(filterSuffix))"
         }
 
+        /// The transformed image; see the type's documentation for the rules and errors.
         public func transform(_ image: Image) throws -> Image {
             guard size.width > 0, size.height > 0 else {
                 throw ImageError(.badImageData, "cannot resize to \(size)")

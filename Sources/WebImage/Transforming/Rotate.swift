@@ -29,10 +29,12 @@ extension ImageTransformers {
             self.fitSize = fitSize
         }
 
+        /// The stable cache-key identity, in the format documented on the type.
         public var key: String {
             "Rotation(\(TransformerKeyFormat.number(degrees)),\(TransformerKeyFormat.flag(fitSize)))"
         }
 
+        /// The transformed image; see the type's documentation for the rules and errors.
         public func transform(_ image: Image) throws -> Image {
             guard degrees.isFinite else {
                 throw ImageError(.badImageData, "cannot rotate by \(degrees) degrees")

@@ -1,12 +1,18 @@
 extension ImageTransformers {
     /// Which corners of a rectangle to round. Raw values are UIKit's `UIRectCorner` bits.
     public struct Corners: OptionSet, Sendable, Hashable {
+        /// The corner bits.
         public let rawValue: UInt8
+        /// Corners from their bits.
         public init(rawValue: UInt8) { self.rawValue = rawValue }
 
+        /// The top-left corner.
         public static let topLeft = Corners(rawValue: 1 << 0)
+        /// The top-right corner.
         public static let topRight = Corners(rawValue: 1 << 1)
+        /// The bottom-left corner.
         public static let bottomLeft = Corners(rawValue: 1 << 2)
+        /// The bottom-right corner.
         public static let bottomRight = Corners(rawValue: 1 << 3)
         /// All four corners.
         public static let all: Corners = [.topLeft, .topRight, .bottomLeft, .bottomRight]
@@ -41,11 +47,13 @@ extension ImageTransformers {
             self.borderColor = borderColor
         }
 
+        /// The stable cache-key identity, in the format documented on the type.
         public var key: String {
             "RoundCorner(\(TransformerKeyFormat.number(radius)),\(corners.rawValue),"
                 + "\(TransformerKeyFormat.number(borderWidth)),\(TransformerKeyFormat.color(borderColor)))"
         }
 
+        /// The transformed image; see the type's documentation for the rules and errors.
         public func transform(_ image: Image) throws -> Image {
             try ImageTransformers.checkNonNegative(radius, "the corner radius")
             try ImageTransformers.checkNonNegative(borderWidth, "the border width")

@@ -53,8 +53,10 @@ extension ImageTransformers {
             self.blendMode = blendMode
         }
 
+        /// The stable cache-key identity, in the format documented on the type.
         public var key: String { "Tint(\(TransformerKeyFormat.color(color)),\(blendMode.rawValue))" }
 
+        /// The transformed image; see the type's documentation for the rules and errors.
         public func transform(_ image: Image) throws -> Image {
             let tables = lookupTables()
             let alphaChange: AlphaChange = blendMode == .sourceIn && color.a < 255 ? .added : .unchanged
