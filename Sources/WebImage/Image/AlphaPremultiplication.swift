@@ -1,0 +1,56 @@
+/// Conversions between straight and premultiplied alpha for RGBA8 pixels.
+///
+/// Filters and blends work premultiplied (a transparent pixel then contributes nothing, whatever colour it
+/// stores, so no dark fringes); ``PixelBuffer`` stores straight alpha. Opaque pixels are the common case and
+/// take a fast path in both directions.
+enum AlphaPremultiplication {
+    /// The bytes of an opaque pixel's alpha, as a mask over one native-endian `UInt32` pixel.
+    static let alphaMask: UInt32 = RGBA(0, 0, 0, 255).packed
+
+    /// Straight → premultiplied for `pixels` pixels, rounding to nearest. `source` may equal `destination`.
+    static func premultiply(_ source: UnsafePointer<UInt8>, into destination: UnsafeMutablePointer<UInt8>,
+                            pixels: Int) {
+        let sourceWords = UnsafeRawPointer(source), destinationWords = UnsafeMutableRawPointer(destination)
+        for pixel in 0..<pixels {
+            let word = sourceWords.loadUnaligned(fromByteOffset: pixel &* 4, as: UInt32.self)
+            if word & alphaMask == alphaMask {
+                destinationWords.storeBytes(of: word, toByteOffset: pixel &* 4, as: UInt32.self)
+                continue
+            }
+            let index = pixel &* 4
+            let alpha = UInt32(source[index + 3])
+            for channel in 0..<3 {
+                destination[index + channel] = multiply(source[index + channel], alpha)
+            }
+            destination[index + 3] = UInt8(truncatingIfNeeded: alpha)
+        }
+    }
+
+    /// Premultiplied → straight in place for `pixels` pixels. Colour above its alpha (which ringing filters can
+    /// leave) saturates; fully transparent pixels become (0, 0, 0, 0).
+    static func unpremultiply(_ bytes: UnsafeMutablePointer<UInt8>, pixels: Int) {
+        let words = UnsafeRawPointer(bytes)
+        for pixel in 0..<pixels {
+            if words.loadUnaligned(fromByteOffset: pixel &* 4, as: UInt32.self) & alphaMask == alphaMask {
+                continue
+            }
+            let index = pixel &* 4
+            let alpha = UInt32(bytes[index + 3])
+            if alpha == 0 {
+                bytes[index] = 0; bytes[index + 1] = 0; bytes[index + 2] = 0
+                continue
+            }
+            for channel in 0..<3 {
+                let straight = (UInt32(bytes[index + channel]) * 255 + alpha / 2) / alpha
+                bytes[index + channel] = UInt8(truncatingIfNeeded: min(straight, 255))
+            }
+        }
+    }
+
+    /// `value × alpha / 255`, rounded to nearest, exact for all 8-bit inputs.
+    @inline(__always)
+    static func multiply(_ value: UInt8, _ alpha: UInt32) -> UInt8 {
+        let product = UInt32(value) * alpha + 128
+        return UInt8(truncatingIfNeeded: (product + (product >> 8)) >> 8)
+    }
+}

@@ -1,0 +1,84 @@
+/// What a transformation does to transparency, to keep ``Image/Flags/hasAlpha`` truthful.
+enum AlphaChange {
+    /// Transparency is neither added nor removed in a way worth re-measuring (resize, crop, flip, blur, tint).
+    case unchanged
+    /// The result has transparent pixels (round corners, rotation by other than a quarter turn).
+    case added
+    /// Unknown (a user filter): measured on the result.
+    case measured
+}
+
+extension Image {
+    /// A copy with `body` applied to every frame, flagged ``Image/Flags/transformed``.
+    ///
+    /// Frames that share one bitmap (an animation that holds still) are transformed once and keep sharing.
+    /// Every result frame must have the same size. Checks for task cancellation between frames, so a long
+    /// animation stops promptly.
+    func transformingFrames(
+        preservingMetadata: Bool, alpha: AlphaChange, _ body: (PixelBuffer) throws -> PixelBuffer
+    ) throws -> Image {
+        var done: [ObjectIdentifier: PixelBuffer] = [:]
+        var newFrames: [ImageFrame] = []
+        newFrames.reserveCapacity(frames.count)
+        for frame in frames {
+            if !newFrames.isEmpty && Task.isCancelled {
+                throw ImageError(.cancelled, "the transformation was cancelled")
+            }
+            let identity = ObjectIdentifier(frame.pixels.storage)
+            let pixels = try done[identity] ?? body(frame.pixels)
+            done[identity] = pixels
+            if let first = newFrames.first, first.pixels.size != pixels.size {
+                throw ImageError(.badImageData,
+                                 "a transformation made frames of different sizes (\(first.pixels.size), \(pixels.size))")
+            }
+            newFrames.append(ImageFrame(pixels: pixels, duration: frame.duration))
+        }
+        var flags = self.flags.union(.transformed)
+        switch alpha {
+        case .unchanged: break
+        case .added: flags.insert(.hasAlpha)
+        case .measured:
+            if newFrames.contains(where: { $0.pixels.containsTransparency }) {
+                flags.insert(.hasAlpha)
+            } else {
+                flags.remove(.hasAlpha)
+            }
+        }
+        return Image(
+            frames: newFrames, loopCount: loopCount,
+            format: preservingMetadata ? format : .unknown, scale: preservingMetadata ? scale : 1,
+            orientation: preservingMetadata ? orientation : .up, flags: flags)
+    }
+
+    /// The same image flagged ``Image/Flags/transformed``: what a transformer that changes nothing returns.
+    func markedTransformed(preservingMetadata: Bool) -> Image {
+        var copy = self
+        copy.flags.insert(.transformed)
+        if !preservingMetadata {
+            copy.format = .unknown
+            copy.scale = 1
+            copy.orientation = .up
+        }
+        return copy
+    }
+}
+
+extension ImageTransformers {
+    /// Throws ``ImageError/Code/imageTooLarge`` when `frameCount` frames of `size` would pass
+    /// ``DecodeLimits/default`` (the bound on every transformer's output), and
+    /// ``ImageError/Code/badImageData`` for an empty size.
+    static func checkResult(_ size: PixelSize, frameCount: Int) throws {
+        guard size.width > 0, size.height > 0 else {
+            throw ImageError(.badImageData, "a transformation cannot make an empty image (\(size))")
+        }
+        try DecodeLimits.default.check(size)
+        try DecodeLimits.default.check(frameCount: frameCount, canvas: size)
+    }
+
+    /// Throws ``ImageError/Code/badImageData`` unless `value` is finite and not negative.
+    static func checkNonNegative(_ value: Double, _ name: String) throws {
+        guard value.isFinite, value >= 0 else {
+            throw ImageError(.badImageData, "\(name) must be a finite number >= 0, got \(value)")
+        }
+    }
+}
