@@ -3,7 +3,7 @@ import WebImage
 
 /// One transform flag from the command line, in the order the user gave it.
 enum TransformStep: Equatable {
-    enum Fit: String, CaseIterable { case fill, aspectFit, aspectFill }
+    typealias Fit = ImageTransformers.Resize.Fit
 
     case resize(PixelSize, fit: Fit)
     case crop(PixelRect)
@@ -29,7 +29,7 @@ struct TransformFlags: ParsableArguments {
     var round: [String] = []
     @Option(help: ArgumentHelp("Mirror: h, v or hv.", valueName: "h|v|hv"))
     var flip: [String] = []
-    @Option(help: ArgumentHelp("Rotate clockwise by DEGREES.", valueName: "DEGREES"))
+    @Option(help: ArgumentHelp("Rotate counter-clockwise by DEGREES (write --rotate=-90 for clockwise).", valueName: "DEGREES"))
     var rotate: [String] = []
     @Flag(help: "Grow the canvas so a --rotate keeps the whole image.")
     var rotateFit = false
@@ -145,11 +145,9 @@ struct TransformFlags: ParsableArguments {
 
     /// `#RRGGBB` or `#RRGGBBAA` (the `#` is optional).
     static func parseColor(_ text: String) throws -> RGBA {
-        let hex = text.hasPrefix("#") ? String(text.dropFirst()) : text
-        guard hex.count == 6 || hex.count == 8, let value = UInt32(hex, radix: 16) else {
+        guard let color = RGBA(hex: text) else {
             throw ValidationError("colours are written #RRGGBBAA or #RRGGBB, not '\(text)'")
         }
-        let full = hex.count == 6 ? value << 8 | 0xFF : value
-        return RGBA(UInt8(full >> 24), UInt8(full >> 16 & 0xFF), UInt8(full >> 8 & 0xFF), UInt8(full & 0xFF))
+        return color
     }
 }
