@@ -8,9 +8,10 @@ struct ConvertCommand: AsyncParsableCommand {
         commandName: "convert",
         abstract: "Convert an image to another format, size or shape.",
         discussion: """
-            The output format comes from OUT's extension unless --format is given. `rgba` writes raw 8-bit RGBA:
+            The output format comes from OUT's extension unless --format is given. `rgba` writes raw 8-bit RGBA: \
             straight (not premultiplied) alpha, rows top to bottom, no header, EXIF orientation applied.
-            Transform flags apply in the order given. Animated images keep every frame and duration when written
+
+            Transform flags apply in the order given. Animated images keep every frame and duration when written \
             as .gif or .webp; --frame K (counting from 0) extracts one fully composited frame.
 
             Examples:

@@ -8,8 +8,8 @@ struct InfoCommand: AsyncParsableCommand {
         commandName: "info",
         abstract: "Print format, size, frames, loop count, alpha, orientation and byte count of images.",
         discussion: """
-            Width and height are after EXIF orientation. With --json, one object per line:
-            {"source":…,"format":…,"width":…,"height":…,"frames":…,"loopCount":…,"hasAlpha":…,"orientation":…,"bytes":…}
+            Width and height are after EXIF orientation. With --json, one object per line: \
+            {"source":…,"format":…,"width":…,"height":…,"frames":…,"loopCount":…,"hasAlpha":…,"orientation":…,"bytes":…} \
             or {"source":…,"error":{"code":…,"message":…}} for an input that cannot be read.
 
             Examples:
