@@ -58,3 +58,19 @@ def rgba_1080p():
 
 
 write("rgba-1080p.png", rgba_1080p)
+
+
+def pan_gif():
+    """20 photo-like 640x480 frames (a slow pan over a textured scene), each with its own adaptive palette,
+    stored whole: the LZW decoder does all the work, as with most camera-made GIFs."""
+    width, height = 800, 600
+    base = photo(width, height, 5)
+    return [base.crop((i * 8, i * 5, i * 8 + 640, i * 5 + 480)).quantize(256, dither=Image.Dither.NONE)
+            for i in range(20)]
+
+
+gif_path = os.path.join(folder, "pan-640x480-20.gif")
+if not os.path.exists(gif_path):
+    frames = pan_gif()
+    frames[0].save(gif_path, save_all=True, append_images=frames[1:], duration=50, loop=0, optimize=False,
+                   disposal=1)

@@ -1,6 +1,7 @@
 /* giflib called directly: DGifSlurp from memory, then every frame drawn onto one reused RGBA canvas (position,
  * palette and transparent index honoured; disposal is not, which only makes this faster than a full decoder).
- * Prints the median CPU time of a full decode (CPU time: the machine is shared). Usage: giflib_bench FILE... */
+ * Prints the median CPU time of a full decode as one JSON line per file for Benchmarks/report.py.
+ * Usage: giflib_bench FILE... */
 #include <gif_lib.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -84,7 +85,8 @@ int main(int argc, char **argv) {
         }
         qsort(samples, n, sizeof(double), compare);
         const char *name = strrchr(argv[f], '/') ? strrchr(argv[f], '/') + 1 : argv[f];
-        printf("{\"file\":\"%s\",\"frames\":%d,\"impl\":\"giflib %d.%d.%d (DGifSlurp + RGBA)\",\"all_frames_ms\":%f}\n",
+        printf("{\"suite\":\"animated\",\"name\":\"%s, %d frames, all to RGBA\",\"impl\":\"giflib %d.%d.%d "
+               "(DGifSlurp + RGBA)\",\"value\":%f,\"unit\":\"ms\"}\n",
                name, frames, GIFLIB_MAJOR, GIFLIB_MINOR, GIFLIB_RELEASE, samples[n / 2]);
         free(bytes);
     }
