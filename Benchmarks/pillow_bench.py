@@ -65,5 +65,24 @@ def animated(folder):
     emit("animated", f"pan-640x480-20.gif, {len(decode_all())} frames, all to RGBA", median(decode_all))
 
 
-suites = {"decode": decode, "animated": animated}
+def transform(folder):
+    from PIL import ImageFilter
+
+    def open_rgb(name):
+        image = Image.open(os.path.join(folder, name))
+        image.load()
+        return image.convert("RGB")
+
+    photo, small, hd = open_rgb("photo-12mp.jpg"), open_rgb("photo-800x600.jpg"), open_rgb("photo-1080p.webp")
+    cases = [
+        ("resize 12 MP to 1920x1440 (Lanczos)", lambda: photo.resize((1920, 1440), Image.LANCZOS)),
+        ("resize 800x600 to 256x192 (Lanczos)", lambda: small.resize((256, 192), Image.LANCZOS)),
+        ("Gaussian blur sigma 10, 1080p", lambda: hd.filter(ImageFilter.GaussianBlur(10))),
+        ("rotate 30 degrees with expand, 1080p", lambda: hd.rotate(30, Image.BILINEAR, expand=True)),
+    ]
+    for name, body in cases:
+        emit("transform", name, median(body))
+
+
+suites = {"decode": decode, "animated": animated, "transform": transform}
 suites[sys.argv[1]](sys.argv[2])

@@ -20,6 +20,10 @@ cc -O2 -o "$out/giflib_bench" Benchmarks/reference/giflib_bench.c -lgif
 taskset -c 0 "$bench" animated "$data" | tee -a "$results"
 taskset -c 0 "$out/giflib_bench" "$data/pan-640x480-20.gif" | tee -a "$results"
 taskset -c 0 /usr/bin/python3 Benchmarks/pillow_bench.py animated "$data" | tee -a "$results"
+echo "transform (one core) ..." >&2
+taskset -c 0 "$bench" transform "$data" | tee -a "$results"
+taskset -c 0 /usr/bin/python3 Benchmarks/pillow_bench.py transform "$data" | tee -a "$results"
+taskset -c 0 /usr/bin/python3 Benchmarks/vips_bench.py "$data" | tee -a "$results"
 echo "throughput (all cores) ..." >&2
 "$bench" throughput "$data" | tee -a "$results"
 "$bench" thumbnail-peak "$data" | tee -a "$results"

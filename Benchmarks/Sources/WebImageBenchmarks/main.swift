@@ -3,7 +3,7 @@ import Foundation
 // webimage-bench SUITE DATA_FOLDER — prints one JSON line per measurement for Benchmarks/run.sh.
 let arguments = CommandLine.arguments
 guard arguments.count == 3 else {
-    FileHandle.standardError.write(Data("usage: webimage-bench decode|animated|throughput|thumbnail-peak DATA_FOLDER\n".utf8))
+    FileHandle.standardError.write(Data("usage: webimage-bench decode|animated|transform|throughput|thumbnail-peak DATA_FOLDER\n".utf8))
     exit(2)
 }
 let folder = URL(fileURLWithPath: arguments[2], isDirectory: true)
@@ -11,6 +11,7 @@ do {
     switch arguments[1] {
     case "decode": try DecodeSuite.run(data: folder)
     case "animated": try AnimatedSuite.run(data: folder)
+    case "transform": try TransformSuite.run(data: folder)
     case "throughput": try await DecodeSuite.throughput(data: folder)
     case "thumbnail-peak": try DecodeSuite.thumbnailPeak(data: folder)
     default:
