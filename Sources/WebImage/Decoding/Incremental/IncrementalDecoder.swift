@@ -37,6 +37,8 @@ import Foundation
 public final class IncrementalDecoder {
     /// The options every image returned is decoded with.
     public let options: DecodeOptions
+    /// How often ``currentImage()`` rebuilds a partial image.
+    public let partialImagePolicy: PartialImagePolicy
     /// The format being decoded: given at creation, or recognised from the first bytes; `nil` until then.
     public private(set) var format: ImageFormat?
     private let coders: ImageCoders
@@ -44,18 +46,22 @@ public final class IncrementalDecoder {
     private var backend: (any PushDecoder)?
     private var failure: ImageError?
     private var completeImage: Image?
-    private var partial: (progress: Int, image: Image)?
+    /// The last partial image, the decoder's progress it shows and the byte count when it was built.
+    private var partial: (progress: Int, received: Int, image: Image)?
 
     /// Bytes needed to recognise a format that is not recognised sooner (JPEG needs 3, PNG 8, WebP 12).
     static let sniffLength = 32
 
     /// Creates a decoder for data of `format` (from a Content-Type, say), or recognised from the first bytes when
     /// `nil`. `coders` decodes what has no incremental path, and a plugin registered there for a format takes it
-    /// over from the built-in incremental path.
-    public init(format: ImageFormat? = nil, options: DecodeOptions = DecodeOptions(), coders: ImageCoders = .shared) {
+    /// over from the built-in incremental path. `partialImagePolicy` spaces partial images out (see
+    /// ``PartialImagePolicy/default``).
+    public init(format: ImageFormat? = nil, options: DecodeOptions = DecodeOptions(), coders: ImageCoders = .shared,
+                partialImagePolicy: PartialImagePolicy = .default) {
         self.format = format
         self.options = options
         self.coders = coders
+        self.partialImagePolicy = partialImagePolicy
     }
 
     /// Bytes received so far.
@@ -90,12 +96,16 @@ public final class IncrementalDecoder {
     /// ``Image/Flags/incremental`` while data is missing, the final image once complete.
     ///
     /// Cheap to call after every chunk: a partial image is rebuilt only when the decoder has more to show than
-    /// last time (new rows, a new pass or scan), otherwise the previous one is returned.
+    /// last time (new rows, a new pass or scan) and enough bytes arrived since the last one to pay for it (see
+    /// ``partialImagePolicy``); otherwise the previous one is returned.
     public func currentImage() -> Image? {
         if let completeImage { return completeImage }
         guard failure == nil, let backend else { return nil }
         let progress = backend.progress
-        if let partial, partial.progress == progress { return partial.image }
+        if let partial {
+            let spacing = partialImagePolicy.spacing(forPixels: backend.outputPixelCount)
+            if partial.progress == progress || received.count - partial.received < spacing { return partial.image }
+        }
         guard progress > 0, let pixels = backend.partialPixels(),
               let finished = try? options.finish(pixels.pixels, sourceSize: pixels.sourceSize,
                                                  orientation: pixels.orientation)
@@ -105,7 +115,7 @@ public final class IncrementalDecoder {
         if finished.reduced { flags.insert(.thumbnail) }
         let image = Image(frames: [ImageFrame(pixels: finished.pixels)], format: format ?? .unknown,
                           scale: options.resolvedScale, orientation: pixels.orientation, flags: flags)
-        partial = (progress, image)
+        partial = (progress, received.count, image)
         return image
     }
 

@@ -34,6 +34,8 @@ final class PNGPushDecoder: PushDecoder {
 
     var isComplete: Bool { finalPixels != nil }
 
+    var outputPixelCount: Int { canvas.map { $0.width * $0.height } ?? 0 }
+
     var progress: Int {
         if finalPixels != nil { return Int.max }
         // Interlaced files improve in every pass: count rows over all passes.

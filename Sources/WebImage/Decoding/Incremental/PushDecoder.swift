@@ -10,6 +10,10 @@ protocol PushDecoder: AnyObject {
     /// Whether the end of the image has been read.
     var isComplete: Bool { get }
 
+    /// Pixels of the bitmap being decoded (after DCT or libwebp scaling); 0 before the header. A partial image
+    /// costs work in proportion to it.
+    var outputPixelCount: Int { get }
+
     /// Grows whenever a new partial image would show more (rows, passes, scans); 0 while nothing can be shown.
     var progress: Int { get }
 

@@ -40,6 +40,8 @@ final class WebPPushDecoder: PushDecoder {
 
     var isComplete: Bool { finalPixels != nil }
 
+    var outputPixelCount: Int { canvas.map { $0.width * $0.height } ?? 0 }
+
     var progress: Int { finalPixels != nil ? Int.max : rowsDone }
 
     func consume(_ chunk: UnsafeRawBufferPointer, received: Data) throws -> PushOutcome {

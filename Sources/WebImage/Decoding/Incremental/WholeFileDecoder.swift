@@ -16,6 +16,8 @@ final class WholeFileDecoder: PushDecoder {
 
     var progress: Int { 0 }
 
+    var outputPixelCount: Int { 0 }
+
     func consume(_ chunk: UnsafeRawBufferPointer, received: Data) throws -> PushOutcome { .decoding }
 
     func partialPixels() -> PartialPixels? { nil }

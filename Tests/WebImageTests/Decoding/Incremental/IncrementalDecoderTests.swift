@@ -38,7 +38,7 @@ import Testing
 
     @Test func currentImageIsReusedUntilThereIsMoreToShow() throws {
         let data = try Fixtures.data("incremental/progressive.jpg")
-        let decoder = IncrementalDecoder()
+        let decoder = IncrementalDecoder(partialImagePolicy: .everyChange)
         var images: [Image] = []
         for start in stride(from: 0, to: data.count - 1, by: 10) {
             try decoder.append(data[start..<min(start + 10, data.count - 1)])
@@ -47,6 +47,23 @@ import Testing
         let distinct = Set(images.map { ObjectIdentifier($0.pixels.storage) })
         #expect(images.count > distinct.count * 3, "a new image for every chunk instead of every scan")
         #expect(distinct.count == 9, "one per scan but the last")
+    }
+
+    @Test(arguments: ["incremental/baseline.jpg", "incremental/photo_rgba.png", "incremental/photo_lossless.webp"])
+    func partialImagesAreSpacedByNewBytesPerPixel(_ path: String) throws {
+        let data = try Fixtures.data(path)
+        // 128×96 pixels at 1/16 byte each: a new partial image at most every 768 bytes.
+        let spaced = try IncrementalFeeding.feed(data, chunkSize: 1, policy: .default)
+        let every = try IncrementalFeeding.feed(data, chunkSize: 1, policy: .everyChange)
+        let gaps = zip(spaced.partials.dropFirst(), spaced.partials).map { $0.received - $1.received }
+        #expect(gaps.allSatisfy { $0 >= 768 }, "gaps \(gaps)")
+        #expect(spaced.partials.first?.received == every.partials.first?.received, "the first one comes at once")
+        #expect(spaced.partials.count >= 2)
+        #expect(spaced.partials.count <= data.count / 768 + 1)
+        #expect(every.partials.count >= spaced.partials.count)
+        #expect(spaced.final.pixels.bytes == every.final.pixels.bytes)
+        let sparse = try IncrementalFeeding.feed(data, chunkSize: 1, policy: .init(newBytesPerPixel: 100))
+        #expect(sparse.partials.count == 1)
     }
 
     @Test func emptyAndUnrecognisedDataAreBadImageData() throws {

@@ -16,9 +16,10 @@ enum IncrementalFeeding {
     static let chunkSizes = [1, 7, 100, 509, 4096, Int.max]
 
     /// Appends `data` in chunks of `chunkSize` bytes, asking for the current image after each, then finishes.
+    /// Partial images are made whenever there is more to show unless another `policy` is given.
     static func feed(_ data: Data, chunkSize: Int, options: DecodeOptions = DecodeOptions(),
-                     format: ImageFormat? = nil) throws -> Run {
-        let decoder = IncrementalDecoder(format: format, options: options)
+                     policy: IncrementalDecoder.PartialImagePolicy = .everyChange) throws -> Run {
+        let decoder = IncrementalDecoder(options: options, partialImagePolicy: policy)
         var partials: [(received: Int, image: Image)] = []
         var start = data.startIndex
         while start < data.endIndex {
