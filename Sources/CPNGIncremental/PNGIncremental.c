@@ -34,9 +34,11 @@ static void wi_png_on_error(png_structp png, png_const_charp message) {
     if (decoder->message[0] == 0) {
         strncpy(decoder->message, message, sizeof(decoder->message) - 1);
     }
-    // libpng reports allocation failures and its chunk size limit with these words.
-    if (strstr(message, "memory") != NULL || strstr(message, "too large") != NULL ||
-        strstr(message, "exceeds") != NULL) {
+    // Allocation failures and an ancillary chunk over the chunk limit are limits; a critical chunk "too large"
+    // (IDAT longer than the image can need, PLTE over 16 MB) is damage. libpng prefixes the chunk's name.
+    int ancillary = message[0] >= 'a' && message[0] <= 'z' && message[4] == ':';
+    if (strstr(message, "memory") != NULL || strstr(message, "exceeds") != NULL ||
+        (ancillary && strstr(message, "chunk data is too large") != NULL)) {
         decoder->too_large = 1;
     }
     png_longjmp(png, 1);
