@@ -15,6 +15,7 @@ struct wi_error_manager {
     jmp_buf jump;
     char message[JMSG_LENGTH_MAX];
     int error_code;
+    int error_parameter;  // the first numeric parameter of the error message (a marker code, say)
     int first_warning;
     char warning_message[JMSG_LENGTH_MAX];
 };
@@ -45,6 +46,7 @@ struct wi_jpeg {
 static void wi_error_exit(j_common_ptr cinfo) {
     struct wi_error_manager *errors = (struct wi_error_manager *)cinfo->err;
     errors->error_code = errors->pub.msg_code;
+    errors->error_parameter = errors->pub.msg_parm.i[0];
     (*cinfo->err->format_message)(cinfo, errors->message);
     longjmp(errors->jump, 1);
 }
@@ -331,9 +333,13 @@ wi_jpeg_error_kind wi_jpeg_error_kind_of(const wi_jpeg *decoder) {
     if (!decoder->failed) return WI_JPEG_KIND_NONE;
     switch (decoder->errors.error_code) {
     case JERR_BAD_PRECISION:
-    case JERR_SOF_UNSUPPORTED:
     case JERR_ARITH_NOTIMPL:
         return WI_JPEG_KIND_UNSUPPORTED;
+    case JERR_SOF_UNSUPPORTED:
+        // A lossless or hierarchical frame header is a JPEG we cannot decode; the same error for the reserved JPG
+        // marker (0xC8), or for any of them after the header, is damage. The JPEG coder decides the same way.
+        return !decoder->started && decoder->errors.error_parameter != 0xC8 ? WI_JPEG_KIND_UNSUPPORTED
+                                                                             : WI_JPEG_KIND_CORRUPT;
     case JERR_IMAGE_TOO_BIG:
     case JERR_WIDTH_OVERFLOW:
     case JERR_OUT_OF_MEMORY:

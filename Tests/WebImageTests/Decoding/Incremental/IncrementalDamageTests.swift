@@ -82,13 +82,26 @@ import Testing
         let original = try Fixtures.data(path)
         var generator = Generator(state: UInt64(truncatingIfNeeded: path.utf8.count &* 104_729))
         var failures = 0
-        for _ in 0..<80 {
+        for round in 0..<80 {
             let data = Self.damaged(original, using: &generator)
-            switch Self.feedInRandomPieces(data, using: &generator) {
+            let incremental = Self.feedInRandomPieces(data, using: &generator)
+            switch incremental {
             case .success(let image): #expect(image.size.area > 0 && !image.flags.contains(.incremental))
             case .failure(let error):
                 failures += 1
                 #expect(error.code == .badImageData || error.code == .imageTooLarge || error.code == .unsupportedFormat)
+            }
+            guard IncrementalFeeding.jpegCoderAvailable else { continue }
+            // With the JPEG coder present: the same pixels when it decodes, a failure when it refuses, except for
+            // sampling factors only TurboJPEG refuses (libjpeg decodes any). Which error two failures get may
+            // differ: the coder reads every marker before libjpeg starts.
+            switch (Result { try ImageCoders.shared.decode(data) }, incremental) {
+            case let (.success(expected), .success(image)):
+                #expect(image.pixels.bytes == expected.pixels.bytes, "round \(round)")
+            case (.failure, .failure): break
+            case let (.failure(expected), .success) where "\(expected)".contains("subsampling"): break
+            case let (expected, incremental):
+                Issue.record("round \(round) of \(path): one-shot \(expected), incremental \(incremental)")
             }
         }
         // Most damage is caught (a broken Huffman code, a bad marker); some only changes pixels (JPEG has no checksum).
