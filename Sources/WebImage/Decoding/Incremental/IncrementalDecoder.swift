@@ -16,21 +16,31 @@ import Foundation
 /// bytes, not with everything received so far:
 /// - JPEG: libjpeg's API with a suspending source. Baseline files decode row by row; progressive files are read
 ///   into libjpeg's coefficient buffer scan by scan (buffered-image mode) and a partial image is an output pass
-///   over it as of the last complete scan, made only when ``currentImage()`` asks and a scan was added since.
+///   over it as of the last complete scan.
 /// - PNG: libpng's progressive reader, row by row; Adam7 files sharpen pass by pass.
 /// - WebP (still): libwebp's incremental decoder, row by row.
 /// - GIF, animated WebP, CMYK JPEG and any format a plugin coder registered in `coders` takes over: the bytes
 ///   are collected and decoded once, by the coders, when ``finish()`` is called; there are no partial images.
 ///
-/// Partial images are full-size (after the options' thumbnail or scale-down size and orientation, through the
-/// same last step as every decoder); rows not decoded yet are transparent, so those images have
-/// ``Image/Flags/hasAlpha``. They carry ``Image/Flags/incremental``; the final image does not and equals the
-/// one-shot decode with the same ``DecodeOptions`` pixel for pixel. Limits are checked from the header before any
-/// pixel memory is taken. Exceptions are documented on the formats' decoders: a WebP's orientation arrives after
-/// its pixels (partial images are not turned), and PNG text chunks are skipped (so a text bomb does not fail).
+/// A partial image costs a pass over the whole bitmap, so it is built only when ``currentImage()`` asks, there is
+/// more to show, and enough bytes arrived since the last one (``PartialImagePolicy``). Partial images are
+/// full-size (after the options' thumbnail or scale-down size and orientation, through the same last step as
+/// every decoder); rows not decoded yet are transparent, so those images have ``Image/Flags/hasAlpha``. They
+/// carry ``Image/Flags/incremental``; the final image does not and equals the one-shot decode with the same
+/// ``DecodeOptions`` pixel for pixel. Limits are checked from the header before any pixel memory is taken.
 ///
-/// The received bytes are kept (WebP needs its container at the end; fallbacks need the whole file): memory is
-/// the encoded size plus one bitmap.
+/// Known differences from the one-shot coders, all at the edges:
+/// - WebP keeps its EXIF chunk after the pixels: partial images are not turned (the final one is), and with a
+///   thumbnail or scale-down size such a file is decoded whole at the end.
+/// - PNG text and ICC chunks are skipped unread, so a compressed-text bomb the PNG coder refuses is ignored;
+///   libpng refuses a damaged chunk name that libspng would skip.
+/// - A JPEG whose sampling factors TurboJPEG cannot classify (unusual encoders, damage) decodes here, while the
+///   JPEG coder refuses it.
+/// - Damaged headers can get a different one of ``ImageError/Code/badImageData`` and
+///   ``ImageError/Code/imageTooLarge``: a chunk or segment is judged when its header arrives.
+///
+/// Memory: the received bytes (kept for WebP's container and for the fallbacks), one bitmap, and for
+/// progressive JPEG libjpeg's coefficient buffer (about 3 bytes per pixel at 4:2:0).
 ///
 /// Not thread-safe, and deliberately not `Sendable`: use one decoder from one task at a time (the task that
 /// receives the download is the natural owner).

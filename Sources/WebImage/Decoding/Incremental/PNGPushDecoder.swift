@@ -51,7 +51,8 @@ final class PNGPushDecoder: PushDecoder {
         if canvas == nil, wi_png_wants_canvas(decoder, &header) != 0 {
             let size = PixelSize(width: Int(header.width), height: Int(header.height))
             try options.limits.check(size)
-            // Interlaced passes leave gaps until the first pass is through; zeros keep them transparent.
+            // Interlaced: libpng's first pass writes every row it reaches (it repeats each pass-1 row over its
+            // 8-row block), but a snapshot shows the whole canvas; zeros keep any row not reached transparent.
             let canvas = try PixelCanvas(width: size.width, height: size.height, zeroed: header.interlaced != 0)
             self.canvas = canvas
             wi_png_set_canvas(decoder, canvas.baseAddress, canvas.bytesPerRow)
@@ -66,13 +67,12 @@ final class PNGPushDecoder: PushDecoder {
     func partialPixels() -> PartialPixels? {
         let pixels: PixelBuffer?
         var missingRows = false
+        let rows = Int(wi_png_rows_filled(decoder))
         if let finalPixels {
             pixels = finalPixels
-        } else if let canvas, case let rows = Int(wi_png_rows_filled(decoder)), rows > 0 {
-            // Interlaced: everything up to the last row touched holds pixels from some pass (the canvas was
-            // zeroed, so anything else is transparent).
-            let valid = header.interlaced != 0 ? canvas.height : rows
-            pixels = try? canvas.snapshot(validRows: valid)
+        } else if let canvas, rows > 0 {
+            // Sequential: the rows so far, then transparent ones. Interlaced: the zeroed canvas as it stands.
+            pixels = try? canvas.snapshot(validRows: header.interlaced != 0 ? canvas.height : rows)
             missingRows = rows < canvas.height
         } else {
             pixels = nil

@@ -71,8 +71,9 @@ final class WebPPushDecoder: PushDecoder {
         if status == VP8_STATUS_NOT_ENOUGH_DATA { return nil }
         guard status == VP8_STATUS_OK else { throw WebPStatus.error(status, action: "reading the header") }
         if features.has_animation != 0 { return .needsWholeFile }
+        // The scaled size depends on the orientation (a quarter turn swaps the axes), which comes last.
         let wantsSmaller = options.thumbnailPixelSize != nil || options.scaleDownLimitBytes != nil
-        if wantsSmaller, Self.declaresEXIF(received) { return .needsWholeFile }
+        if wantsSmaller, options.applyOrientation, Self.declaresEXIF(received) { return .needsWholeFile }
 
         storedSize = PixelSize(width: Int(features.width), height: Int(features.height))
         hasAlpha = features.has_alpha != 0
