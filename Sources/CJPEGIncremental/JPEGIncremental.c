@@ -89,6 +89,13 @@ static void wi_skip_input_data(j_decompress_ptr cinfo, long count) {
 
 static void wi_term_source(j_decompress_ptr cinfo) { (void)cinfo; }
 
+// jpeg_create_decompress can fail (out of memory) through error_exit.
+static int create_decompressor(wi_jpeg *decoder) {
+    if (setjmp(decoder->errors.jump)) return 0;
+    jpeg_create_decompress(&decoder->cinfo);
+    return 1;
+}
+
 wi_jpeg *wi_jpeg_create(void) {
     wi_jpeg *decoder = calloc(1, sizeof(wi_jpeg));
     if (decoder == NULL) return NULL;
@@ -97,12 +104,11 @@ wi_jpeg *wi_jpeg_create(void) {
     decoder->errors.pub.emit_message = wi_emit_message;
     decoder->errors.pub.output_message = wi_output_message;
     decoder->errors.first_warning = -1;
-    if (setjmp(decoder->errors.jump)) {
+    if (!create_decompressor(decoder)) {
         jpeg_destroy_decompress(&decoder->cinfo);
         free(decoder);
         return NULL;
     }
-    jpeg_create_decompress(&decoder->cinfo);
     decoder->created = 1;
     decoder->source.init_source = wi_init_source;
     decoder->source.fill_input_buffer = wi_fill_input_buffer;
