@@ -24,9 +24,17 @@ let package = Package(
         .systemLibrary(name: "CWebP", pkgConfig: "libwebp",
                        providers: [.apt(["libwebp-dev"]), .brew(["webp"])]),
         .systemLibrary(name: "CGif", providers: [.apt(["libgif-dev"]), .brew(["giflib"])]),
+        // libjpeg's own API (from the same libjpeg-turbo) and libpng: the push decoders behind incremental decoding.
+        .systemLibrary(name: "CLibJPEG", pkgConfig: "libjpeg",
+                       providers: [.apt(["libjpeg62-turbo-dev"]), .brew(["jpeg-turbo"])]),
+        .systemLibrary(name: "CLibPNG", pkgConfig: "libpng16",
+                       providers: [.apt(["libpng-dev"]), .brew(["libpng"])]),
+        // C wrappers that keep libjpeg's and libpng's setjmp/longjmp error handling out of Swift frames.
+        .target(name: "CJPEGIncremental", dependencies: ["CLibJPEG"], linkerSettings: [.linkedLibrary("jpeg")]),
+        .target(name: "CPNGIncremental", dependencies: ["CLibPNG"], linkerSettings: [.linkedLibrary("png16")]),
         .target(
             name: "WebImage",
-            dependencies: ["CTurboJPEG", "CSpng", "CWebP", "CGif"],
+            dependencies: ["CTurboJPEG", "CSpng", "CWebP", "CGif", "CJPEGIncremental", "CPNGIncremental"],
             swiftSettings: strict
         ),
         .executableTarget(
@@ -45,7 +53,7 @@ let package = Package(
         ),
         .testTarget(
             name: "WebImageTests",
-            dependencies: ["WebImage", "WebImageCLI"],
+            dependencies: ["WebImage", "WebImageCLI", "CTurboJPEG"],
             resources: [.copy("Fixtures")],
             swiftSettings: strict
         ),

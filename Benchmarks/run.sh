@@ -24,6 +24,8 @@ echo "transform (one core) ..." >&2
 taskset -c 0 "$bench" transform "$data" | tee -a "$results"
 taskset -c 0 /usr/bin/python3 Benchmarks/pillow_bench.py transform "$data" | tee -a "$results"
 taskset -c 0 /usr/bin/python3 Benchmarks/vips_bench.py "$data" | tee -a "$results"
+echo "incremental (one core) ..." >&2
+taskset -c 0 "$bench" incremental "$data" | tee -a "$results"
 echo "throughput (all cores) ..." >&2
 "$bench" throughput "$data" | tee -a "$results"
 "$bench" thumbnail-peak "$data" | tee -a "$results"

@@ -3,7 +3,8 @@ import Foundation
 // webimage-bench SUITE DATA_FOLDER — prints one JSON line per measurement for Benchmarks/run.sh.
 let arguments = CommandLine.arguments
 guard arguments.count == 3 else {
-    FileHandle.standardError.write(Data("usage: webimage-bench decode|animated|transform|throughput|thumbnail-peak DATA_FOLDER\n".utf8))
+    FileHandle.standardError.write(Data("usage: webimage-bench decode|animated|transform|incremental|throughput|thumbnail-peak DATA_FOLDER
+".utf8))
     exit(2)
 }
 let folder = URL(fileURLWithPath: arguments[2], isDirectory: true)
@@ -14,6 +15,7 @@ do {
     case "transform": try TransformSuite.run(data: folder)
     case "throughput": try await DecodeSuite.throughput(data: folder)
     case "thumbnail-peak": try DecodeSuite.thumbnailPeak(data: folder)
+    case "incremental": try IncrementalSuite.run(data: folder)
     default:
         FileHandle.standardError.write(Data("unknown suite \(arguments[1])\n".utf8))
         exit(2)
