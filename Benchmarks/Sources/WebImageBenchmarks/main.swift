@@ -3,8 +3,7 @@ import Foundation
 // webimage-bench SUITE DATA_FOLDER — prints one JSON line per measurement for Benchmarks/run.sh.
 let arguments = CommandLine.arguments
 guard arguments.count == 3 else {
-    FileHandle.standardError.write(Data("usage: webimage-bench decode|animated|transform|incremental|throughput|thumbnail-peak DATA_FOLDER
-".utf8))
+    FileHandle.standardError.write(Data("usage: webimage-bench decode|animated|transform|incremental|throughput|thumbnail-peak DATA_FOLDER\n".utf8))
     exit(2)
 }
 let folder = URL(fileURLWithPath: arguments[2], isDirectory: true)
