@@ -3,7 +3,8 @@
 /// (fcTL) and where its compressed data lies (the IDAT chunks for a default image that is the first frame, the
 /// fdAT chunks after their sequence numbers otherwise).
 ///
-/// The reading is strict, like the rest of the PNG path: every chunk's CRC is checked, the fcTL and fdAT sequence
+/// The reading is strict, like the rest of the PNG path: every chunk's CRC is checked (except, when only the first
+/// frame is kept, the fdAT chunks of the frames after it, whose data is never used), the fcTL and fdAT sequence
 /// numbers must count up from 0 without a gap, every frame rectangle must lie inside the canvas, the file must
 /// hold exactly the frames acTL declares and end with IEND. Anything else is ``ImageError/Code/badImageData``, so
 /// a damaged or cut file is never taken for a shorter animation. The canvas is checked against
@@ -87,7 +88,10 @@ struct APNGFile {
 
         mutating func readChunks(after reader: inout PNGChunkReader, into file: inout APNGFile) throws {
             while true {
-                let chunk = try reader.next()
+                let chunk = try reader.next(verifyingChecksum: false)
+                // The data of frames that are not decoded is not used, so its CRC need not be computed either.
+                let isUnusedFrameData = chunk.type == .fdAT && framesSeen > file.frames.count
+                if !isUnusedFrameData { try reader.verifyChecksum(of: chunk) }
                 if stage == .inImageData && chunk.type != .IDAT { stage = .afterImageData }
                 switch chunk.type {
                 case .IEND:
@@ -140,7 +144,7 @@ struct APNGFile {
             let control = try APNGFrameControl(chunk.data, in: reader, canvas: file.canvas)
             try takeSequenceNumber(control.sequenceNumber)
             guard latestFrameHasData else {
-                throw ImageError(.badImageData, "APNG: frame \(framesSeen) has no image data")
+                throw ImageError(.badImageData, "APNG: frame \(framesSeen - 1) has no image data")
             }
             guard framesSeen < file.frameCount else {
                 throw ImageError(.badImageData, "APNG: more frames than the \(file.frameCount) acTL declares")

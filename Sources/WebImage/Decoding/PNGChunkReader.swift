@@ -76,14 +76,19 @@ struct PNGChunkReader {
             throw ImageError(.badImageData, "PNG: the data ends inside the \(type) chunk at byte \(offset)")
         }
         let chunk = PNGChunk(type: type, data: dataStart..<(dataStart + length))
-        if verifyingChecksum {
-            let computed = CRC32.checksum(UnsafeRawBufferPointer(rebasing: bytes[(offset + 4)..<chunk.data.upperBound]))
-            guard computed == uint32(at: chunk.data.upperBound) else {
-                throw ImageError(.badImageData, "PNG: the \(type) chunk at byte \(offset) fails its CRC check")
-            }
-        }
+        if verifyingChecksum { try verifyChecksum(of: chunk) }
         offset = chunk.data.upperBound + 4
         return chunk
+    }
+
+    /// Throws unless the CRC stored after `chunk` matches its type and data.
+    func verifyChecksum(of chunk: PNGChunk) throws {
+        let typeAndData = (chunk.data.lowerBound - 4)..<chunk.data.upperBound
+        let computed = CRC32.checksum(UnsafeRawBufferPointer(rebasing: bytes[typeAndData]))
+        guard computed == uint32(at: chunk.data.upperBound) else {
+            throw ImageError(.badImageData,
+                             "PNG: the \(chunk.type) chunk at byte \(chunk.data.lowerBound - 8) fails its CRC check")
+        }
     }
 
     /// The big-endian 32-bit number at `index` (which the caller has bounds-checked).
