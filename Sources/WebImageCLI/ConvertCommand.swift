@@ -11,7 +11,7 @@ struct ConvertCommand: AsyncParsableCommand {
             The output format comes from OUT's extension unless --format is given. `rgba` writes raw 8-bit RGBA:
             straight (not premultiplied) alpha, rows top to bottom, no header, EXIF orientation applied.
             Transform flags apply in the order given. Animated images keep every frame and duration when written
-            as .gif or .webp; --frame K (counting from 0) extracts one fully composited frame.
+            as .gif, .webp or .png (APNG); --frame K (counting from 0) extracts one fully composited frame.
 
             Examples:
               webimage convert photo.jpg photo.webp --quality 80

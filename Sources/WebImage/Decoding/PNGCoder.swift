@@ -11,7 +11,9 @@ import Foundation
 /// the first animation frame (which is not the default image when that image is not part of the animation).
 /// Damaged animations throw ``ImageError/Code/badImageData`` rather than returning fewer frames.
 ///
-/// Encoding: the first frame as 8-bit RGBA, or RGB when it is fully opaque; lossless.
+/// Encoding: 8-bit RGBA, or RGB when fully opaque; lossless. An image of several frames becomes an APNG (every
+/// frame whole, with its duration, and the loop count; see ``APNGEncoder``) unless
+/// ``EncodeOptions/firstFrameOnly``, which writes the first frame as a still PNG.
 public struct PNGCoder: SingleFormatImageCoder {
     /// Always ``ImageFormat/png``.
     public let format = ImageFormat.png
@@ -27,10 +29,17 @@ public struct PNGCoder: SingleFormatImageCoder {
         return try PNGDecoder.decode(data, options: options)
     }
 
-    /// Encodes the first frame of `image` as PNG, after ``EncodeOptions/maxPixelSize`` is applied.
+    /// Encodes `image` as PNG, or as APNG when it has several frames, after ``EncodeOptions/maxPixelSize`` is
+    /// applied to every frame. See the type's description.
     public func encode(_ image: Image, as format: ImageFormat, options: EncodeOptions) throws -> Data {
         guard format == .png else {
             throw ImageError(.unsupportedFormat, "the PNG coder cannot write \(format.rawValue)")
+        }
+        if image.frames.count > 1, !options.firstFrameOnly {
+            let frames = try image.frames.map {
+                ImageFrame(pixels: try options.fittingMaxPixelSize($0.pixels), duration: $0.duration)
+            }
+            return Data(try APNGEncoder.encode(frames, loopCount: image.loopCount))
         }
         return try PNGEncoder.encode(options.fittingMaxPixelSize(image.pixels))
     }
