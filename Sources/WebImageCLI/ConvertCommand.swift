@@ -12,7 +12,7 @@ struct ConvertCommand: AsyncParsableCommand {
             straight (not premultiplied) alpha, rows top to bottom, no header, EXIF orientation applied.
 
             Transform flags apply in the order given. Animated images keep every frame and duration when written \
-            as .gif or .webp; --frame K (counting from 0) extracts one fully composited frame.
+            as .gif, .webp or .png (APNG); --frame K (counting from 0) extracts one fully composited frame.
 
             Examples:
               webimage convert photo.jpg photo.webp --quality 80

@@ -149,8 +149,7 @@ struct GIFFrameDecoder {
     /// A frame's display time: the delay in seconds, except that delays under 0.011 s play as 0.1 s (what browsers
     /// and SDWebImage do, since such files expect it).
     static func duration(_ centiseconds: Int) -> Double {
-        let seconds = Double(centiseconds) / 100
-        return seconds < 0.011 ? 0.1 : seconds
+        FrameDuration.playable(seconds: Double(centiseconds) / 100)
     }
 
     /// The canvas a file with an empty logical screen gets: just large enough for its first frame.

@@ -1,12 +1,19 @@
 import Foundation
 
-/// PNG through libspng.
+/// PNG and APNG through libspng.
 ///
 /// Decoding: every colour type and bit depth (16-bit samples rounded to 8 bits), palettes and colour keys
-/// (tRNS), Adam7 interlace, the default image of an APNG (its other frames are not read), orientation from the
-/// eXIf chunk. A file must be whole, up to its IEND chunk. Thumbnails are made after a full-size decode.
+/// (tRNS), Adam7 interlace, orientation from the eXIf chunk. A file must be whole, up to its IEND chunk.
+/// Thumbnails are made after a full-size decode.
 ///
-/// Encoding: the first frame as 8-bit RGBA, or RGB when it is fully opaque; lossless.
+/// Animated PNG (a file with an acTL chunk before its image data) decodes to every animation frame, composited
+/// with the frames' blend and dispose ops, with durations and loop count; ``DecodeOptions/firstFrameOnly`` gives
+/// the first animation frame (which is not the default image when that image is not part of the animation).
+/// Damaged animations throw ``ImageError/Code/badImageData`` rather than returning fewer frames.
+///
+/// Encoding: 8-bit RGBA, or RGB when fully opaque; lossless. An image of several frames becomes an APNG (every
+/// frame whole, with its duration, and the loop count; see ``APNGEncoder``) unless
+/// ``EncodeOptions/firstFrameOnly``, which writes the first frame as a still PNG.
 public struct PNGCoder: SingleFormatImageCoder {
     /// Always ``ImageFormat/png``.
     public let format = ImageFormat.png
@@ -14,15 +21,25 @@ public struct PNGCoder: SingleFormatImageCoder {
     /// Creates the coder; it holds no state.
     public init() {}
 
-    /// Decodes a PNG file (the first frame of an APNG). See the type's description.
+    /// Decodes a PNG or APNG file. See the type's description.
     public func decode(_ data: Data, options: DecodeOptions) throws -> Image {
-        try PNGDecoder.decode(data, options: options)
+        if data.withUnsafeBytes(APNGFile.declaresAnimation) {
+            return try data.withUnsafeBytes { try APNGDecoder.decode($0, options: options) }
+        }
+        return try PNGDecoder.decode(data, options: options)
     }
 
-    /// Encodes the first frame of `image` as PNG, after ``EncodeOptions/maxPixelSize`` is applied.
+    /// Encodes `image` as PNG, or as APNG when it has several frames, after ``EncodeOptions/maxPixelSize`` is
+    /// applied to every frame. See the type's description.
     public func encode(_ image: Image, as format: ImageFormat, options: EncodeOptions) throws -> Data {
         guard format == .png else {
             throw ImageError(.unsupportedFormat, "the PNG coder cannot write \(format.rawValue)")
+        }
+        if image.frames.count > 1, !options.firstFrameOnly {
+            let frames = try image.frames.map {
+                ImageFrame(pixels: try options.fittingMaxPixelSize($0.pixels), duration: $0.duration)
+            }
+            return Data(try APNGEncoder.encode(frames, loopCount: image.loopCount))
         }
         return try PNGEncoder.encode(options.fittingMaxPixelSize(image.pixels))
     }

@@ -1,9 +1,10 @@
 import CSpng
 import Foundation
 
-/// Decodes PNG files with libspng: every colour type and bit depth to RGBA8 with tRNS applied, Adam7 interlace,
-/// the default image of an APNG, eXIf orientation. Thumbnails and the scale-down limit go through
-/// ``DecodeOptions/finish(_:sourceSize:orientation:)``: PNG cannot shrink while decoding.
+/// Decodes still PNG files with libspng: every colour type and bit depth to RGBA8 with tRNS applied, Adam7
+/// interlace, eXIf orientation (animated PNGs go to ``APNGDecoder``, which decodes each frame with the two pixel
+/// functions here). Thumbnails and the scale-down limit go through ``DecodeOptions/finish(_:sourceSize:orientation:)``:
+/// PNG cannot shrink while decoding.
 enum PNGDecoder {
     /// A complete IEND chunk: length 0, type, CRC.
     private static let endChunk: [UInt8] = [0, 0, 0, 0, 0x49, 0x45, 0x4E, 0x44, 0xAE, 0x42, 0x60, 0x82]
@@ -38,7 +39,7 @@ enum PNGDecoder {
     }
 
     /// 1, 2, 4 and 8-bit sources: libspng expands them straight into the pixel buffer.
-    private static func decodeEightBit(_ context: SpngContext, size: PixelSize) throws -> PixelBuffer {
+    static func decodeEightBit(_ context: SpngContext, size: PixelSize) throws -> PixelBuffer {
         try PixelBuffer(width: size.width, height: size.height) { output in
             try context.check(
                 spng_decode_image(context.handle, output.baseAddress, output.count,
@@ -50,7 +51,7 @@ enum PNGDecoder {
     /// 16-bit sources: libspng's RGBA8 output drops the low byte (0x10FF becomes 16, not 17), so rows are decoded
     /// as RGBA16 one at a time and rounded to 8 bits here. Interlaced rows arrive once per Adam7 pass holding only
     /// that pass's pixels, so only those columns are converted.
-    private static func decodeSixteenBit(_ context: SpngContext, size: PixelSize, interlaced: Bool) throws -> PixelBuffer {
+    static func decodeSixteenBit(_ context: SpngContext, size: PixelSize, interlaced: Bool) throws -> PixelBuffer {
         try PixelBuffer(width: size.width, height: size.height) { output in
             guard let outputBase = output.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return }
             let flags = Int32(SPNG_DECODE_TRNS.rawValue | SPNG_DECODE_PROGRESSIVE.rawValue)

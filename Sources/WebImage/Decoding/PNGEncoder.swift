@@ -5,10 +5,16 @@ import Foundation
 /// compress). Lossless: decoding the result gives back exactly the same pixels.
 enum PNGEncoder {
     static func encode(_ pixels: PixelBuffer) throws -> Data {
+        Data(try encodedBytes(pixels))
+    }
+
+    /// The PNG file of `pixels`, with an alpha channel when `withAlpha` says so (when `nil`, when some pixel is
+    /// not opaque). Without one, alpha is dropped: callers pass `false` only for opaque pixels.
+    static func encodedBytes(_ pixels: PixelBuffer, withAlpha: Bool? = nil) throws -> [UInt8] {
         guard pixels.width <= Int(Int32.max), pixels.height <= Int(Int32.max) else {
             throw ImageError(.imageTooLarge, "PNG: \(pixels.size) is larger than a PNG can be")
         }
-        let opaque = !pixels.containsTransparency
+        let opaque = !(withAlpha ?? pixels.containsTransparency)
         let context = try SpngContext.encoder()
         var header = spng_ihdr(
             width: UInt32(pixels.width), height: UInt32(pixels.height), bit_depth: 8,
@@ -26,7 +32,7 @@ enum PNGEncoder {
                     "encoding the image")
             }
         }
-        return Data(try context.takeEncodedBytes())
+        return try context.takeEncodedBytes()
     }
 
     /// Feeds the rows one at a time as RGB, so no second full-size buffer is needed.

@@ -7,11 +7,6 @@ import CWebP
 /// the animation decoder allocates its canvas. A corrupt or truncated frame fails the whole decode with
 /// ``ImageError/Code/badImageData``.
 enum WebPAnimationDecoder {
-    /// Frames shown for 10 ms or less play at 100 ms, as in browsers and SDWebImage: many files say 0 and mean
-    /// "the default speed".
-    static let shortestMilliseconds = 10
-    static let defaultDuration = 0.100
-
     static func decode(_ bytes: UnsafeRawBufferPointer, options: DecodeOptions) throws -> Image {
         guard let base = bytes.baseAddress else { throw ImageError(.badImageData, "WebP: the data is empty") }
         let container = try WebPContainer(bytes)
@@ -64,8 +59,9 @@ enum WebPAnimationDecoder {
                      scale: options.resolvedScale, orientation: orientation, flags: flags)
     }
 
-    /// A frame's display time in seconds from its duration in milliseconds.
+    /// A frame's display time in seconds from its duration in milliseconds: 10 ms or less plays as 100 ms
+    /// (``FrameDuration``), since many files say 0 and mean "the default speed".
     static func duration(milliseconds: Int) -> Double {
-        milliseconds <= shortestMilliseconds ? defaultDuration : Double(milliseconds) / 1000
+        FrameDuration.playable(seconds: Double(milliseconds) / 1000)
     }
 }

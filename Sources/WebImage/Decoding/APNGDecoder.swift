@@ -1,0 +1,45 @@
+/// Decodes animated PNG (APNG) files: ``APNGFile`` reads and checks the chunk layout, ``APNGFrameImage`` decodes
+/// each frame's pixels through libspng, ``APNGCanvas`` composites them with their blend and dispose ops, and the
+/// decode options (first frame only, thumbnails, orientation) apply to every composited frame, as for GIF and
+/// WebP.
+///
+/// The result holds one full-canvas bitmap per animation frame. A default image that is not part of the
+/// animation (its fcTL does not precede IDAT) is skipped; with ``DecodeOptions/firstFrameOnly`` the result is the
+/// first animation frame. Durations come from each fcTL's delay (``APNGFrameControl/duration``), the loop count
+/// from acTL's `num_plays` (0 = forever). As for GIF, a result of one frame is a still image: duration 0, loop
+/// count 1. Damage anywhere throws ``ImageError/Code/badImageData``: no shortened animation is returned.
+enum APNGDecoder {
+    /// PNG colour types whose samples carry alpha: grey + alpha (4) and RGBA (6).
+    private static let colorTypesWithAlpha: Set<UInt8> = [4, 6]
+
+    static func decode(_ bytes: UnsafeRawBufferPointer, options: DecodeOptions) throws -> Image {
+        let file = try APNGFile(bytes, limits: options.limits, keepingFirstFrameOnly: options.firstFrameOnly)
+        let orientation = file.exif.flatMap { EXIFReader.orientation(in: UnsafeRawBufferPointer(rebasing: bytes[$0])) }
+            ?? .up
+        var frameImage = APNGFrameImage(file: file, limits: options.limits)
+        var canvas = APNGCanvas(size: file.canvas)
+        var hasAlpha = colorTypesWithAlpha.contains(file.colorType) || file.transparency != nil
+        var reduced = false
+        var frames: [ImageFrame] = []
+        frames.reserveCapacity(file.frames.count)
+        for (number, frame) in file.frames.enumerated() {
+            let pixels = try frameImage.decode(frame)
+            guard pixels.size == frame.control.rect.size else {
+                throw ImageError(.badImageData,
+                                 "APNG: frame \(number) decoded to \(pixels.size), not \(frame.control.rect.size)")
+            }
+            canvas.draw(pixels, control: frame.control)
+            if !hasAlpha && canvas.containsTransparency { hasAlpha = true }
+            let finished = try options.finish(canvas.snapshot(), sourceSize: file.canvas, orientation: orientation)
+            reduced = reduced || finished.reduced
+            frames.append(ImageFrame(pixels: finished.pixels, duration: frame.control.duration))
+        }
+        guard !frames.isEmpty else { throw ImageError(.badImageData, "APNG: the animation has no frames") }
+        let isStill = frames.count == 1
+        if isStill { frames[0].duration = 0 }
+        var flags: Image.Flags = hasAlpha ? .hasAlpha : []
+        if reduced { flags.insert(.thumbnail) }
+        return Image(frames: frames, loopCount: isStill ? 1 : file.playCount, format: .png,
+                     scale: options.resolvedScale, orientation: orientation, flags: flags)
+    }
+}
