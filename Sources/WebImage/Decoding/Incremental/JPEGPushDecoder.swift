@@ -184,17 +184,10 @@ final class JPEGPushDecoder: PushDecoder {
         }
     }
 
-    /// The DCT scale, in eighths, for a thumbnail or scale-down target: the smallest of the scales the JPEG coder
-    /// prefers (full, 5/8, 1/2, 3/8, 1/4, 1/8) whose output still covers the target, as the coder chooses it, so
-    /// that the final image equals its one-shot decode. Full size without a target.
+    /// The DCT scale, in eighths, for a thumbnail or scale-down target: the JPEG coder's own choice, so that the
+    /// final image equals its one-shot decode. Full size without a target.
     static func scaleEighths(for source: PixelSize, target: PixelSize?) -> Int {
-        guard let target else { return 8 }
-        var best = 8
-        for eighths in [8, 5, 4, 3, 2, 1] {
-            let width = (source.width * eighths + 7) / 8, height = (source.height * eighths + 7) / 8
-            guard width >= target.width, height >= target.height else { break }
-            best = eighths
-        }
-        return best
+        let factor = JPEGScaling.factor(for: source, target: target)
+        return factor.numerator * 8 / factor.denominator
     }
 }
