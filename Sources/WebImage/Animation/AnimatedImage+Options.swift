@@ -4,7 +4,8 @@ extension AnimatedImage {
     /// How an ``AnimatedImage`` decodes and how much it keeps.
     public struct Options: Sendable, Hashable {
         /// The most bytes of decoded pixels to hold: buffered frames, key frames and the canvas being composited.
-        /// `nil` picks ``AnimatedImage/automaticBufferSize(frameByteCount:)``. Key frames take at most half of it.
+        /// `nil` picks ``AnimatedImage/automaticBufferSize(frameByteCount:)``. Key frames take at most half of it
+        /// less one frame.
         /// The canvas is kept even when the limit is smaller than one frame, so the image never holds more than
         /// the limit plus one canvas.
         public var maxBufferSize: Int?

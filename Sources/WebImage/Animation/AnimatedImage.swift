@@ -75,8 +75,9 @@ public final class AnimatedImage: Sendable {
         let budget = max(options.maxBufferSize ?? Self.automaticBufferSize(frameByteCount: frameByteCount), 0)
         maxBufferSize = budget
         frameState = Mutex(FrameState(limit: budget))
+        // Key frames get half the budget less one frame, so that a small budget still buffers frames.
         renderer = Mutex(AnimationRenderer(
-            source: source, interval: options.keyframeInterval, keyframeBudget: budget / 2))
+            source: source, interval: options.keyframeInterval, keyframeBudget: budget / 2 - frameByteCount))
     }
 
     // MARK: - What the animation is
@@ -189,6 +190,11 @@ public final class AnimatedImage: Sendable {
     /// Frames the key frames resume at (for tests).
     var keyframeIndices: [Int] { renderer.withLock { $0.keyframeIndices } }
 
+    /// Drops the buffered frames but keeps the canvas and key frames (for tests that measure replays).
+    func removeBufferedFrames() {
+        frameState.withLock { $0.buffer.removeAll() }
+    }
+
     // MARK: - Decoding
 
     private func pixels(at index: Int) throws -> PixelBuffer {
@@ -218,8 +224,12 @@ public final class AnimatedImage: Sendable {
         let frameCount = self.frameCount
         let rendererByteCount = renderer.byteCount
         let complete = frameState.withLock { state in
-            state.buffer.insert(pixels, at: index, limit: state.limit - rendererByteCount)
-            return state.buffer.count == frameCount
+            // The frame that completes the buffer may use the renderer's share, which is about to be freed.
+            let completing = state.buffer.count + (state.buffer.contains(index) ? 0 : 1) == frameCount
+            state.buffer.insert(pixels, at: index, limit: completing ? state.limit : state.limit - rendererByteCount)
+            if state.buffer.count == frameCount { return true }
+            state.buffer.trim(to: state.limit - rendererByteCount)
+            return false
         }
         if complete { renderer.removeAll() }
         rendererBytes.store(renderer.byteCount, ordering: .relaxed)

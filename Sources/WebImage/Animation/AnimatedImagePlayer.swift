@@ -181,7 +181,7 @@ public final class AnimatedImagePlayer: Sendable {
         return stream
     }
 
-    /// Waits until the latest prefetch has finished (for tests, and for callers that want frames ready).
+    /// Waits until every prefetch started so far has finished (for tests, and for callers that want frames ready).
     public func waitForPrefetch() async {
         await core.withLock { $0.prefetchTask }?.value
     }
@@ -205,8 +205,13 @@ public final class AnimatedImagePlayer: Sendable {
             if core.isPlaying, let frames = upcomingFrames(after: position, in: core.timeline),
                frames != core.lastPrefetch {
                 core.lastPrefetch = frames
-                let image = self.image
-                core.prefetchTask = Task.detached(priority: .utility) { image.prefetchFrames(frames) }
+                // Each prefetch waits for the one before: decodes take turns anyway, and waiting for the latest
+                // task then means waiting for all of them.
+                let image = self.image, previous = core.prefetchTask
+                core.prefetchTask = Task.detached(priority: .utility) {
+                    await previous?.value
+                    image.prefetchFrames(frames)
+                }
             }
             return state
         }
