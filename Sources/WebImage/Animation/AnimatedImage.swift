@@ -3,8 +3,9 @@ import Synchronization
 
 /// An animation whose frames are decoded when asked for (SDWebImage's SDAnimatedImage role).
 ///
-/// Creating one reads only what is cheap: frame count, frame size, durations and loop count (see
-/// ``GIFAnimationSource`` and ``WebPAnimationSource`` for what that costs). ``frame(at:)`` composites a frame on
+/// Creating one reads only what is cheap: frame count, frame size, durations and loop count. For GIF that is one
+/// pass over the records that skips the compressed pixel data (no LZW decoding, no canvas); for WebP, the
+/// demuxer's parse of the chunk headers. ``frame(at:)`` composites a frame on
 /// demand and keeps it in a buffer bounded by ``Options/maxBufferSize``, evicting the least recently used frames.
 /// Going forward continues from the canvas of the last frame drawn; going back or jumping resumes from the nearest
 /// key frame (a saved canvas every ``Options/keyframeInterval`` frames, or a frame that needs no predecessor), so
@@ -23,8 +24,8 @@ public final class AnimatedImage: Sendable {
     /// The byte budget in force (``Options/maxBufferSize`` or the automatic one).
     public let maxBufferSize: Int
 
-    private let frameState: Mutex<FrameState>
-    private let renderer: Mutex<AnimationRenderer>
+    private let frameState: LockedValue<FrameState>
+    private let renderer: LockedValue<AnimationRenderer>
     /// The renderer's byte count, mirrored so ``memoryCost`` never waits for a decode.
     private let rendererBytes = Atomic<Int>(0)
 
@@ -46,7 +47,8 @@ public final class AnimatedImage: Sendable {
         case .gif:
             source = try GIFAnimationSource(data: data, decodeOptions: options.decodeOptions, firstFrameOnly: firstOnly)
         case .webp where WebPAnimationSource.isAnimated(data):
-            source = try WebPAnimationSource(data: data, decodeOptions: options.decodeOptions, firstFrameOnly: firstOnly)
+            source = try WebPAnimationSource(
+                data: data, decodeOptions: options.decodeOptions, firstFrameOnly: firstOnly)
         default:
             var decodeOptions = options.decodeOptions
             decodeOptions.firstFrameOnly = firstOnly
@@ -74,9 +76,9 @@ public final class AnimatedImage: Sendable {
         let frameByteCount = frameBytes.overflow ? Int.max : frameBytes.partialValue
         let budget = max(options.maxBufferSize ?? Self.automaticBufferSize(frameByteCount: frameByteCount), 0)
         maxBufferSize = budget
-        frameState = Mutex(FrameState(limit: budget))
+        frameState = LockedValue(FrameState(limit: budget))
         // Key frames get half the budget less one frame, so that a small budget still buffers frames.
-        renderer = Mutex(AnimationRenderer(
+        renderer = LockedValue(AnimationRenderer(
             source: source, interval: options.keyframeInterval, keyframeBudget: budget / 2 - frameByteCount))
     }
 

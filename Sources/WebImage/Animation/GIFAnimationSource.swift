@@ -98,14 +98,16 @@ struct GIFAnimationSource: AnimatedImageSource {
                 var found: [(offset: Int, control: GIFFrameDecoder.GraphicControl, rect: PixelRect)] = []
                 records: while true {
                     guard reader.remainingByteCount > 0 else {
-                        throw ImageError(.badImageData, "GIF: the data ends after \(found.count) frames, without a trailer")
+                        throw ImageError(
+                            .badImageData, "GIF: the data ends after \(found.count) frames, without a trailer")
                     }
                     let offset = reader.byteOffset
                     switch try reader.nextRecord() {
                     case .trailer:
                         break records
                     case .extension(let label, let blocks):
-                        GIFFrameDecoder.interpret(extension: label, blocks: blocks, control: &control, loopCount: &loopCount)
+                        GIFFrameDecoder.interpret(
+                            extension: label, blocks: blocks, control: &control, loopCount: &loopCount)
                     case .image(let descriptor):
                         if canvas == nil {
                             let extent = GIFFrameDecoder.extent(of: descriptor.rect)
@@ -121,7 +123,9 @@ struct GIFAnimationSource: AnimatedImageSource {
                         if firstFrameOnly { break records }
                     }
                 }
-                guard let canvas, !found.isEmpty else { throw ImageError(.badImageData, "GIF: the file holds no image") }
+                guard let canvas, !found.isEmpty else {
+                    throw ImageError(.badImageData, "GIF: the file holds no image")
+                }
                 let records = found.map {
                     FrameRecord(offset: $0.offset, control: $0.control, visibleRect: $0.rect.clamped(to: canvas))
                 }

@@ -3,6 +3,7 @@
 /// lazy decoder yet, such as APNG and still images) are played by ``AnimatedImagePlayer``.
 struct ImageFramesSource: AnimatedImageSource {
     let image: Image
+    let frameDurations: [Double]
 
     /// Wraps `image`; with `firstFrameOnly` only its first frame, as a still.
     init(image: Image, firstFrameOnly: Bool = false) {
@@ -14,11 +15,11 @@ struct ImageFramesSource: AnimatedImageSource {
         } else {
             self.image = image
         }
+        frameDurations = self.image.frames.map(\.duration)
     }
 
     var format: ImageFormat { image.format }
     var frameSize: PixelSize { image.size }
-    var frameDurations: [Double] { image.frames.map(\.duration) }
     var loopCount: Int { image.loopCount }
     var orientation: Orientation { image.orientation }
     var declaresAlpha: Bool { image.hasAlpha }

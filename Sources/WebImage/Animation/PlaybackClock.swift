@@ -1,5 +1,3 @@
-import Synchronization
-
 /// The time source of an ``AnimatedImagePlayer``: seconds on a monotonic scale whose origin does not matter.
 /// Inject ``ManualPlaybackClock`` to make playback deterministic (tests, rendering frames at chosen times).
 public protocol PlaybackClock: Sendable {
@@ -24,11 +22,11 @@ public struct SystemPlaybackClock: PlaybackClock {
 
 /// A clock that moves only when told to: for tests and for rendering an animation at chosen times.
 public final class ManualPlaybackClock: PlaybackClock {
-    private let time: Mutex<Double>
+    private let time: LockedValue<Double>
 
     /// A clock reading `now` seconds.
     public init(now: Double = 0) {
-        time = Mutex(now)
+        time = LockedValue(now)
     }
 
     public var now: Double { time.withLock { $0 } }

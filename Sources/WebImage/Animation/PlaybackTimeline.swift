@@ -48,7 +48,8 @@ struct PlaybackTimeline: Sendable {
         starts.reserveCapacity(steps.count + 1)
         for frame in steps {
             let duration = durations.indices.contains(frame) ? durations[frame] : 0
-            starts.append(starts[starts.count - 1] + (duration.isFinite && duration > 0 ? duration : Self.fallbackDuration))
+            let shown = duration.isFinite && duration > 0 ? duration : Self.fallbackDuration
+            starts.append(starts[starts.count - 1] + shown)
         }
         stepStarts = starts
         self.loopCount = max(loopCount, 0)

@@ -29,7 +29,9 @@ struct WebPAnimationCursor: AnimationCursor {
     mutating func drawNextFrame() throws {
         let index = nextFrameIndex
         let records = source.records
-        guard records.indices.contains(index) else { throw ImageError(.badImageData, "WebP: there is no frame \(index)") }
+        guard records.indices.contains(index) else {
+            throw ImageError(.badImageData, "WebP: there is no frame \(index)")
+        }
         let frame = records[index]
         let previous = index > 0 ? records[index - 1] : nil
         if frame.isKeyFrame {
@@ -43,7 +45,8 @@ struct WebPAnimationCursor: AnimationCursor {
             if blends {
                 var pixels = [UInt32](repeating: 0, count: frame.rect.width * frame.rect.height)
                 try pixels.withUnsafeMutableBytes { output in
-                    try Self.decode(payload, frame: index, size: frame.rect.size, into: output, stride: frame.rect.width)
+                    try Self.decode(
+                        payload, frame: index, size: frame.rect.size, into: output, stride: frame.rect.width)
                 }
                 let cleared = previous.flatMap { $0.disposesToBackground ? $0.rect : nil }
                 blend(pixels, in: frame.rect, keepingAsDecodedIn: cleared)
@@ -72,8 +75,8 @@ struct WebPAnimationCursor: AnimationCursor {
     /// Decodes one frame's bitstream into `output` (rows `stride` pixels apart) as straight RGBA, the way
     /// WebPAnimDecoder does (default decoder options, no threads).
     private static func decode(
-        _ payload: UnsafeRawBufferPointer, frame index: Int, size: PixelSize, into output: UnsafeMutableRawBufferPointer,
-        stride: Int
+        _ payload: UnsafeRawBufferPointer, frame index: Int, size: PixelSize,
+        into output: UnsafeMutableRawBufferPointer, stride: Int
     ) throws {
         guard let input = payload.baseAddress?.assumingMemoryBound(to: UInt8.self),
               let destination = output.baseAddress?.assumingMemoryBound(to: UInt8.self) else {
@@ -149,7 +152,8 @@ struct WebPAnimationCursor: AnimationCursor {
         // The weighted sum is at most 255 * alpha, so times `scale` it stays below 2^32 (wrapping would not change
         // the result either: libwebp computes in 32 bits too).
         func channel(_ shift: UInt32) -> UInt32 {
-            let mixed = ((source >> shift) & 0xFF) &* sourceAlpha &+ ((destination >> shift) & 0xFF) &* destinationWeight
+            let sourcePart = ((source >> shift) & 0xFF) &* sourceAlpha
+            let mixed = sourcePart &+ ((destination >> shift) & 0xFF) &* destinationWeight
             return ((mixed &* scale) >> 24) << shift
         }
         return (alpha << 24 | channel(16) | channel(8) | channel(0)).littleEndian

@@ -45,7 +45,8 @@ import Testing
     func preloadDecodesEverythingOnceAndKeepsIt(path: String) throws {
         let eager = try AnimationTesting.eager(path)
         let frameBytes = eager.pixels.byteCount
-        let lazy = try AnimationTesting.lazy(path, AnimatedImage.Options(maxBufferSize: frameBytes, preloadAllFrames: true))
+        let options = AnimatedImage.Options(maxBufferSize: frameBytes, preloadAllFrames: true)
+        let lazy = try AnimationTesting.lazy(path, options)
         #expect(lazy.framesDrawn == 40)
         #expect(lazy.bufferedFrameCount == 40)
         #expect(lazy.memoryCost == 40 * frameBytes)
@@ -63,7 +64,8 @@ import Testing
                                       AnimatedImage.Options(preloadAllFrames: true, decodeOptions: decodeOptions))
         }
         #expect(error?.code == .imageTooLarge)
-        let lazy = try AnimationTesting.lazy("gif/anim-pillow-40.gif", AnimatedImage.Options(decodeOptions: decodeOptions))
+        let lazy = try AnimationTesting.lazy("gif/anim-pillow-40.gif",
+                                             AnimatedImage.Options(decodeOptions: decodeOptions))
         for index in 0..<40 { _ = try lazy.frame(at: index) }
         #expect(throws: ImageError.self) { try lazy.makeImage() }
     }

@@ -32,7 +32,8 @@ import Testing
     }
 
     @Test func playersAndReadersShareOneImage() async throws {
-        let lazy = try AnimationTesting.lazy("gif/anim-magick.gif", AnimatedImage.Options(maxBufferSize: 6 * 48 * 36 * 4))
+        let lazy = try AnimationTesting.lazy("gif/anim-magick.gif",
+                                             AnimatedImage.Options(maxBufferSize: 6 * 48 * 36 * 4))
         let expected = try AnimationTesting.eager("gif/anim-magick.gif").frames.map(\.pixels.bytes)
         let clock = ManualPlaybackClock()
         let player = AnimatedImagePlayer(image: lazy, clock: clock, prefetchCount: 3)

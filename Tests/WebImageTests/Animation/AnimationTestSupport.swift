@@ -19,7 +19,9 @@ enum AnimationTesting {
     }
 
     /// A lazy image of a fixture.
-    static func lazy(_ path: String, _ options: AnimatedImage.Options = AnimatedImage.Options()) throws -> AnimatedImage {
+    static func lazy(_ path: String, _ options: AnimatedImage.Options = AnimatedImage.Options()) throws
+        -> AnimatedImage
+    {
         try AnimatedImage(data: Fixtures.data(path), options: options)
     }
 
@@ -41,9 +43,9 @@ enum AnimationTesting {
     }
 
     /// An in-memory animation of solid frames, one colour per frame, with the given durations.
-    static func solidAnimation(durations: [Double], size: PixelSize = PixelSize(width: 4, height: 3), loopCount: Int = 0)
-        throws -> Image
-    {
+    static func solidAnimation(
+        durations: [Double], size: PixelSize = PixelSize(width: 4, height: 3), loopCount: Int = 0
+    ) throws -> Image {
         let frames = try durations.enumerated().map { index, duration in
             ImageFrame(pixels: try PixelBuffer(width: size.width, height: size.height,
                                                filledWith: RGBA(UInt8(index * 40 % 256), 100, 200)),
