@@ -13,5 +13,5 @@ bench=.build/release/AnimationBenchmark
 for file in "$data/anim-480x360-200.gif" "$data/anim-480x360-200.webp"; do
     taskset -c 0 "$bench" open "$file"
     taskset -c 0 "$bench" eager "$file"
-    for frames in 3 8 40; do taskset -c 0 "$bench" lazy "$file" "$frames"; done
+    for frames in 3 8 40 auto; do taskset -c 0 "$bench" lazy "$file" "$frames"; done
 done

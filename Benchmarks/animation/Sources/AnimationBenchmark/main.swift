@@ -4,7 +4,8 @@ import WebImage
 // Plays a 200-frame animation through every frame and reports time per frame and the process's peak resident
 // memory (VmHWM), for one mode per process so the peaks do not mix:
 //   eager FILE           decode every frame up front (the coders), then show them from memory
-//   lazy FILE FRAMES     AnimatedImage with a buffer of FRAMES frames, frames composited as they are shown
+//   lazy FILE FRAMES     AnimatedImage with a buffer of FRAMES frames ("auto": the automatic budget), frames
+//                        composited as they are shown
 //   open FILE            only create the AnimatedImage (the up-front pass over the file)
 // Each mode plays all frames twice in order (two loops), then 200 frames in a shuffled order (seeks).
 // Output: one JSON object per line.
@@ -61,12 +62,13 @@ case "eager":
     result["seekMsPerFrame"] = String(format: "%.4f", seek * 1000 / Double(frames.count))
     result["memoryCostMB"] = String(format: "%.1f", Double(image.memoryCost) / 1_048_576)
 case "lazy":
-    let bufferFrames = Int(arguments.count > 3 ? arguments[3] : "3") ?? 3
+    // A number of frames, or "auto" for the automatic budget.
+    let bufferFrames = Int(arguments.count > 3 ? arguments[3] : "3")
     var animation: AnimatedImage?
     let probe = try AnimatedImage(data: data, options: .init(maxBufferSize: 0, decodeFirstFrameOnly: true))
     let frameBytes = probe.size.width * probe.size.height * 4
     let open = try seconds {
-        animation = try AnimatedImage(data: data, options: .init(maxBufferSize: bufferFrames * frameBytes))
+        animation = try AnimatedImage(data: data, options: .init(maxBufferSize: bufferFrames.map { $0 * frameBytes }))
     }
     guard let animation else { exit(1) }
     var highestCost = 0
@@ -85,7 +87,8 @@ case "lazy":
         }
     }
     result["frames"] = "\(animation.frameCount)"
-    result["bufferFrames"] = "\(bufferFrames)"
+    result["bufferFrames"] = bufferFrames.map { "\($0)" } ?? "\"auto\""
+    result["bufferMB"] = String(format: "%.1f", Double(animation.maxBufferSize) / 1_048_576)
     result["openMs"] = String(format: "%.2f", open * 1000)
     result["playMsPerFrame"] = String(format: "%.3f", play * 1000 / Double(2 * animation.frameCount))
     result["seekMsPerFrame"] = String(format: "%.3f", seek * 1000 / Double(animation.frameCount))
