@@ -33,6 +33,8 @@ public final class AnimatedImage: Sendable {
         var buffer = AnimationFrameBuffer()
         /// Bytes the buffer may use before the renderer's share is taken off (raised by preloading).
         var limit: Int
+        /// The frame asked for last, to notice backward stepping.
+        var lastRequested: Int?
     }
 
     /// Reads the animation's header from `data`; see the type's documentation for which formats are lazy.
@@ -205,12 +207,20 @@ public final class AnimatedImage: Sendable {
             try cursor.drawNextFrame()
             return try cursor.makePixels()
         }
-        if let pixels = frameState.withLock({ $0.buffer.frame(at: index) }) { return pixels }
+        let (buffered, previous) = frameState.withLock { state in
+            defer { state.lastRequested = index }
+            return (state.buffer.frame(at: index), state.lastRequested)
+        }
+        if let buffered { return buffered }
         return try renderer.withLock { renderer in
             // Another task may have decoded it while this one waited for the renderer.
             if let pixels = frameState.withLock({ $0.buffer.frame(at: index) }) { return pixels }
+            // Stepping backwards (reverse playback, the way back of a bounce), the frames drawn on the way to this
+            // one are the next ones wanted: keep as many of them as the buffer holds instead of replaying later.
+            let keeping = previous == index + 1 ? framesBelow(index, fittingBeside: renderer) : index..<index
             do {
-                let pixels = try renderer.render(index, from: source)
+                let (pixels, kept) = try renderer.render(index, from: source, keeping: keeping)
+                for frame in kept { keep(frame.pixels, at: frame.index, renderer: &renderer) }
                 keep(pixels, at: index, renderer: &renderer)
                 return pixels
             } catch {
@@ -235,6 +245,13 @@ public final class AnimatedImage: Sendable {
         }
         if complete { renderer.removeAll() }
         rendererBytes.store(renderer.byteCount, ordering: .relaxed)
+    }
+
+    /// The frames just below `index` that fit in the buffer together with frame `index`.
+    private func framesBelow(_ index: Int, fittingBeside renderer: AnimationRenderer) -> Range<Int> {
+        let frameBytes = max(size.area * PixelBuffer.bytesPerPixel, 1)
+        let room = frameState.withLock { ($0.limit - renderer.byteCount) / frameBytes } - 1
+        return room > 0 ? max(index - room, 0)..<index : index..<index
     }
 
     private func flags(forFrames frames: [PixelBuffer]) -> Image.Flags {

@@ -41,17 +41,23 @@ struct AnimationRenderer {
     /// Indices of the frames the key frames draw next, ascending.
     var keyframeIndices: [Int] { keyframes.keys.sorted() }
 
-    /// Composites frame `index` of `source` (which the caller has checked is in range).
-    mutating func render(_ index: Int, from source: any AnimatedImageSource) throws -> PixelBuffer {
+    /// Composites frame `index` of `source` (which the caller has checked is in range), and also returns the
+    /// frames in `kept` that were drawn on the way to it.
+    mutating func render(_ index: Int, from source: any AnimatedImageSource, keeping kept: Range<Int>) throws
+        -> (pixels: PixelBuffer, kept: [(index: Int, pixels: PixelBuffer)])
+    {
         var working = try startingCursor(for: index, source: source)
+        var keptFrames: [(index: Int, pixels: PixelBuffer)] = []
         while working.nextFrameIndex <= index {
             saveKeyframeIfDue(working)
             try working.drawNextFrame()
             framesDrawn += 1
+            let drawn = working.nextFrameIndex - 1
+            if drawn < index && kept.contains(drawn) { keptFrames.append((drawn, try working.makePixels())) }
         }
         let pixels = try working.makePixels()
         cursor = working
-        return pixels
+        return (pixels, keptFrames)
     }
 
     /// Drops the live cursor and every key frame.
