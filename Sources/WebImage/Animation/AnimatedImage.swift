@@ -9,7 +9,9 @@ import Synchronization
 /// demand and keeps it in a buffer bounded by ``Options/maxBufferSize``, evicting the least recently used frames.
 /// Going forward continues from the canvas of the last frame drawn; going back or jumping resumes from the nearest
 /// key frame (a saved canvas every ``Options/keyframeInterval`` frames, or a frame that needs no predecessor), so
-/// no seek replays more than a bounded number of frames once the stretch has been played.
+/// no seek replays more than a bounded number of frames once the stretch has been played. When frames are asked
+/// for backwards (reverse playback), the frames drawn on the way to one are buffered too, as far as the budget
+/// allows, since they are the next ones wanted.
 ///
 /// Every method may be called from any task or thread. Frames are composited one at a time (they share the
 /// canvas); reading a buffered frame never waits for a decode in progress.
