@@ -14,6 +14,7 @@ public struct SystemPlaybackClock: PlaybackClock {
         origin = ContinuousClock.now
     }
 
+    /// Seconds since the clock was made.
     public var now: Double {
         let elapsed = ContinuousClock.now - origin
         return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
@@ -29,6 +30,7 @@ public final class ManualPlaybackClock: PlaybackClock {
         time = LockedValue(now)
     }
 
+    /// The time the clock was set to.
     public var now: Double { time.withLock { $0 } }
 
     /// Moves the clock forward by `seconds` (negative or non-finite amounts are ignored: time never goes back).
