@@ -104,6 +104,9 @@ struct GIFCanvas {
         }
     }
 
+    /// Bytes of memory the canvas holds: its pixels plus the region saved for a "previous" disposal.
+    var heldByteCount: Int { (pixels.count + savedRegion.count) * MemoryLayout<UInt32>.stride }
+
     /// The canvas as it is now, as a new pixel buffer.
     func snapshot() throws -> PixelBuffer {
         try PixelBuffer(width: size.width, height: size.height) { destination in

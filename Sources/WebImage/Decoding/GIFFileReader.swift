@@ -53,6 +53,15 @@ final class GIFFileReader {
     /// Bytes not yet consumed; 0 means the data ended.
     var remainingByteCount: Int { source.bytes.count - source.offset }
 
+    /// How many bytes have been consumed: before ``nextRecord()``, where the next record starts.
+    var byteOffset: Int { source.offset }
+
+    /// Moves to `offset`, which must be the start of a record found earlier by ``byteOffset`` (the lazy animated
+    /// image jumps straight to a frame this way; giflib keeps no read-ahead between records).
+    func seek(toByteOffset offset: Int) {
+        source.offset = min(max(offset, 0), source.bytes.count)
+    }
+
     /// Reads the next record header (and, for extensions, the whole extension).
     func nextRecord() throws(ImageError) -> Record {
         var type = UNDEFINED_RECORD_TYPE

@@ -19,8 +19,9 @@ struct GIFFrameDecoder {
         var stopReason: ImageError?
     }
 
-    /// The graphic control extension that applies to the next image.
-    private struct GraphicControl {
+    /// The graphic control extension that applies to the next image (internal: the lazy animated image keeps one
+    /// per frame).
+    struct GraphicControl: Equatable {
         var disposal = GIFDisposal.none
         var delayCentiseconds = 0
         var transparentIndex: Int?
@@ -88,8 +89,8 @@ struct GIFFrameDecoder {
         }
     }
 
-    /// Decodes the current image's rows onto `canvas`.
-    private func draw(
+    /// Decodes the current image's rows onto `canvas` (internal: the lazy animated image draws frames one by one).
+    func draw(
         _ descriptor: GIFImageDescriptor, control: GraphicControl, from reader: GIFFileReader,
         on canvas: inout GIFCanvas
     ) throws {
@@ -120,7 +121,7 @@ struct GIFFrameDecoder {
 
     /// Takes what players use from an extension: the graphic control block for the next image, and the first
     /// loop count found.
-    private static func interpret(
+    static func interpret(
         extension label: Int, blocks: [[UInt8]], control: inout GraphicControl, loopCount: inout Int?
     ) {
         switch label {
@@ -153,7 +154,7 @@ struct GIFFrameDecoder {
     }
 
     /// The canvas a file with an empty logical screen gets: just large enough for its first frame.
-    private static func extent(of rect: PixelRect) -> PixelSize {
+    static func extent(of rect: PixelRect) -> PixelSize {
         PixelSize(width: rect.x + rect.width, height: rect.y + rect.height)
     }
 }

@@ -50,7 +50,7 @@ public struct WebPCoder: SingleFormatImageCoder {
     }
 
     /// Refuses data shorter than its RIFF header says: a cut download, even when the pixels happen to be complete.
-    private static func checkWhole(_ bytes: UnsafeRawBufferPointer) throws {
+    static func checkWhole(_ bytes: UnsafeRawBufferPointer) throws {
         guard bytes.count >= 12 else { throw ImageError(.badImageData, "WebP: the data ends inside the header") }
         let riffSize = Int(bytes[4]) | Int(bytes[5]) << 8 | Int(bytes[6]) << 16 | Int(bytes[7]) << 24
         guard bytes.count >= riffSize + 8 else {

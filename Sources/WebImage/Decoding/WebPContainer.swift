@@ -4,7 +4,7 @@ import CWebP
 /// colour, metadata chunks. Parsing reads chunk headers only (no pixels), so it is safe to do before limits are
 /// checked. The demuxer points into `bytes`, which must outlive this object.
 final class WebPContainer {
-    private let demuxer: OpaquePointer
+    let demuxer: OpaquePointer
 
     /// Parses a complete file; throws ``ImageError/Code/badImageData`` when it is not a valid, whole WebP file.
     init(_ bytes: UnsafeRawBufferPointer) throws {
