@@ -15,6 +15,7 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
     ],
     targets: [
         .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg",
@@ -26,7 +27,10 @@ let package = Package(
         .systemLibrary(name: "CGif", providers: [.apt(["libgif-dev"]), .brew(["giflib"])]),
         .target(
             name: "WebImage",
-            dependencies: ["CTurboJPEG", "CSpng", "CWebP", "CGif"],
+            dependencies: [
+                "CTurboJPEG", "CSpng", "CWebP", "CGif",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
             swiftSettings: strict
         ),
         .executableTarget(
