@@ -309,8 +309,12 @@ public final class DiskCache: Sendable {
         }
     }
 
+    /// Lists the main folder on first use. The listing is as fresh as a change check, so the next check for
+    /// other processes' changes is due one interval later.
     func loadIfNeeded(_ state: inout State) {
-        if !state.main.isLoaded { state.main.scan(statistics: &state.statistics) }
+        guard !state.main.isLoaded else { return }
+        state.main.scan(statistics: &state.statistics)
+        state.lastExternalCheck = configuration.clock.now()
     }
 
     private static func metadata(_ header: DiskEntryHeader, status: FileSystem.Status, lastAccess: Double)

@@ -160,6 +160,8 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Senda
     public var totalCost: Int { state.withLock { $0.storage.totalCost } }
     /// The number of entries.
     public var count: Int { state.withLock { $0.storage.count } }
+    /// Nodes allocated in the storage array, live or free: stays at the peak entry count, whatever the churn.
+    var allocatedSlots: Int { state.withLock { $0.storage.nodes.count } }
     /// The keys from most to least recently used.
     public var keysByRecency: [Key] { state.withLock { $0.storage.keysByRecency } }
 
