@@ -129,17 +129,22 @@ public final class DiskCache: Sendable {
 
     // MARK: Writing
 
-    /// Stores `data` for `key` with `validators`, replacing any earlier entry, atomically.
+    /// Stores `data` for `key` with `validators`, replacing any earlier entry, atomically. `format` is
+    /// recorded in the metadata; when not given it is detected from the first bytes of `data`.
     ///
     /// Throws ``ImageError/Code/io`` when the file cannot be written (a full disk, a read-only folder); no
     /// partial or temporary file is left behind then.
-    public func store(_ data: Data, forKey key: String, validators: HTTPValidators = .none) throws(ImageError) {
+    public func store(
+        _ data: Data, forKey key: String, format: ImageFormat? = nil, validators: HTTPValidators = .none
+    ) throws(ImageError) {
         let now = configuration.clock.now()
         let checksum = data.withUnsafeBytes { CRC32.checksum($0) }
+        // Magic bytes sit in the first bytes; detecting on all of `data` would also scan it for SVG text.
+        let format = format ?? ImageFormat.detect(data.prefix(64))
         let header: [UInt8]
         do {
             header = try DiskEntryHeader(
-                key: key, format: ImageFormat.detect(data).rawValue, created: now, validators: validators,
+                key: key, format: format.rawValue, created: now, validators: validators,
                 payloadLength: data.count, payloadChecksum: checksum
             ).encoded()
         } catch {
@@ -179,7 +184,7 @@ public final class DiskCache: Sendable {
     @discardableResult
     public func updateValidators(_ validators: HTTPValidators, forKey key: String) throws(ImageError) -> Bool {
         guard let entry = entry(forKey: key) else { return false }
-        try store(entry.data, forKey: key, validators: validators)
+        try store(entry.data, forKey: key, format: entry.metadata.format, validators: validators)
         return true
     }
 

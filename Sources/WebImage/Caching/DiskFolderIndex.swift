@@ -62,7 +62,8 @@ struct DiskFolderIndex {
                 found[name] = Entry(fileSize: status.size, lastAccess: status.modified, persistedAccess: status.modified)
             } else if isWritable, fileName.hasPrefix(Self.temporaryPrefix),
                       let status = FileSystem.status(path + "/" + fileName),
-                      realNow - status.modified > Self.staleTemporaryAge {
+                      realNow - status.changed > Self.staleTemporaryAge {
+                // By change time: the modification time of an entry carries the cache clock's last access.
                 FileSystem.removeFile(path + "/" + fileName)
             }
         }

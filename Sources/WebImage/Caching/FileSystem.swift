@@ -14,6 +14,8 @@ enum FileSystem {
     struct Status {
         var size: Int
         var modified: Double
+        /// Last change of the inode, in real time: unlike `modified`, no one can set it.
+        var changed: Double
         var isRegularFile: Bool
         var isDirectory: Bool
         var device: UInt64
@@ -159,8 +161,10 @@ extension FileSystem.Status {
         size = Int(info.st_size)
         #if canImport(Darwin)
         modified = Double(info.st_mtimespec.tv_sec) + Double(info.st_mtimespec.tv_nsec) / 1e9
+        changed = Double(info.st_ctimespec.tv_sec) + Double(info.st_ctimespec.tv_nsec) / 1e9
         #else
         modified = Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9
+        changed = Double(info.st_ctim.tv_sec) + Double(info.st_ctim.tv_nsec) / 1e9
         #endif
         isRegularFile = info.st_mode & S_IFMT == S_IFREG
         isDirectory = info.st_mode & S_IFMT == S_IFDIR
