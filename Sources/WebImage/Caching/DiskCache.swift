@@ -48,7 +48,8 @@ public final class DiskCache: Sendable {
         self.additionalFolders = additionalFolders.map(\.standardizedFileURL)
         self.configuration = configuration
         state = Mutex(State(
-            main: DiskFolderIndex(path: Self.path(of: self.folder), isWritable: true),
+            main: DiskFolderIndex(path: Self.path(of: self.folder), isWritable: true,
+                                  staleTemporaryAge: configuration.staleTemporaryAge),
             extras: self.additionalFolders.map { DiskFolderIndex(path: Self.path(of: $0), isWritable: false) }))
         if let interval = configuration.sweepInterval, interval > 0 { startSweeping(every: interval) }
     }
@@ -246,7 +247,8 @@ public final class DiskCache: Sendable {
     /// Forgets the index so the next use lists the folders again.
     public func reloadIndex() {
         state.withLock { state in
-            state.main = DiskFolderIndex(path: state.main.path, isWritable: true)
+            state.main = DiskFolderIndex(path: state.main.path, isWritable: true,
+                                         staleTemporaryAge: configuration.staleTemporaryAge)
             state.extras = state.extras.map { DiskFolderIndex(path: $0.path, isWritable: false) }
         }
     }

@@ -29,6 +29,9 @@ extension DiskCache {
         public var clock: CacheClock
         /// Called after every sweep with what it removed.
         public var sweepObserver: (@Sendable (SweepReport) -> Void)?
+        /// A temporary file unchanged for this many seconds belongs to a writer that died: a folder scan
+        /// deletes it. No write takes 10 minutes, so one in progress in another process is never touched.
+        var staleTemporaryAge = 600.0
 
         /// Creates a configuration; every parameter defaults to the value described on its property.
         public init(

@@ -15,23 +15,24 @@ struct DiskFolderIndex {
 
     /// Files whose name starts with this are writes in progress (or left by a process that died).
     static let temporaryPrefix = ".tmp-"
-    /// A temporary file untouched for this long belongs to a writer that died; a scan deletes it.
-    static let staleTemporaryAge = 600.0
     /// A folder modified this close to a scan may have changed within the same timestamp tick after the
     /// listing; the next check rescans it even when the time looks unchanged.
     static let timestampUncertainty = 2.0
 
     let path: String
     let isWritable: Bool
+    /// Temporary files unchanged for this many seconds are deleted by a scan (writable folders only).
+    let staleTemporaryAge: Double
     private(set) var entries: [DiskEntryName: Entry] = [:]
     private(set) var totalSize = 0
     private(set) var isLoaded = false
     private var scannedModification: Double?
     private var scanMayHaveMissedChanges = false
 
-    init(path: String, isWritable: Bool) {
+    init(path: String, isWritable: Bool, staleTemporaryAge: Double = 600) {
         self.path = path
         self.isWritable = isWritable
+        self.staleTemporaryAge = staleTemporaryAge
     }
 
     func filePath(_ name: DiskEntryName) -> String { path + "/" + name.fileName }
@@ -62,7 +63,7 @@ struct DiskFolderIndex {
                 found[name] = Entry(fileSize: status.size, lastAccess: status.modified, persistedAccess: status.modified)
             } else if isWritable, fileName.hasPrefix(Self.temporaryPrefix),
                       let status = FileSystem.status(path + "/" + fileName),
-                      realNow - status.changed > Self.staleTemporaryAge {
+                      realNow - status.changed > staleTemporaryAge {
                 // By change time: the modification time of an entry carries the cache clock's last access.
                 FileSystem.removeFile(path + "/" + fileName)
             }
