@@ -137,6 +137,7 @@ struct CacheCommand: AsyncParsableCommand {
         @Option(help: "Bytes per entry.") var size = 65_536
         @Option(help: "Key prefix.") var prefix = "entry-"
         @Option(help: "Limit the size of files this process may write (RLIMIT_FSIZE).") var fileSizeLimit: Int?
+        @Flag(help: "fsync every entry: widens the window between creating and renaming a file.") var sync = false
 
         func run() async throws {
             if let fileSizeLimit {
@@ -148,21 +149,30 @@ struct CacheCommand: AsyncParsableCommand {
                 }
             }
             try CacheCommand.failingOnError {
-                let cache = try location.openCache()
+                let cache = DiskCache(folder: location.folder, configuration: .init(
+                    maxAge: nil, sweepInterval: nil, synchronousWrites: sync))
                 var index = 0
                 while index < count {
                     let key = prefix + String(index)
-                    try cache.store(Self.payload(forKey: key, size: size), forKey: key)
+                    try cache.store(Data(Self.payload(forKey: key, size: size)), forKey: key)
                     FileHandle.standardOutput.write(Data((key + "\n").utf8))  // unbuffered: the key is stored
                     index += 1
                 }
             }
         }
 
-        /// Bytes that depend on the key, so a reader can tell a complete entry from a mixed-up one.
+        /// Bytes that depend on the key, so a reader can tell a complete entry from a mixed-up one: 64-bit words
+        /// `seed + i × golden ratio`, little-endian, where `seed` is the FNV-1a hash of the key.
         static func payload(forKey key: String, size: Int) -> Data {
-            let seed = key.utf8.reduce(UInt32(2166136261)) { ($0 ^ UInt32($1)) &* 16777619 }
-            return Data((0..<size).map { UInt8(truncatingIfNeeded: seed &+ UInt32($0) &* 2654435761 >> 24) })
+            let seed = key.utf8.reduce(UInt64(0xCBF2_9CE4_8422_2325)) { ($0 ^ UInt64($1)) &* 0x100_0000_01B3 }
+            var data = Data(count: (size + 7) / 8 * 8)
+            data.withUnsafeMutableBytes { raw in
+                for index in 0..<raw.count / 8 {
+                    raw.storeBytes(of: (seed &+ UInt64(index) &* 0x9E37_79B9_7F4A_7C15).littleEndian,
+                                   toByteOffset: index * 8, as: UInt64.self)
+                }
+            }
+            return data.prefix(size)
         }
     }
 

@@ -185,7 +185,14 @@ enum WebImageTool {
 
     /// The bytes `webimage cache _write` stores for `key` (the same function as the tool's).
     static func payload(forKey key: String, size: Int) -> Data {
-        let seed = key.utf8.reduce(UInt32(2166136261)) { ($0 ^ UInt32($1)) &* 16777619 }
-        return Data((0..<size).map { UInt8(truncatingIfNeeded: seed &+ UInt32($0) &* 2654435761 >> 24) })
+        let seed = key.utf8.reduce(UInt64(0xCBF2_9CE4_8422_2325)) { ($0 ^ UInt64($1)) &* 0x100_0000_01B3 }
+        var data = Data(count: (size + 7) / 8 * 8)
+        data.withUnsafeMutableBytes { raw in
+            for index in 0..<raw.count / 8 {
+                raw.storeBytes(of: (seed &+ UInt64(index) &* 0x9E37_79B9_7F4A_7C15).littleEndian,
+                               toByteOffset: index * 8, as: UInt64.self)
+            }
+        }
+        return Data(data.prefix(size))
     }
 }
