@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// A folder of image bytes, one file per entry, safe to share between threads and between processes.
 ///
@@ -39,15 +38,15 @@ public final class DiskCache: Sendable {
         var isSweeping = false
     }
 
-    let state: Mutex<State>
-    private let sweepTask = Mutex<Task<Void, Never>?>(nil)
+    let state: Locked<State>
+    private let sweepTask = Locked<Task<Void, Never>?>(nil)
 
     /// A cache in `folder` (created on first write), searching `additionalFolders` after it.
     public init(folder: URL, additionalFolders: [URL] = [], configuration: Configuration = Configuration()) {
         self.folder = folder.standardizedFileURL
         self.additionalFolders = additionalFolders.map(\.standardizedFileURL)
         self.configuration = configuration
-        state = Mutex(State(
+        state = Locked(State(
             main: DiskFolderIndex(path: Self.path(of: self.folder), isWritable: true,
                                   staleTemporaryAge: configuration.staleTemporaryAge),
             extras: self.additionalFolders.map { DiskFolderIndex(path: Self.path(of: $0), isWritable: false) }))
@@ -86,10 +85,7 @@ public final class DiskCache: Sendable {
     public func entry(forKey key: String) -> Entry? {
         let name = DiskEntryName(key: key)
         let now = configuration.clock.now()
-        guard let location = locate(name, now: now) else {
-            state.withLock { $0.statistics.misses += 1 }
-            return nil
-        }
+        guard let location = locate(name, now: now, countingMiss: true) else { return nil }
         let persist = location.isMain && now - location.persistedAccess >= configuration.accessTimeResolution
         let outcome = DiskEntryFile.read(at: location.path, key: key, withPayload: true, touchAt: persist ? now : nil)
         return state.withLock { state -> Entry? in
@@ -264,17 +260,20 @@ public final class DiskCache: Sendable {
 
     /// Where the entry `name` is, from the index; expired entries are deleted on the way. On a miss, other
     /// processes' changes are looked for at most once per `externalChangeInterval`.
-    private func locate(_ name: DiskEntryName, now: Double) -> Location? {
+    private func locate(_ name: DiskEntryName, now: Double, countingMiss: Bool = false) -> Location? {
         state.withLock { state -> Location? in
             loadIfNeeded(&state)
             if let found = find(name, now: now, state: &state) { return found }
-            guard now - state.lastExternalCheck >= configuration.externalChangeInterval else { return nil }
-            state.lastExternalCheck = now
-            state.main.refreshIfChanged(statistics: &state.statistics)
-            for index in state.extras.indices where state.extras[index].isLoaded {
-                state.extras[index].refreshIfChanged(statistics: &state.statistics)
+            if now - state.lastExternalCheck >= configuration.externalChangeInterval {
+                state.lastExternalCheck = now
+                state.main.refreshIfChanged(statistics: &state.statistics)
+                for index in state.extras.indices where state.extras[index].isLoaded {
+                    state.extras[index].refreshIfChanged(statistics: &state.statistics)
+                }
+                if let found = find(name, now: now, state: &state) { return found }
             }
-            return find(name, now: now, state: &state)
+            if countingMiss { state.statistics.misses += 1 }
+            return nil
         }
     }
 

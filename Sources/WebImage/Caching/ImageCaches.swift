@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// Several caches used as one (SDWebImage's `SDImageCachesManager`): say a small fast cache in front of a
 /// large shared one. Each kind of operation follows its own ``Policy``.
@@ -49,11 +48,11 @@ public final class ImageCaches: ImageCaching {
         var policies: Policies
     }
 
-    private let state: Mutex<State>
+    private let state: Locked<State>
 
     /// Chains `caches`, given from lowest to highest priority.
     public init(caches: [any ImageCaching] = [], policies: Policies = Policies()) {
-        state = Mutex(State(caches: caches, policies: policies))
+        state = Locked(State(caches: caches, policies: policies))
     }
 
     /// The caches, lowest priority first.

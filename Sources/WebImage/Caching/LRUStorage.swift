@@ -3,7 +3,7 @@
 ///
 /// Every operation is O(1). Nodes are recycled through a free list, so a hit (lookup + move to the head)
 /// allocates nothing and an insertion allocates only when the array must grow. Not thread-safe on its own:
-/// ``MemoryCache`` keeps it inside a `Mutex`.
+/// ``MemoryCache`` keeps it behind a lock.
 struct LRUStorage<Key: Hashable, Value> {
     struct Node {
         var key: Key?

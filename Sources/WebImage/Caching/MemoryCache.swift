@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// A thread-safe in-memory cache with least-recently-used eviction under a cost limit, a count limit and an
 /// optional age limit. ``ImageCache`` uses one keyed by cache key holding ``Image``s whose cost is
@@ -49,12 +48,12 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Senda
         var limits: Limits
     }
 
-    private let state: Mutex<State>
+    private let state: Locked<State>
     private let clock: CacheClock
 
     /// Creates an empty cache with `limits`; `clock` times the age limit.
     public init(limits: Limits = .default, clock: CacheClock = .system) {
-        state = Mutex(State(limits: limits))
+        state = Locked(State(limits: limits))
         self.clock = clock
     }
 

@@ -1,13 +1,12 @@
 import Foundation
-import Synchronization
 import Testing
 @testable import WebImage
 
 /// A clock the test moves by hand.
 final class ManualClock: Sendable {
-    private let time: Mutex<Double>
+    private let time: Locked<Double>
 
-    init(_ start: Double = 1_000_000) { time = Mutex(start) }
+    init(_ start: Double = 1_000_000) { time = Locked(start) }
 
     var now: Double { time.withLock { $0 } }
     var cacheClock: CacheClock { CacheClock { self.now } }
@@ -39,7 +38,7 @@ struct TemporaryFolder {
 /// count byte, then the RGBA bytes of every frame. Counts its decodes and encodes.
 final class TestRawCoder: ImageCoder {
     static let magic = Array("TRAW".utf8)
-    private let counters = Mutex((decodes: 0, encodes: 0))
+    private let counters = Locked((decodes: 0, encodes: 0))
 
     var decodeCount: Int { counters.withLock { $0.decodes } }
     var encodeCount: Int { counters.withLock { $0.encodes } }

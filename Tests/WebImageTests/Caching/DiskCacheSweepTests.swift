@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import Testing
 @testable import WebImage
 
@@ -26,7 +25,7 @@ struct DiskCacheSweepTests {
         let entrySize = probe.totalSize
         probe.removeAll()
 
-        let reports = Mutex<[DiskCache.SweepReport]>([])
+        let reports = Locked<[DiskCache.SweepReport]>([])
         let cache = DiskCache(folder: folder.url, configuration: .init(
             sizeLimit: entrySize * 10, sweepInterval: nil, clock: clock.cacheClock,
             sweepObserver: { report in reports.withLock { $0.append(report) } }))

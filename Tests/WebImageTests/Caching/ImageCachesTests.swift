@@ -1,19 +1,18 @@
 import Foundation
-import Synchronization
 import Testing
 @testable import WebImage
 
 /// A cache that records what it was asked and answers from a fixed set of keys.
 final class RecordingCache: ImageCaching {
     let name: String
-    private let keys: Mutex<Set<String>>
-    private let log: Mutex<[String]>
+    private let keys: Locked<Set<String>>
+    private let log: Locked<[String]>
     let failsStores: Bool
 
     init(_ name: String, keys: Set<String> = [], failsStores: Bool = false) {
         self.name = name
-        self.keys = Mutex(keys)
-        self.log = Mutex([])
+        self.keys = Locked(keys)
+        self.log = Locked([])
         self.failsStores = failsStores
     }
 
