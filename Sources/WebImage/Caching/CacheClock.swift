@@ -9,7 +9,7 @@ import Darwin
 /// Where the caches read the time: wall-clock seconds since 1970 (disk entries outlive the process, so a
 /// monotonic clock would not do). Tests inject a clock they move by hand so ages are deterministic.
 public struct CacheClock: Sendable {
-    private let read: @Sendable () -> Double
+    @usableFromInline let read: @Sendable () -> Double
 
     /// A clock that answers `now()` with whatever `read` returns (seconds since 1970).
     public init(_ read: @escaping @Sendable () -> Double) {
@@ -24,5 +24,5 @@ public struct CacheClock: Sendable {
     }
 
     /// The current time in seconds since 1970.
-    public func now() -> Double { read() }
+    @inlinable public func now() -> Double { read() }
 }

@@ -12,10 +12,13 @@ import Darwin
 /// every access made under it is reported as a race (a two-thread counter under `Mutex` gives four warnings
 /// and exit status 66 with Swift 6.3.1). CI runs the tests under ThreadSanitizer, and pthread mutexes are
 /// understood by it. Uncontended, a lock and unlock cost about the same.
+@usableFromInline
 final class Locked<Value>: @unchecked Sendable {  // C boundary: pthread_mutex_t makes every access to `value` exclusive
-    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
-    private var value: Value
+    @usableFromInline let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    // Exclusive access is what the mutex guarantees; the runtime check would only cost time.
+    @usableFromInline @exclusivity(unchecked) var value: Value
 
+    @usableFromInline
     init(_ value: Value) {
         self.value = value
         mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
@@ -29,7 +32,7 @@ final class Locked<Value>: @unchecked Sendable {  // C boundary: pthread_mutex_t
     }
 
     /// Runs `body` with exclusive access to the value.
-    @inline(__always)
+    @inlinable
     func withLock<Result, Failure: Error>(_ body: (inout Value) throws(Failure) -> Result) throws(Failure) -> Result {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }

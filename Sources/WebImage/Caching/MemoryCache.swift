@@ -43,13 +43,17 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Senda
         public var effectiveMaxEntryCost: Int { maxEntryCost ?? costLimit / 4 }
     }
 
-    private struct State {
-        var storage = LRUStorage<Key, Value>()
-        var limits: Limits
+    @usableFromInline
+    struct State {
+        @usableFromInline var storage = LRUStorage<Key, Value>()
+        @usableFromInline var limits: Limits
+
+        @usableFromInline init(limits: Limits) { self.limits = limits }
     }
 
-    private let state: Locked<State>
-    private let clock: CacheClock
+    // `@usableFromInline` and `@inlinable` below let other modules specialise the hot paths.
+    @usableFromInline let state: Locked<State>
+    @usableFromInline let clock: CacheClock
 
     /// Creates an empty cache with `limits`; `clock` times the age limit.
     public init(limits: Limits = .default, clock: CacheClock = .system) {
@@ -62,32 +66,36 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Senda
         get { state.withLock { $0.limits } }
         set {
             let now = clock.now()
-            let evicted = state.withLock { state -> [Value] in
+            var released = Released()
+            state.withLock { state in
+                // Without an age limit entries are not stamped; one that appears starts counting now.
+                if state.limits.ageLimit == nil && newValue.ageLimit != nil { state.storage.restamp(now) }
                 state.limits = newValue
-                return Self.enforceLimits(&state, now: now)
+                Self.enforceLimits(&state, now: now, released: &released)
             }
-            _ = evicted
         }
     }
 
     /// The value for `key`, marked as the most recently used; `nil` when absent or unused for longer than the
     /// age limit (such an entry is removed).
+    @inlinable
     public func value(forKey key: Key) -> Value? {
-        let now = clock.now()
         var expired: Value?
         let value = state.withLock { state in
-            state.storage.lookup(key, now: now, ageLimit: state.limits.ageLimit, expired: &expired)
+            // The clock is read only when there is an age limit: a hit costs one hash lookup and a few moves.
+            let now = state.limits.ageLimit == nil ? 0 : clock.now()
+            return state.storage.lookup(key, now: now, ageLimit: state.limits.ageLimit, expired: &expired)
         }
         _ = expired  // released here, after the lock
         return value
     }
 
     /// Whether `key` is present, without changing its recency.
+    @inlinable
     public func contains(_ key: Key) -> Bool {
-        let now = clock.now()
-        return state.withLock { state in
+        state.withLock { state in
             guard let stamp = state.storage.stamp(of: key) else { return false }
-            if let age = state.limits.ageLimit, now - stamp > age { return false }
+            if let age = state.limits.ageLimit, clock.now() - stamp > age { return false }
             return true
         }
     }
@@ -95,25 +103,24 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Senda
     /// Stores `value` for `key` with `cost`, evicting least recently used entries until every limit holds.
     ///
     /// Returns `false` (and removes any older value for `key`) when `cost` is above the single-entry cap.
-    @discardableResult
+    @inlinable @discardableResult
     public func setValue(_ value: Value, forKey key: Key, cost: Int = 0) -> Bool {
-        let now = clock.now()
         let cost = max(0, cost)
-        var released: [Value] = []
-        let stored = state.withLock { state -> Bool in
+        var released = Released()
+        return state.withLock { state -> Bool in
             guard cost <= state.limits.effectiveMaxEntryCost, state.limits.countLimit > 0 else {
-                if let old = state.storage.remove(key) { released.append(old) }
+                released.append(state.storage.remove(key))
                 return false
             }
-            if let old = state.storage.insert(value, forKey: key, cost: cost, now: now) { released.append(old) }
-            released += Self.enforceLimits(&state, now: now)
+            let now = state.limits.ageLimit == nil ? 0 : clock.now()
+            released.append(state.storage.insert(value, forKey: key, cost: cost, now: now))
+            Self.enforceLimits(&state, now: now, released: &released)
             return true
-        }
-        return stored  // `released` goes after the lock is dropped
+        }  // `released` goes after the lock is dropped
     }
 
     /// Removes the value for `key` and returns it.
-    @discardableResult
+    @inlinable @discardableResult
     public func removeValue(forKey key: Key) -> Value? {
         state.withLock { $0.storage.remove(key) }
     }
@@ -130,29 +137,25 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Senda
 
     /// Evicts least recently used entries until the total cost is at most `cost`.
     public func trim(toCost cost: Int) {
-        let evicted = state.withLock { state -> [Value] in
-            var evicted: [Value] = []
-            while state.storage.totalCost > cost, let value = state.storage.removeOldest() { evicted.append(value) }
-            return evicted
+        var released = Released()
+        state.withLock { state in
+            while state.storage.totalCost > cost, let value = state.storage.removeOldest() { released.append(value) }
         }
-        _ = evicted
     }
 
     /// Evicts least recently used entries until at most `count` remain.
     public func trim(toCount count: Int) {
-        let evicted = state.withLock { state -> [Value] in
-            var evicted: [Value] = []
-            while state.storage.count > count, let value = state.storage.removeOldest() { evicted.append(value) }
-            return evicted
+        var released = Released()
+        state.withLock { state in
+            while state.storage.count > count, let value = state.storage.removeOldest() { released.append(value) }
         }
-        _ = evicted
     }
 
     /// Removes every entry older than the age limit (the cache also does this on each insertion).
     public func removeExpired() {
         let now = clock.now()
-        let evicted = state.withLock { Self.removeExpired(&$0, now: now) }
-        _ = evicted
+        var released = Released()
+        state.withLock { Self.removeExpired(&$0, now: now, released: &released) }
     }
 
     /// The sum of the costs of the entries.
@@ -160,28 +163,42 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Senda
     /// The number of entries.
     public var count: Int { state.withLock { $0.storage.count } }
     /// Nodes allocated in the storage array, live or free: stays at the peak entry count, whatever the churn.
-    var allocatedSlots: Int { state.withLock { $0.storage.nodes.count } }
+    var allocatedSlots: Int { state.withLock { $0.storage.capacity } }
     /// The keys from most to least recently used.
     public var keysByRecency: [Key] { state.withLock { $0.storage.keysByRecency } }
 
-    private static func enforceLimits(_ state: inout State, now: Double) -> [Value] {
-        var evicted = removeExpired(&state, now: now)
+    @inlinable
+    static func enforceLimits(_ state: inout State, now: Double, released: inout Released) {
+        removeExpired(&state, now: now, released: &released)
         let limits = state.limits
         while state.storage.totalCost > limits.costLimit || state.storage.count > limits.countLimit,
               let value = state.storage.removeOldest() {
-            evicted.append(value)
+            released.append(value)
         }
-        return evicted
     }
 
     /// Expired entries are the least recently used ones, so they all sit at the tail.
-    private static func removeExpired(_ state: inout State, now: Double) -> [Value] {
-        guard let age = state.limits.ageLimit else { return [] }
-        var evicted: [Value] = []
-        while let oldest = state.storage.oldest, now - oldest.stamp > age, let value = state.storage.removeOldest() {
-            evicted.append(value)
+    @inlinable
+    static func removeExpired(_ state: inout State, now: Double, released: inout Released) {
+        guard let age = state.limits.ageLimit else { return }
+        while let stamp = state.storage.oldestStamp, now - stamp > age, let value = state.storage.removeOldest() {
+            released.append(value)
         }
-        return evicted
+    }
+
+    /// Values taken out under the lock, released when this goes out of scope after it. The first one needs no
+    /// allocation: most insertions evict at most one entry.
+    @usableFromInline
+    struct Released {
+        @usableFromInline var first: Value?
+        @usableFromInline var rest: [Value] = []
+
+        @inlinable init() {}
+
+        @inlinable mutating func append(_ value: Value?) {
+            guard let value else { return }
+            if first == nil { first = value } else { rest.append(value) }
+        }
     }
 }
 
