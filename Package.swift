@@ -15,6 +15,7 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
     ],
     targets: [
         .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg",
@@ -34,7 +35,10 @@ let package = Package(
         .target(name: "CPNGIncremental", dependencies: ["CLibPNG"], linkerSettings: [.linkedLibrary("png16")]),
         .target(
             name: "WebImage",
-            dependencies: ["CTurboJPEG", "CSpng", "CWebP", "CGif", "CJPEGIncremental", "CPNGIncremental"],
+            dependencies: [
+                "CTurboJPEG", "CSpng", "CWebP", "CGif", "CJPEGIncremental", "CPNGIncremental",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
             swiftSettings: strict
         ),
         .executableTarget(

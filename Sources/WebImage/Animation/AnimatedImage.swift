@@ -26,8 +26,8 @@ public final class AnimatedImage: Sendable {
     /// The byte budget in force (``Options/maxBufferSize`` or the automatic one).
     public let maxBufferSize: Int
 
-    private let frameState: LockedValue<FrameState>
-    private let renderer: LockedValue<AnimationRenderer>
+    private let frameState: Locked<FrameState>
+    private let renderer: Locked<AnimationRenderer>
     /// The renderer's byte count, mirrored so ``memoryCost`` never waits for a decode.
     private let rendererBytes = Atomic<Int>(0)
 
@@ -80,9 +80,9 @@ public final class AnimatedImage: Sendable {
         let frameByteCount = frameBytes.overflow ? Int.max : frameBytes.partialValue
         let budget = max(options.maxBufferSize ?? Self.automaticBufferSize(frameByteCount: frameByteCount), 0)
         maxBufferSize = budget
-        frameState = LockedValue(FrameState(limit: budget))
+        frameState = Locked(FrameState(limit: budget))
         // Key frames get half the budget less one frame, so that a small budget still buffers frames.
-        renderer = LockedValue(AnimationRenderer(
+        renderer = Locked(AnimationRenderer(
             source: source, interval: options.keyframeInterval, keyframeBudget: budget / 2 - frameByteCount))
     }
 

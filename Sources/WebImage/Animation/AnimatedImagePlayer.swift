@@ -66,7 +66,7 @@ public final class AnimatedImagePlayer: Sendable {
     /// Frames after the current one decoded ahead of time while playing (0 turns prefetching off).
     public let prefetchCount: Int
 
-    let core: LockedValue<PlayerCore>
+    let core: Locked<PlayerCore>
 
     /// Creates a stopped player at the start of the first loop.
     ///
@@ -82,7 +82,7 @@ public final class AnimatedImagePlayer: Sendable {
         self.loopCount = max(loopCount ?? image.loopCount, 0)
         self.prefetchCount = max(prefetchCount, 0)
         let timeline = PlaybackTimeline(durations: image.frameDurations, mode: mode, loopCount: self.loopCount)
-        core = LockedValue(PlayerCore(timeline: timeline, mode: mode, rate: Self.clamped(playbackRate), now: clock.now))
+        core = Locked(PlayerCore(timeline: timeline, mode: mode, rate: Self.clamped(playbackRate), now: clock.now))
     }
 
     // MARK: - Reading the playback

@@ -23,11 +23,11 @@ public struct SystemPlaybackClock: PlaybackClock {
 
 /// A clock that moves only when told to: for tests and for rendering an animation at chosen times.
 public final class ManualPlaybackClock: PlaybackClock {
-    private let time: LockedValue<Double>
+    private let time: Locked<Double>
 
     /// A clock reading `now` seconds.
     public init(now: Double = 0) {
-        time = LockedValue(now)
+        time = Locked(now)
     }
 
     /// The time the clock was set to.

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// The registry of coders. The coder added last is asked first, so a plugin can take over a format from a
 /// built-in coder. ``shared`` starts with the built-in JPEG, PNG, GIF and WebP coders.
@@ -12,11 +11,11 @@ public final class ImageCoders: Sendable {
         [JPEGCoder(), PNGCoder(), GIFCoder(), WebPCoder()]
     }
 
-    private let registered: Mutex<[any ImageCoder]>
+    private let registered: Locked<[any ImageCoder]>
 
     /// Creates a registry holding `coders`, asked last to first.
     public init(coders: [any ImageCoder] = []) {
-        registered = Mutex(coders)
+        registered = Locked(coders)
     }
 
     /// The registered coders in the order they are asked (last added first).

@@ -5,7 +5,6 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Synchronization
 
 /// Recycles large blocks of pixel memory between decodes.
 ///
@@ -26,25 +25,24 @@ public final class PixelMemoryPool: Sendable {
         var maximumRetainedBytes: Int
     }
 
-    // Raw pointers are not Sendable; the Mutex makes every access exclusive.
-    private let state: Mutex<SendableBox<State>>
+    private let state: Locked<State>
 
     /// Creates a pool that keeps at most `maximumRetainedBytes` of idle memory.
     public init(maximumRetainedBytes: Int = 256 << 20) {
-        state = Mutex(SendableBox(State(maximumRetainedBytes: maximumRetainedBytes)))
+        state = Locked(State(maximumRetainedBytes: maximumRetainedBytes))
     }
 
     /// The most idle memory the pool keeps; lowering it frees blocks at once.
     public var maximumRetainedBytes: Int {
-        get { state.withLock { $0.value.maximumRetainedBytes } }
+        get { state.withLock { $0.maximumRetainedBytes } }
         set {
-            state.withLock { $0.value.maximumRetainedBytes = newValue }
+            state.withLock { $0.maximumRetainedBytes = newValue }
             trim(to: newValue)
         }
     }
 
     /// Bytes currently held idle by the pool.
-    public var retainedBytes: Int { state.withLock { $0.value.retainedBytes } }
+    public var retainedBytes: Int { state.withLock { $0.retainedBytes } }
 
     /// Frees every idle block (for memory pressure).
     public func drain() { trim(to: 0) }
@@ -65,8 +63,8 @@ public final class PixelMemoryPool: Sendable {
         let capacity = Self.capacity(for: byteCount)
         if capacity >= Self.minimumPooledBytes {
             let reused = state.withLock { box -> UnsafeMutableRawPointer? in
-                guard let block = box.value.freeBlocks[capacity]?.popLast() else { return nil }
-                box.value.retainedBytes -= capacity
+                guard let block = box.freeBlocks[capacity]?.popLast() else { return nil }
+                box.retainedBytes -= capacity
                 return block
             }
             if let reused { return (reused, capacity) }
@@ -79,9 +77,9 @@ public final class PixelMemoryPool: Sendable {
     func recycle(_ pointer: UnsafeMutableRawPointer, capacity: Int) {
         if capacity >= Self.minimumPooledBytes {
             let kept = state.withLock { box -> Bool in
-                guard box.value.retainedBytes + capacity <= box.value.maximumRetainedBytes else { return false }
-                box.value.freeBlocks[capacity, default: []].append(pointer)
-                box.value.retainedBytes += capacity
+                guard box.retainedBytes + capacity <= box.maximumRetainedBytes else { return false }
+                box.freeBlocks[capacity, default: []].append(pointer)
+                box.retainedBytes += capacity
                 return true
             }
             if kept { return }
@@ -92,20 +90,14 @@ public final class PixelMemoryPool: Sendable {
     private func trim(to limit: Int) {
         let released = state.withLock { box -> [UnsafeMutableRawPointer] in
             var released: [UnsafeMutableRawPointer] = []
-            while box.value.retainedBytes > limit,
-                  let capacity = box.value.freeBlocks.first(where: { !$0.value.isEmpty })?.key,
-                  let block = box.value.freeBlocks[capacity]?.popLast() {
-                box.value.retainedBytes -= capacity
+            while box.retainedBytes > limit,
+                  let capacity = box.freeBlocks.first(where: { !$0.value.isEmpty })?.key,
+                  let block = box.freeBlocks[capacity]?.popLast() {
+                box.retainedBytes -= capacity
                 released.append(block)
             }
             return released
         }
         released.forEach { free($0) }
     }
-}
-
-/// Carries a value holding raw pointers into a `Mutex`, which alone guards every access to it.
-struct SendableBox<Value>: @unchecked Sendable {  // C boundary: raw malloc'd pointers, only touched under the lock
-    var value: Value
-    init(_ value: Value) { self.value = value }
 }

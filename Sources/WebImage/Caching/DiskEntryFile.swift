@@ -1,0 +1,104 @@
+import Foundation
+import Synchronization
+
+/// Reading and writing one entry file. Stateless: ``DiskCache`` decides where and keeps the index.
+enum DiskEntryFile {
+    /// What reading an entry file found.
+    enum ReadOutcome {
+        /// A complete, verified entry.
+        case entry(header: DiskEntryHeader, payload: Data?, status: FileSystem.Status)
+        /// No such file (another process may have removed it).
+        case missing
+        /// A file is there but is not a valid entry for the key: the reason, and the file's identity so the
+        /// caller deletes that very file and not a fresh one renamed into place since.
+        case damaged(reason: String, device: UInt64, inode: UInt64)
+    }
+
+    /// How many header bytes the first read takes: enough for nearly every header, small enough for the stack.
+    static let headerProbeLength = 4096
+
+    private static let temporaryCounter = Atomic<Int>(0)
+
+    /// Reads and verifies the entry at `path`, which must be stored under `key` (nil accepts any key).
+    /// Without `withPayload` only the header and the file size are checked. With `touchAt`, the file's
+    /// modification time (its persisted last access) is set to that time.
+    static func read(at path: String, key: String?, withPayload: Bool, touchAt time: Double?) -> ReadOutcome {
+        let descriptor: Int32
+        switch FileSystem.openForReading(path) {
+        case .success(let opened): descriptor = opened
+        case .failure(let error):
+            // ELOOP: a symbolic link planted under an entry's name. Anything else reads as a miss.
+            return error.code == ELOOP ? .damaged(reason: "a symbolic link", device: 0, inode: 0) : .missing
+        }
+        defer { FileSystem.closeFile(descriptor) }
+        guard let status = FileSystem.status(descriptor: descriptor) else { return .missing }
+        func damaged(_ reason: String) -> ReadOutcome {
+            .damaged(reason: reason, device: status.device, inode: status.inode)
+        }
+        guard status.isRegularFile else { return damaged("not a regular file") }
+        let probeLength = min(status.size, headerProbeLength)
+        let parsed = withUnsafeTemporaryAllocation(byteCount: headerProbeLength, alignment: 8) { probe -> Result<DiskEntryHeader, DiskEntryDamage> in
+            let probe = UnsafeMutableRawBufferPointer(rebasing: probe[0..<probeLength])
+            guard FileSystem.readExactly(descriptor, into: probe, at: 0) else { return .failure(DiskEntryDamage("unreadable")) }
+            return Result { () throws(DiskEntryDamage) -> DiskEntryHeader in
+                let (headerLength, payloadLength) = try DiskEntryHeader.declaredLengths(UnsafeRawBufferPointer(probe))
+                guard status.size == headerLength + payloadLength else {
+                    throw DiskEntryDamage("file is \(status.size) bytes, its header says \(headerLength + payloadLength)")
+                }
+                if headerLength <= probeLength {
+                    return try DiskEntryHeader.decode(UnsafeRawBufferPointer(probe))
+                }
+                var whole = [UInt8](repeating: 0, count: headerLength)
+                let complete = whole.withUnsafeMutableBytes { FileSystem.readExactly(descriptor, into: $0, at: 0) }
+                guard complete else { throw DiskEntryDamage("unreadable header") }
+                let decoded = whole.withUnsafeBytes { bytes in
+                    Result { () throws(DiskEntryDamage) in try DiskEntryHeader.decode(bytes) }
+                }
+                return try decoded.get()
+            }
+        }
+        let header: DiskEntryHeader
+        switch parsed {
+        case .success(let value): header = value
+        case .failure(let damage): return damaged(damage.description)
+        }
+        if let key, header.key != key { return damaged("stored under another key") }
+        var payload: Data?
+        if withPayload {
+            let headerLength = status.size - header.payloadLength
+            var data = Data(count: header.payloadLength)
+            let valid = data.withUnsafeMutableBytes { bytes in
+                FileSystem.readExactly(descriptor, into: bytes, at: headerLength)
+                    && CRC32.checksum(UnsafeRawBufferPointer(bytes)) == header.payloadChecksum
+            }
+            guard valid else { return damaged("payload checksum mismatch") }
+            payload = data
+        }
+        if let time { FileSystem.setModificationTime(descriptor, to: time) }
+        return .entry(header: header, payload: payload, status: status)
+    }
+
+    /// Writes `header` and `payload` to a new temporary file in `folder` and returns its path and size.
+    /// On any failure the temporary file is removed and an ``ImageError`` with code `io` is thrown.
+    static func writeTemporary(
+        in folder: String, header: [UInt8], payload: Data, modificationTime: Double, synchronous: Bool
+    ) throws(ImageError) -> (path: String, size: Int) {
+        let serial = temporaryCounter.add(1, ordering: .relaxed).newValue
+        let path = "\(folder)/\(DiskFolderIndex.temporaryPrefix)\(getpid())-\(serial)-\(UInt32.random(in: .min ... .max))"
+        let descriptor: Int32
+        switch FileSystem.createExclusively(path) {
+        case .success(let opened): descriptor = opened
+        case .failure(let error): throw ImageError(.io, "cannot create a file in \(folder): \(error)")
+        }
+        var failure = header.withUnsafeBytes { FileSystem.writeAll(descriptor, $0) }
+        if failure == nil { failure = payload.withUnsafeBytes { FileSystem.writeAll(descriptor, $0) } }
+        if failure == nil, synchronous, fsync(descriptor) != 0 { failure = Errno(errno) }
+        if failure == nil { FileSystem.setModificationTime(descriptor, to: modificationTime) }
+        let closeFailure = FileSystem.closeFile(descriptor)
+        if let error = failure ?? closeFailure {
+            FileSystem.removeFile(path)
+            throw ImageError(.io, "cannot write a cache entry in \(folder): \(error)")
+        }
+        return (path, header.count + payload.count)
+    }
+}

@@ -1,0 +1,47 @@
+import Foundation
+
+/// What the image manager needs from a cache. ``ImageCache`` (memory + disk) and ``ImageCaches`` (several
+/// caches chained) conform; so can a custom cache (a shared cache server, say).
+///
+/// Keys are the manager's cache keys (URL, thumbnail and transformer suffixes). Every method is safe to call
+/// from any task.
+public protocol ImageCaching: AnyObject, Sendable {
+    /// The image for `key` from the caches in `types`, or `nil` on a miss.
+    func query(forKey key: String, in types: ImageCacheType, options: ImageCacheQueryOptions) async -> ImageCacheResult?
+    /// The same query, answered on the calling thread (disk reads block it): SDWebImage's
+    /// `queryMemoryDataSync` / `queryDiskDataSync`.
+    func querySynchronously(forKey key: String, in types: ImageCacheType, options: ImageCacheQueryOptions)
+        -> ImageCacheResult?
+    /// Stores `image` and/or its encoded `data` for `key` in the caches in `types`; returns when stored.
+    /// Throws ``ImageError/Code/io`` when the disk write fails (the memory cache is stored all the same).
+    func store(_ image: Image?, data: Data?, forKey key: String, in types: ImageCacheType,
+               validators: HTTPValidators) async throws
+    /// Removes `key` from the caches in `types`.
+    func remove(forKey key: String, from types: ImageCacheType) async
+    /// Where `key` is: ``ImageCacheType/memory``, ``ImageCacheType/disk``, or ``ImageCacheType/none``.
+    func contains(forKey key: String, in types: ImageCacheType) async -> ImageCacheType
+    /// Empties the caches in `types`.
+    func clear(_ types: ImageCacheType) async
+}
+
+extension ImageCaching {
+    /// The image for `key` from memory, then disk.
+    public func query(forKey key: String) async -> ImageCacheResult? {
+        await query(forKey: key, in: .all, options: ImageCacheQueryOptions())
+    }
+
+    /// The image for `key` from the caches in `types`.
+    public func query(forKey key: String, in types: ImageCacheType) async -> ImageCacheResult? {
+        await query(forKey: key, in: types, options: ImageCacheQueryOptions())
+    }
+
+    /// Stores `image` and/or `data` for `key`, without HTTP validators.
+    public func store(_ image: Image?, data: Data?, forKey key: String, in types: ImageCacheType = .all) async throws {
+        try await store(image, data: data, forKey: key, in: types, validators: .none)
+    }
+
+    /// Removes `key` from memory and disk.
+    public func remove(forKey key: String) async {
+        await remove(forKey: key, from: .all)
+    }
+}
