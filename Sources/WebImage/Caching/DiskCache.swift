@@ -135,7 +135,7 @@ public final class DiskCache: Sendable {
         _ data: Data, forKey key: String, format: ImageFormat? = nil, validators: HTTPValidators = .none
     ) throws(ImageError) {
         let now = configuration.clock.now()
-        let checksum = data.withUnsafeBytes { CRC32.checksum($0) }
+        let checksum = data.withUnsafeBytes { EntryChecksum.hash($0) }
         // Magic bytes sit in the first bytes; detecting on all of `data` would also scan it for SVG text.
         let format = format ?? ImageFormat.detect(data.prefix(64))
         let header: [UInt8]

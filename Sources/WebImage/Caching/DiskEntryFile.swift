@@ -69,7 +69,7 @@ enum DiskEntryFile {
             var data = Data(count: header.payloadLength)
             let valid = data.withUnsafeMutableBytes { bytes in
                 FileSystem.readExactly(descriptor, into: bytes, at: headerLength)
-                    && CRC32.checksum(UnsafeRawBufferPointer(bytes)) == header.payloadChecksum
+                    && EntryChecksum.hash(UnsafeRawBufferPointer(bytes)) == header.payloadChecksum
             }
             guard valid else { return damaged("payload checksum mismatch") }
             payload = data

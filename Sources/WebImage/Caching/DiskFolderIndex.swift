@@ -35,7 +35,7 @@ struct DiskFolderIndex {
         self.staleTemporaryAge = staleTemporaryAge
     }
 
-    func filePath(_ name: DiskEntryName) -> String { path + "/" + name.fileName }
+    func filePath(_ name: DiskEntryName) -> String { name.fileName(in: path) }
 
     subscript(name: DiskEntryName) -> Entry? { entries[name] }
 
