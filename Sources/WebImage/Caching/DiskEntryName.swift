@@ -31,26 +31,28 @@ struct DiskEntryName: Hashable, Sendable {
 
     /// Parses a file name made by ``fileName``; `nil` for anything else (temporary files, strangers).
     init?(fileName: String) {
-        let utf8 = Array(fileName.utf8)
-        guard utf8.count >= Self.digestHexLength else { return nil }
-        var words: [UInt64] = []
-        for start in stride(from: 0, to: Self.digestHexLength, by: 16) {
-            var word: UInt64 = 0
-            for byte in utf8[start..<start + 16] {
-                guard let nibble = Self.hexValue(byte) else { return nil }
-                word = word << 4 | UInt64(nibble)
+        var fileName = fileName
+        let parsed = fileName.withUTF8 { bytes -> ((UInt64, UInt64, UInt64, UInt64), String)? in
+            guard bytes.count >= Self.digestHexLength else { return nil }
+            func word(at start: Int) -> UInt64? {
+                var word: UInt64 = 0
+                for index in start..<start + 16 {
+                    guard let nibble = Self.hexValue(bytes[index]) else { return nil }
+                    word = word << 4 | UInt64(nibble)
+                }
+                return word
             }
-            words.append(word)
-        }
-        let rest = utf8[Self.digestHexLength...]
-        var pathExtension = ""
-        if !rest.isEmpty {
-            guard rest.first == UInt8(ascii: "."), rest.count >= 2, rest.count - 1 <= Self.maximumExtensionLength,
+            guard let w0 = word(at: 0), let w1 = word(at: 16), let w2 = word(at: 32), let w3 = word(at: 48)
+            else { return nil }
+            let rest = UnsafeBufferPointer(rebasing: bytes[Self.digestHexLength...])
+            guard !rest.isEmpty else { return ((w0, w1, w2, w3), "") }
+            guard rest[0] == UInt8(ascii: "."), rest.count >= 2, rest.count - 1 <= Self.maximumExtensionLength,
                   rest.dropFirst().allSatisfy(Self.isExtensionByte) else { return nil }
-            pathExtension = String(decoding: rest.dropFirst(), as: UTF8.self)
+            return ((w0, w1, w2, w3), String(decoding: rest.dropFirst(), as: UTF8.self))
         }
-        self.words = (words[0], words[1], words[2], words[3])
-        self.pathExtension = pathExtension
+        guard let parsed else { return nil }
+        words = parsed.0
+        pathExtension = parsed.1
     }
 
     /// The file name: 64 hex digits, then `.` and the extension when there is one.

@@ -44,25 +44,24 @@ struct DiskFolderIndex {
     mutating func scan(statistics: inout DiskCache.Statistics) {
         statistics.folderScans += 1
         let folderStatus = FileSystem.status(path)
-        let names = FileSystem.contentsOfDirectory(path) ?? []
         let realNow = CacheClock.system.now()
         var found: [DiskEntryName: Entry] = [:]
-        found.reserveCapacity(names.count)
-        for fileName in names {
+        found.reserveCapacity(entries.count)
+        FileSystem.forEachDirectoryEntry(path) { fileName, directory in
             if let name = DiskEntryName(fileName: fileName) {
                 if let known = entries[name] {
                     found[name] = known
-                    continue
+                    return
                 }
-                guard let status = FileSystem.status(path + "/" + fileName) else { continue }
+                guard let status = FileSystem.status(fileName, in: directory) else { return }
                 guard status.isRegularFile else {
                     // Never follow a planted link; a folder with an entry's name is left alone.
                     if isWritable && !status.isDirectory { FileSystem.removeFile(path + "/" + fileName) }
-                    continue
+                    return
                 }
                 found[name] = Entry(fileSize: status.size, lastAccess: status.modified, persistedAccess: status.modified)
             } else if isWritable, fileName.hasPrefix(Self.temporaryPrefix),
-                      let status = FileSystem.status(path + "/" + fileName),
+                      let status = FileSystem.status(fileName, in: directory),
                       realNow - status.changed > staleTemporaryAge {
                 // By change time: the modification time of an entry carries the cache clock's last access.
                 FileSystem.removeFile(path + "/" + fileName)
