@@ -135,7 +135,7 @@ public final class DiskCache: Sendable {
         _ data: Data, forKey key: String, format: ImageFormat? = nil, validators: HTTPValidators = .none
     ) throws(ImageError) {
         let now = configuration.clock.now()
-        let checksum = data.withUnsafeBytes { CRC32.checksum($0) }
+        let checksum = data.withUnsafeBytes { EntryChecksum.hash($0) }
         // Magic bytes sit in the first bytes; detecting on all of `data` would also scan it for SVG text.
         let format = format ?? ImageFormat.detect(data.prefix(64))
         let header: [UInt8]
@@ -259,21 +259,52 @@ public final class DiskCache: Sendable {
     }
 
     /// Where the entry `name` is, from the index; expired entries are deleted on the way. On a miss, other
-    /// processes' changes are looked for at most once per `externalChangeInterval`.
+    /// processes' changes are looked for at most once per `externalChangeInterval`: one `stat` of each folder,
+    /// and a listing of those that changed, made without the lock held.
     private func locate(_ name: DiskEntryName, now: Double, countingMiss: Bool = false) -> Location? {
-        state.withLock { state -> Location? in
+        let outcome = state.withLock { state -> Result<Location, RescanPlan> in
             loadIfNeeded(&state)
-            if let found = find(name, now: now, state: &state) { return found }
+            if let found = find(name, now: now, state: &state) { return .success(found) }
+            var plan = RescanPlan()
             if now - state.lastExternalCheck >= configuration.externalChangeInterval {
                 state.lastExternalCheck = now
-                state.main.refreshIfChanged(statistics: &state.statistics)
-                for index in state.extras.indices where state.extras[index].isLoaded {
-                    state.extras[index].refreshIfChanged(statistics: &state.statistics)
+                if state.main.mayHaveChanged(statistics: &state.statistics) { plan.folders.append(nil) }
+                for index in state.extras.indices where state.extras[index].isLoaded
+                    && state.extras[index].mayHaveChanged(statistics: &state.statistics) {
+                    plan.folders.append(index)
                 }
-                if let found = find(name, now: now, state: &state) { return found }
             }
-            if countingMiss { state.statistics.misses += 1 }
-            return nil
+            if plan.folders.isEmpty, countingMiss { state.statistics.misses += 1 }
+            return .failure(plan)
+        }
+        guard case .failure(let plan) = outcome else { return try? outcome.get() }
+        guard !plan.folders.isEmpty else { return nil }
+        for folder in plan.folders { relist(folder) }
+        return state.withLock { state in
+            let found = find(name, now: now, state: &state)
+            if found == nil, countingMiss { state.statistics.misses += 1 }
+            return found
+        }
+    }
+
+    /// Folders to list again: `nil` for the main one, else an index into the additional ones.
+    private struct RescanPlan: Error {
+        var folders: [Int?] = []
+    }
+
+    /// Lists a folder again without holding the lock, then merges the listing under it.
+    func relist(_ folder: Int?) {
+        let (index, snapshot) = state.withLock { state in
+            let index = folder.map { state.extras[$0] } ?? state.main
+            return (index, index.listingSnapshot)
+        }
+        let listing = index.list(known: snapshot.known, generation: snapshot.generation)
+        state.withLock { state in
+            if let folder {
+                state.extras[folder].merge(listing, statistics: &state.statistics)
+            } else {
+                state.main.merge(listing, statistics: &state.statistics)
+            }
         }
     }
 

@@ -35,7 +35,7 @@ extension DiskCache {
 
     /// The sweep itself; the caller has set `isSweeping`.
     func performSweep() -> SweepReport {
-        state.withLock { $0.main.scan(statistics: &$0.statistics) }
+        relist(nil)
         var report = SweepReport()
         if let age = configuration.maxAge {
             report.expiredEntries = removeUnused(for: age, removedBytes: &report.removedBytes)

@@ -65,14 +65,16 @@ enum DiskEntryFile {
         if let key, header.key != key { return damaged("stored under another key") }
         var payload: Data?
         if withPayload {
-            let headerLength = status.size - header.payloadLength
-            var data = Data(count: header.payloadLength)
-            let valid = data.withUnsafeMutableBytes { bytes in
-                FileSystem.readExactly(descriptor, into: bytes, at: headerLength)
-                    && CRC32.checksum(UnsafeRawBufferPointer(bytes)) == header.payloadChecksum
+            // Uninitialised memory (Data(count:) would zero it first), handed to Data without a copy.
+            let count = header.payloadLength
+            guard let memory = malloc(max(count, 1)) else { return damaged("cannot allocate \(count) bytes") }
+            let bytes = UnsafeMutableRawBufferPointer(start: memory, count: count)
+            guard FileSystem.readExactly(descriptor, into: bytes, at: status.size - count),
+                  EntryChecksum.hash(UnsafeRawBufferPointer(bytes)) == header.payloadChecksum else {
+                free(memory)
+                return damaged("payload checksum mismatch")
             }
-            guard valid else { return damaged("payload checksum mismatch") }
-            payload = data
+            payload = Data(bytesNoCopy: memory, count: count, deallocator: .free)
         }
         if let time { FileSystem.setModificationTime(descriptor, to: time) }
         return .entry(header: header, payload: payload, status: status)

@@ -9,11 +9,11 @@
 /// | 10 | 2 | flags (bit 0: `expires` present) |
 /// | 12 | 4 | header length H (offset of the payload) |
 /// | 16 | 8 | payload length P |
-/// | 24 | 4 | CRC-32 of the payload |
-/// | 28 | 4 | CRC-32 of the header (bytes 0..<H with this field read as zero) |
-/// | 32 | 8 | created, seconds since 1970 (IEEE double bits) |
-/// | 40 | 8 | expires, seconds since 1970 (IEEE double bits) |
-/// | 48 | … | four strings, each a 4-byte length then UTF-8: key, format, ETag, Last-Modified |
+/// | 24 | 8 | checksum of the payload (XXH64, see `EntryChecksum`) |
+/// | 32 | 8 | checksum of the header (bytes 0..<H with this field read as zero) |
+/// | 40 | 8 | created, seconds since 1970 (IEEE double bits) |
+/// | 48 | 8 | expires, seconds since 1970 (IEEE double bits) |
+/// | 56 | … | four strings, each a 4-byte length then UTF-8: key, format, ETag, Last-Modified |
 ///
 /// A file is valid only when its size is exactly H + P and both checksums match. The last-access time is not in
 /// the header: it is the file's modification time (a file's bytes never change after it is renamed into place),
@@ -22,7 +22,7 @@ struct DiskEntryHeader: Equatable {
     static let magic: [UInt8] = [0x89, 0x57, 0x49, 0x43, 0x0D, 0x0A, 0x1A, 0x0A]
     static let version: UInt16 = 1
     /// Bytes before the strings.
-    static let fixedLength = 48
+    static let fixedLength = 56
     /// The most header bytes a reader accepts (the key is the only long field).
     static let maximumLength = 1 << 20
 
@@ -31,7 +31,7 @@ struct DiskEntryHeader: Equatable {
     var created: Double
     var validators: HTTPValidators
     var payloadLength: Int
-    var payloadChecksum: UInt32
+    var payloadChecksum: UInt64
 
     /// The header bytes, checksum included.
     func encoded() throws(DiskEntryDamage) -> [UInt8] {
@@ -46,15 +46,15 @@ struct DiskEntryHeader: Equatable {
         bytes.appendLittleEndian(UInt32(length))
         bytes.appendLittleEndian(UInt64(payloadLength))
         bytes.appendLittleEndian(payloadChecksum)
-        bytes.appendLittleEndian(UInt32(0))
+        bytes.appendLittleEndian(UInt64(0))
         bytes.appendLittleEndian(created.bitPattern)
         bytes.appendLittleEndian((validators.expires ?? 0).bitPattern)
         for string in strings {
             bytes.appendLittleEndian(UInt32(string.count))
             bytes += string
         }
-        let checksum = CRC32.checksum(bytes)
-        Swift.withUnsafeBytes(of: checksum.littleEndian) { bytes.replaceSubrange(28..<32, with: $0) }
+        let checksum = EntryChecksum.hash(bytes)
+        Swift.withUnsafeBytes(of: checksum.littleEndian) { bytes.replaceSubrange(32..<40, with: $0) }
         return bytes
     }
 
@@ -75,11 +75,11 @@ struct DiskEntryHeader: Equatable {
     static func decode(_ bytes: UnsafeRawBufferPointer) throws(DiskEntryDamage) -> DiskEntryHeader {
         let (length, payloadLength) = try declaredLengths(bytes)
         guard bytes.count >= length else { throw DiskEntryDamage("truncated header") }
-        let stored = bytes.littleEndian(UInt32.self, at: 28)
-        var crc = CRC32.checksum(UnsafeRawBufferPointer(rebasing: bytes[0..<28]))
-        crc = Swift.withUnsafeBytes(of: UInt32(0)) { CRC32.checksum($0, continuing: crc) }
-        crc = CRC32.checksum(UnsafeRawBufferPointer(rebasing: bytes[32..<length]), continuing: crc)
-        guard crc == stored else { throw DiskEntryDamage("header checksum mismatch") }
+        var copy = [UInt8](UnsafeRawBufferPointer(rebasing: bytes[0..<length]))
+        copy.replaceSubrange(32..<40, with: repeatElement(0, count: 8))
+        guard EntryChecksum.hash(copy) == bytes.littleEndian(UInt64.self, at: 32) else {
+            throw DiskEntryDamage("header checksum mismatch")
+        }
         let flags = bytes.littleEndian(UInt16.self, at: 10)
         var offset = fixedLength
         var strings: [String] = []
@@ -92,13 +92,13 @@ struct DiskEntryHeader: Equatable {
             offset += count
         }
         guard offset == length else { throw DiskEntryDamage("header length does not match its fields") }
-        let expires = Double(bitPattern: bytes.littleEndian(UInt64.self, at: 40))
+        let expires = Double(bitPattern: bytes.littleEndian(UInt64.self, at: 48))
         return DiskEntryHeader(
-            key: strings[0], format: strings[1], created: Double(bitPattern: bytes.littleEndian(UInt64.self, at: 32)),
+            key: strings[0], format: strings[1], created: Double(bitPattern: bytes.littleEndian(UInt64.self, at: 40)),
             validators: HTTPValidators(
                 etag: strings[2].isEmpty ? nil : strings[2], lastModified: strings[3].isEmpty ? nil : strings[3],
                 expires: flags & 1 == 1 ? expires : nil),
-            payloadLength: payloadLength, payloadChecksum: bytes.littleEndian(UInt32.self, at: 24))
+            payloadLength: payloadLength, payloadChecksum: bytes.littleEndian(UInt64.self, at: 24))
     }
 }
 

@@ -18,10 +18,8 @@ struct DiskEntryName: Hashable, Sendable {
 
     /// The name for `key`.
     init(key: String) {
-        var hasher = SHA256()
         var key = key
-        key.withUTF8 { hasher.update(bufferPointer: UnsafeRawBufferPointer($0)) }
-        let digest = hasher.finalize()
+        let digest = key.withUTF8 { SHA256.hash(data: UnsafeRawBufferPointer($0)) }
         words = digest.withUnsafeBytes { bytes in
             (bytes.loadUnaligned(fromByteOffset: 0, as: UInt64.self).bigEndian,
              bytes.loadUnaligned(fromByteOffset: 8, as: UInt64.self).bigEndian,
@@ -33,51 +31,106 @@ struct DiskEntryName: Hashable, Sendable {
 
     /// Parses a file name made by ``fileName``; `nil` for anything else (temporary files, strangers).
     init?(fileName: String) {
-        let utf8 = Array(fileName.utf8)
-        guard utf8.count >= Self.digestHexLength else { return nil }
-        var words: [UInt64] = []
-        for start in stride(from: 0, to: Self.digestHexLength, by: 16) {
-            var word: UInt64 = 0
-            for byte in utf8[start..<start + 16] {
-                guard let nibble = Self.hexValue(byte) else { return nil }
-                word = word << 4 | UInt64(nibble)
+        var fileName = fileName
+        let parsed = fileName.withUTF8 { bytes -> ((UInt64, UInt64, UInt64, UInt64), String)? in
+            guard bytes.count >= Self.digestHexLength else { return nil }
+            func word(at start: Int) -> UInt64? {
+                var word: UInt64 = 0
+                for index in start..<start + 16 {
+                    guard let nibble = Self.hexValue(bytes[index]) else { return nil }
+                    word = word << 4 | UInt64(nibble)
+                }
+                return word
             }
-            words.append(word)
-        }
-        let rest = utf8[Self.digestHexLength...]
-        var pathExtension = ""
-        if !rest.isEmpty {
-            guard rest.first == UInt8(ascii: "."), rest.count >= 2, rest.count - 1 <= Self.maximumExtensionLength,
+            guard let w0 = word(at: 0), let w1 = word(at: 16), let w2 = word(at: 32), let w3 = word(at: 48)
+            else { return nil }
+            let rest = UnsafeBufferPointer(rebasing: bytes[Self.digestHexLength...])
+            guard !rest.isEmpty else { return ((w0, w1, w2, w3), "") }
+            guard rest[0] == UInt8(ascii: "."), rest.count >= 2, rest.count - 1 <= Self.maximumExtensionLength,
                   rest.dropFirst().allSatisfy(Self.isExtensionByte) else { return nil }
-            pathExtension = String(decoding: rest.dropFirst(), as: UTF8.self)
+            return ((w0, w1, w2, w3), String(decoding: rest.dropFirst(), as: UTF8.self))
         }
-        self.words = (words[0], words[1], words[2], words[3])
-        self.pathExtension = pathExtension
+        guard let parsed else { return nil }
+        words = parsed.0
+        pathExtension = parsed.1
     }
 
     /// The file name: 64 hex digits, then `.` and the extension when there is one.
-    var fileName: String {
-        var name = ""
-        name.reserveCapacity(Self.digestHexLength + 1 + pathExtension.utf8.count)
-        for word in [words.0, words.1, words.2, words.3] {
-            let hex = String(word, radix: 16)
-            name += String(repeating: "0", count: 16 - hex.utf8.count) + hex
+    var fileName: String { fileName(in: nil) }
+
+    /// `folder/` + the file name (or the file name alone), made in one allocation: it is built on every hit.
+    func fileName(in folder: String?) -> String {
+        var folder = folder ?? ""
+        let prefixLength = folder.isEmpty ? 0 : folder.utf8.count + 1
+        let extensionLength = pathExtension.isEmpty ? 0 : pathExtension.utf8.count + 1
+        let total = prefixLength + Self.digestHexLength + extensionLength
+        return folder.withUTF8 { folderBytes in
+            String(unsafeUninitializedCapacity: total) { buffer in
+                var index = 0
+                for byte in folderBytes {
+                    buffer[index] = byte
+                    index += 1
+                }
+                if prefixLength > 0 {
+                    buffer[index] = UInt8(ascii: "/")
+                    index += 1
+                }
+                func appendHex(_ word: UInt64) {
+                    for shift in stride(from: 60, through: 0, by: -4) {
+                        buffer[index] = Self.hexDigits[Int(word >> UInt64(shift) & 0xF)]
+                        index += 1
+                    }
+                }
+                appendHex(words.0)
+                appendHex(words.1)
+                appendHex(words.2)
+                appendHex(words.3)
+                if extensionLength > 0 {
+                    buffer[index] = UInt8(ascii: ".")
+                    index += 1
+                    for byte in pathExtension.utf8 {
+                        buffer[index] = byte
+                        index += 1
+                    }
+                }
+                return index
+            }
         }
-        if !pathExtension.isEmpty { name += "." + pathExtension }
-        return name
     }
 
+    private static let hexDigits = Array("0123456789abcdef".utf8)
+
     /// The extension of the last path component of a URL-like key, with the query and fragment ignored;
-    /// lowercased, and empty unless it is 1 to 8 ASCII letters or digits.
+    /// lowercased, and empty unless it is 1 to 8 ASCII letters or digits. Scans the bytes once, allocating
+    /// nothing (the result fits in a small string).
     static func pathExtension(ofKey key: String) -> String {
-        var path = Substring(key)
-        if let cut = path.firstIndex(where: { $0 == "?" || $0 == "#" }) { path = path[..<cut] }
-        let component = path.split(separator: "/", omittingEmptySubsequences: false).last ?? ""
-        guard let dot = component.lastIndex(of: "."), dot != component.startIndex else { return "" }
-        let candidate = component[component.index(after: dot)...].lowercased()
-        guard (1...maximumExtensionLength).contains(candidate.utf8.count),
-              candidate.utf8.allSatisfy(isExtensionByte) else { return "" }
-        return candidate
+        var key = key
+        return key.withUTF8 { bytes -> String in
+            var end = bytes.count
+            if let cut = bytes.firstIndex(where: { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") }) { end = cut }
+            var dot = -1
+            var index = end - 1
+            while index >= 0 {
+                let byte = bytes[index]
+                if byte == UInt8(ascii: "/") { break }
+                if byte == UInt8(ascii: ".") {
+                    dot = index
+                    break
+                }
+                index -= 1
+            }
+            // No dot, a dot that starts the component (".hidden"), or too long an extension: none.
+            guard dot > 0, bytes[dot - 1] != UInt8(ascii: "/"), (1...maximumExtensionLength).contains(end - dot - 1)
+            else { return "" }
+            var lowered = [UInt8]()
+            lowered.reserveCapacity(maximumExtensionLength)
+            for byte in bytes[(dot + 1)..<end] {
+                let lower = (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte + 32 : byte
+                guard isExtensionByte(lower) else { return "" }
+                lowered.append(lower)
+            }
+            return String(decoding: lowered, as: UTF8.self)
+        }
     }
 
     static func == (lhs: DiskEntryName, rhs: DiskEntryName) -> Bool {

@@ -11,6 +11,8 @@ struct DiskFolderIndex {
         var lastAccess: Double
         /// Last use as written into the file's modification time.
         var persistedAccess: Double
+        /// The index's generation when this process wrote the entry; 0 for entries found by a listing.
+        var generation: UInt64
     }
 
     /// Files whose name starts with this are writes in progress (or left by a process that died).
@@ -28,6 +30,8 @@ struct DiskFolderIndex {
     private(set) var isLoaded = false
     private var scannedModification: Double?
     private var scanMayHaveMissedChanges = false
+    /// Counts this process's writes, so a merge knows which entries are newer than its listing.
+    private var generation: UInt64 = 0
 
     init(path: String, isWritable: Bool, staleTemporaryAge: Double = 600) {
         self.path = path
@@ -35,59 +39,93 @@ struct DiskFolderIndex {
         self.staleTemporaryAge = staleTemporaryAge
     }
 
-    func filePath(_ name: DiskEntryName) -> String { path + "/" + name.fileName }
+    func filePath(_ name: DiskEntryName) -> String { name.fileName(in: path) }
 
     subscript(name: DiskEntryName) -> Entry? { entries[name] }
 
-    /// Lists the folder and makes the index match it. Entries already known keep their in-memory access time.
-    /// In a writable folder, stale temporary files and symbolic links posing as entries are deleted.
-    mutating func scan(statistics: inout DiskCache.Statistics) {
-        statistics.folderScans += 1
-        let folderStatus = FileSystem.status(path)
-        let names = FileSystem.contentsOfDirectory(path) ?? []
-        let realNow = CacheClock.system.now()
+    /// What a listing of the folder found. Made by ``list(_:known:generation:)`` without the cache's lock held
+    /// (listing 100 000 entries takes a few hundred milliseconds), then applied under it with ``merge(_:)``.
+    struct Listing {
+        var names: [DiskEntryName] = []
+        /// Entries that were not in the index: their size and modification time.
         var found: [DiskEntryName: Entry] = [:]
-        found.reserveCapacity(names.count)
-        for fileName in names {
+        var folderModified: Double?
+        var listedAt: Double = 0
+        /// The index's generation when the listing started: entries written after it are kept by the merge
+        /// even if the listing missed them.
+        var generation: UInt64 = 0
+        var isComplete = false
+    }
+
+    /// What ``list(_:known:generation:)`` needs: a copy of the entries (copy-on-write, so O(1) to take) and the
+    /// generation. Taken under the lock.
+    var listingSnapshot: (known: [DiskEntryName: Entry], generation: UInt64) { (entries, generation) }
+
+    /// Lists the folder, reading the status only of names not in `known`. In a writable folder, stale
+    /// temporary files and symbolic links posing as entries are deleted.
+    func list(known: [DiskEntryName: Entry], generation: UInt64) -> Listing {
+        var listing = Listing()
+        listing.generation = generation
+        listing.folderModified = FileSystem.status(path)?.modified
+        listing.listedAt = CacheClock.system.now()
+        listing.isComplete = FileSystem.forEachDirectoryEntry(path) { fileName, directory in
             if let name = DiskEntryName(fileName: fileName) {
-                if let known = entries[name] {
-                    found[name] = known
-                    continue
-                }
-                guard let status = FileSystem.status(path + "/" + fileName) else { continue }
+                listing.names.append(name)
+                guard known[name] == nil, let status = FileSystem.status(fileName, in: directory) else { return }
                 guard status.isRegularFile else {
                     // Never follow a planted link; a folder with an entry's name is left alone.
                     if isWritable && !status.isDirectory { FileSystem.removeFile(path + "/" + fileName) }
-                    continue
+                    return
                 }
-                found[name] = Entry(fileSize: status.size, lastAccess: status.modified, persistedAccess: status.modified)
+                listing.found[name] = Entry(fileSize: status.size, lastAccess: status.modified,
+                                            persistedAccess: status.modified, generation: 0)
             } else if isWritable, fileName.hasPrefix(Self.temporaryPrefix),
-                      let status = FileSystem.status(path + "/" + fileName),
-                      realNow - status.changed > staleTemporaryAge {
+                      let status = FileSystem.status(fileName, in: directory),
+                      listing.listedAt - status.changed > staleTemporaryAge {
                 // By change time: the modification time of an entry carries the cache clock's last access.
                 FileSystem.removeFile(path + "/" + fileName)
             }
         }
-        entries = found
-        totalSize = found.values.reduce(0) { $0 + $1.fileSize }
-        isLoaded = true
-        scannedModification = folderStatus?.modified
-        scanMayHaveMissedChanges = folderStatus.map { abs(realNow - $0.modified) < Self.timestampUncertainty } ?? false
+        return listing
     }
 
-    /// Checks the folder's modification time and rescans when another process may have changed it.
-    mutating func refreshIfChanged(statistics: inout DiskCache.Statistics) {
-        statistics.folderChecks += 1
-        let modified = FileSystem.status(path)?.modified
-        if modified != scannedModification || scanMayHaveMissedChanges {
-            scan(statistics: &statistics)
+    /// Makes the index match a listing. Entries already known keep their in-memory access time; entries this
+    /// process wrote since the listing started are kept even when the listing missed them.
+    mutating func merge(_ listing: Listing, statistics: inout DiskCache.Statistics) {
+        statistics.folderScans += 1
+        var merged: [DiskEntryName: Entry] = [:]
+        merged.reserveCapacity(listing.names.count)
+        for name in listing.names {
+            if let known = entries[name] ?? listing.found[name] { merged[name] = known }
         }
+        for (name, entry) in entries where entry.generation > listing.generation { merged[name] = entry }
+        entries = merged
+        totalSize = merged.values.reduce(0) { $0 + $1.fileSize }
+        isLoaded = true
+        scannedModification = listing.folderModified
+        scanMayHaveMissedChanges = listing.folderModified.map {
+            abs(listing.listedAt - $0) < Self.timestampUncertainty
+        } ?? false
+    }
+
+    /// Lists the folder and merges the listing, in one step (for the first use, when nothing can be answered
+    /// before the index exists anyway).
+    mutating func scan(statistics: inout DiskCache.Statistics) {
+        merge(list(known: entries, generation: generation), statistics: &statistics)
+    }
+
+    /// Whether the folder's modification time says another process may have changed it since the last
+    /// listing (one `stat`).
+    mutating func mayHaveChanged(statistics: inout DiskCache.Statistics) -> Bool {
+        statistics.folderChecks += 1
+        return FileSystem.status(path)?.modified != scannedModification || scanMayHaveMissedChanges
     }
 
     /// Records an entry this process wrote (or found).
     mutating func insert(_ name: DiskEntryName, fileSize: Int, at time: Double) {
+        generation += 1
         totalSize += fileSize - (entries[name]?.fileSize ?? 0)
-        entries[name] = Entry(fileSize: fileSize, lastAccess: time, persistedAccess: time)
+        entries[name] = Entry(fileSize: fileSize, lastAccess: time, persistedAccess: time, generation: generation)
     }
 
     /// Records a hit; `persisted` when the file's modification time was rewritten too.

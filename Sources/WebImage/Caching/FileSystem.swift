@@ -60,16 +60,32 @@ enum FileSystem {
 
     /// The names in a folder (without `.` and `..`); `nil` when it cannot be opened.
     static func contentsOfDirectory(_ path: String) -> [String]? {
-        guard let directory = opendir(path) else { return nil }
-        defer { closedir(directory) }
         var names: [String] = []
+        let opened = forEachDirectoryEntry(path) { name, _ in names.append(name) }
+        return opened ? names : nil
+    }
+
+    /// Calls `body` with each name in a folder (without `.` and `..`) and a descriptor of the folder for
+    /// ``status(_:in:)``; `false` when the folder cannot be opened.
+    @discardableResult
+    static func forEachDirectoryEntry(_ path: String, _ body: (String, Int32) -> Void) -> Bool {
+        guard let directory = opendir(path) else { return false }
+        defer { closedir(directory) }
+        let descriptor = dirfd(directory)
         while let entry = readdir(directory) {
             let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
                 String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
             }
-            if name != "." && name != ".." { names.append(name) }
+            if name != "." && name != ".." { body(name, descriptor) }
         }
-        return names
+        return true
+    }
+
+    /// `lstat` of `name` inside the folder open as `directory`: no walk through the folder's path.
+    static func status(_ name: String, in directory: Int32) -> Status? {
+        var info = stat()
+        guard fstatat(directory, name, &info, AT_SYMLINK_NOFOLLOW) == 0 else { return nil }
+        return Status(info)
     }
 
     /// Opens a file for reading without following a symbolic link; the descriptor or the `errno`.

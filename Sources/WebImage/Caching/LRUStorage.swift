@@ -178,3 +178,7 @@ struct LRUStorage<Key: Hashable, Value> {
         return value
     }
 }
+
+extension LRUStorage: Sendable where Key: Sendable, Value: Sendable {}
+extension LRUStorage.Entry: Sendable where Key: Sendable, Value: Sendable {}
+extension LRUStorage.Link: Sendable {}

@@ -44,7 +44,7 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Senda
     }
 
     @usableFromInline
-    struct State {
+    struct State: Sendable {
         @usableFromInline var storage = LRUStorage<Key, Value>()
         @usableFromInline var limits: Limits
 

@@ -19,7 +19,7 @@ public final class PixelMemoryPool: Sendable {
     /// Blocks smaller than this go straight to malloc.
     public static let minimumPooledBytes = 1 << 20
 
-    private struct State {
+    private struct State: @unchecked Sendable {  // C boundary: raw malloc blocks, only touched under the lock
         var freeBlocks: [Int: [UnsafeMutableRawPointer]] = [:]
         var retainedBytes = 0
         var maximumRetainedBytes: Int

@@ -1,5 +1,5 @@
 /// CRC-32 (the IEEE 802.3 / zlib / PNG polynomial, reflected, 0xEDB88320), eight bytes at a time ("slicing by
-/// 8"): PNG chunks and disk-cache entries are checked with it at a few GB/s.
+/// 8"): APNG chunks are checked with it.
 enum CRC32 {
     /// Eight 256-entry tables: table k gives the CRC of a byte followed by k zero bytes.
     private static let tables: [UInt32] = {

@@ -13,7 +13,7 @@ import Darwin
 /// and exit status 66 with Swift 6.3.1). CI runs the tests under ThreadSanitizer, and pthread mutexes are
 /// understood by it. Uncontended, a lock and unlock cost about the same.
 @usableFromInline
-final class Locked<Value>: @unchecked Sendable {  // C boundary: pthread_mutex_t makes every access to `value` exclusive
+final class Locked<Value> {
     @usableFromInline let mutex: UnsafeMutablePointer<pthread_mutex_t>
     // Exclusive access is what the mutex guarantees; the runtime check would only cost time.
     @usableFromInline @exclusivity(unchecked) var value: Value
@@ -39,3 +39,7 @@ final class Locked<Value>: @unchecked Sendable {  // C boundary: pthread_mutex_t
         return try body(&value)
     }
 }
+
+// C boundary: the pthread_mutex_t makes every access to `value` exclusive, so sharing is safe when the value
+// itself may cross tasks.
+extension Locked: @unchecked Sendable where Value: Sendable {}

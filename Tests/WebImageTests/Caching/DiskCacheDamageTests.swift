@@ -87,17 +87,12 @@ struct DiskCacheDamageTests {
         }
     }
 
-    @Test("CRC-32 matches the standard check value")
-    func crcCheckValue() {
-        #expect(CRC32.checksum(Array("123456789".utf8)) == 0xCBF4_3926)
-        #expect(CRC32.checksum([]) == 0)
-        let bytes = (0..<1000).map { UInt8(truncatingIfNeeded: $0 * 13) }
-        let whole = CRC32.checksum(bytes)
-        let split = bytes.withUnsafeBytes { raw in
-            CRC32.checksum(UnsafeRawBufferPointer(rebasing: raw[333...]),
-                           continuing: CRC32.checksum(UnsafeRawBufferPointer(rebasing: raw[..<333])))
-        }
-        #expect(whole == split)
+    @Test("the entry checksum is XXH64: it matches the reference tool (xxhsum -H1)")
+    func checksumVectors() {
+        #expect(EntryChecksum.hash([]) == 0xEF46_DB37_51D8_E999)
+        #expect(EntryChecksum.hash(Array("abc".utf8)) == 0x44BC_2CF5_AD77_0999)
+        #expect(EntryChecksum.hash(Array("123456789".utf8)) == 0x8CB8_41DB_40E6_AE83)
+        #expect(EntryChecksum.hash([UInt8](repeating: UInt8(ascii: "x"), count: 100)) == 0x92F0_DE5A_88A3_C094)
     }
 
     @Test("file names: 64 hex digits and a sanitised extension from the URL path")

@@ -218,6 +218,25 @@ struct DiskCacheTests {
         #expect(reader.count == 1)
     }
 
+    @Test("a rescan, listed without the lock, keeps writes and removals made meanwhile")
+    func rescanMergesConcurrentChanges() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let cache = makeDiskCache(folder)
+        try cache.store(Data("a".utf8), forKey: "a")
+        try cache.store(Data("b".utf8), forKey: "b")
+        let (index, snapshot) = cache.state.withLock { ($0.main, $0.main.listingSnapshot) }
+        let listing = index.list(known: snapshot.known, generation: snapshot.generation)
+        try cache.store(Data("c".utf8), forKey: "c")  // written after the listing
+        cache.remove(forKey: "a")  // removed after the listing saw it
+        cache.state.withLock { $0.main.merge(listing, statistics: &$0.statistics) }
+        #expect(!cache.contains("a") && cache.contains("b") && cache.contains("c"))
+        #expect(cache.count == 2)
+        #expect(cache.totalSize == folder.names().reduce(0) { total, name in
+            total + ((try? FileManager.default.attributesOfItem(atPath: folder.path + "/" + name)[.size] as? Int) ?? 0)
+        })
+    }
+
     @Test("many tasks storing and reading at once leave only valid entries")
     func concurrentStores() async throws {
         let folder = try TemporaryFolder()
