@@ -1,0 +1,114 @@
+import Foundation
+
+/// What makes two requests "the same download": everything that can change the response or its validation.
+/// Per-caller things (progress, partial data, response modifier, decryptor, priority) are not part of it.
+struct TransferKey: Hashable {
+    let url: String
+    let headers: HTTPHeaderFields
+    let credentials: BasicCredentials?
+    let handlesCookies: Bool
+    let allowsInvalidCertificates: Bool
+    let acceptableStatusCodes: IndexSet
+    let acceptableContentTypes: Set<String>?
+    let maximumBodySize: Int
+    let maximumRedirects: Int
+    let retries: Bool
+
+    init(_ request: ImageLoadRequest, retries: Bool) {
+        url = request.url.absoluteString
+        headers = request.headers
+        credentials = request.credentials
+        handlesCookies = request.handlesCookies
+        allowsInvalidCertificates = request.allowsInvalidCertificates
+        acceptableStatusCodes = request.acceptableStatusCodes
+        acceptableContentTypes = request.acceptableContentTypes
+        maximumBodySize = request.maximumBodySize
+        maximumRedirects = request.maximumRedirects
+        self.retries = retries
+    }
+}
+
+/// One shared transfer and the callers waiting for it.
+struct TransferState {
+    enum Phase {
+        /// Waiting for a slot; `sequence` is its arrival number.
+        case queued(sequence: Int)
+        /// Holding a slot until its task ends (even after every caller left).
+        case running(Task<Void, Never>)
+    }
+
+    let id: Int
+    let key: TransferKey
+    let request: ImageLoadRequest
+    let loader: any ImageLoader
+    let retries: Bool
+    var subscribers: [Int: DownloadSubscriber] = [:]
+    var phase: Phase
+    /// The highest priority among the subscribers.
+    var priority: DownloadPriority
+
+    var isQueued: Bool {
+        if case .queued = phase { return true }
+        return false
+    }
+
+    mutating func updatePriority() -> Bool {
+        let highest = subscribers.values.map(\.priority).max() ?? priority
+        defer { priority = highest }
+        return highest != priority
+    }
+}
+
+/// Everything the downloader's lock guards.
+struct DownloaderState {
+    var maxConcurrent: Int
+    var running = 0
+    var transfers: [Int: TransferState] = [:]
+    var byKey: [TransferKey: Int] = [:]
+    var queue: DownloadQueue
+    var nextTransferID = 0
+    var nextSubscriberID = 0
+    var nextSequence = 0
+
+    init(maxConcurrent: Int, executionOrder: ImageDownloaderConfiguration.ExecutionOrder) {
+        self.maxConcurrent = maxConcurrent
+        queue = DownloadQueue(executionOrder: executionOrder)
+    }
+
+    var queuedCount: Int { transfers.values.filter(\.isQueued).count }
+
+    mutating func makeSubscriberID() -> Int {
+        defer { nextSubscriberID += 1 }
+        return nextSubscriberID
+    }
+
+    /// Pops the best queued transfer that may start now, skipping stale queue entries.
+    mutating func popStartable() -> Int? {
+        guard running < maxConcurrent else { return nil }
+        let transfers = self.transfers
+        return queue.popBest { entry in
+            guard let transfer = transfers[entry.transferID], transfer.isQueued else { return false }
+            return transfer.priority == entry.priority
+        }
+    }
+
+    /// Takes every subscriber out and forgets queued transfers; running ones stay (with no subscribers) until their
+    /// tasks end, so the slot count stays true. Returns the subscribers and the tasks to cancel.
+    mutating func removeAll() -> ([DownloadSubscriber], [Task<Void, Never>]) {
+        var subscribers: [DownloadSubscriber] = []
+        var tasks: [Task<Void, Never>] = []
+        for (id, transfer) in transfers {
+            subscribers.append(contentsOf: transfer.subscribers.values)
+            switch transfer.phase {
+            case .queued:
+                transfers[id] = nil
+            case .running(let task):
+                tasks.append(task)
+                transfers[id]?.subscribers.removeAll()
+            }
+        }
+        byKey.removeAll()
+        queue.removeAll()
+        return (subscribers, tasks)
+    }
+}
