@@ -144,6 +144,9 @@ extension Result where Failure == ImageError {
 }
 
 extension Result where Success == ImageLoadResponse, Failure == ImageError {
+    /// The response, or `nil` on failure.
+    var response: ImageLoadResponse? { try? get() }
+
     /// The bytes, or `nil` on failure.
     var bytes: Data? {
         if case .success(let response) = self { return response.data }
