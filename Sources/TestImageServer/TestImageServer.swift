@@ -3,6 +3,7 @@ import NIOCore
 import NIOHTTP1
 import NIOHTTPCompression
 import NIOPosix
+import NIOSSL
 import Synchronization
 
 /// A real HTTP/1.1 server on a loopback address (port chosen by the system) that serves given bytes and
@@ -31,6 +32,8 @@ public final class TestImageServer: Sendable {
     public let host: String
     /// The port the system gave it.
     public let port: Int
+    /// `https` when the server was started with a certificate, else `http`.
+    public let scheme: String
 
     let state = Mutex(ServerState())
     let files = Mutex<[String: ServedFile]>([:])
@@ -40,19 +43,43 @@ public final class TestImageServer: Sendable {
     private let serverChannel: any Channel
     private let acceptTask: Mutex<Task<Void, Never>?> = Mutex(nil)
 
-    private init(host: String, port: Int, serverChannel: any Channel) {
+    private init(host: String, port: Int, scheme: String, serverChannel: any Channel) {
         self.host = host
         self.port = port
+        self.scheme = scheme
         self.serverChannel = serverChannel
     }
 
-    /// Starts a server on `host` (default 127.0.0.1) and a free port.
-    public static func start(host: String = "127.0.0.1") async throws -> TestImageServer {
+    /// A certificate chain and private key in PEM, for serving HTTPS.
+    public struct TLSIdentity: Sendable {
+        /// The certificate chain, leaf first, PEM-encoded.
+        public var certificateChainPEM: [UInt8]
+        /// The private key, PEM-encoded.
+        public var privateKeyPEM: [UInt8]
+
+        /// Creates an identity from PEM bytes.
+        public init(certificateChainPEM: [UInt8], privateKeyPEM: [UInt8]) {
+            self.certificateChainPEM = certificateChainPEM
+            self.privateKeyPEM = privateKeyPEM
+        }
+    }
+
+    /// Starts a server on `host` (default 127.0.0.1) and a free port; with `tls`, it speaks HTTPS (HTTP/1.1).
+    public static func start(host: String = "127.0.0.1", tls: TLSIdentity? = nil) async throws -> TestImageServer {
+        let sslContext = try tls.map { identity in
+            let chain = try NIOSSLCertificate.fromPEMBytes(identity.certificateChainPEM).map { NIOSSLCertificateSource.certificate($0) }
+            let key = try NIOSSLPrivateKey(bytes: identity.privateKeyPEM, format: .pem)
+            return try NIOSSLContext(configuration: .makeServerConfiguration(certificateChain: chain,
+                                                                             privateKey: .privateKey(key)))
+        }
         let listener = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .serverChannelOption(.backlog, value: 256)
             .bind(host: host, port: 0) { child in
                 child.eventLoop.makeCompletedFuture {
+                    if let sslContext {
+                        try child.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: sslContext))
+                    }
                     try child.pipeline.syncOperations.configureHTTPServerPipeline(withErrorHandling: true)
                     try child.pipeline.syncOperations.addHandler(
                         HTTPResponseCompressor(responseCompressionPredicate: { head, _ in
@@ -68,7 +95,8 @@ public final class TestImageServer: Sendable {
         guard let port = listener.channel.localAddress?.port else {
             throw TestImageServerError.noPort
         }
-        let server = TestImageServer(host: host, port: port, serverChannel: listener.channel)
+        let server = TestImageServer(host: host, port: port, scheme: tls == nil ? "http" : "https",
+                                     serverChannel: listener.channel)
         let task = Task<Void, Never> {
             do {
                 try await listener.executeThenClose { inbound in
@@ -88,11 +116,11 @@ public final class TestImageServer: Sendable {
 
     static let compressMarker = "X-Test-Compress"
 
-    /// `http://HOST:PORT` + `path`; `host` may name another spelling of the address (`localhost`) so a test
+    /// `SCHEME://HOST:PORT` + `path`; `host` may name another spelling of the address (`localhost`) so a test
     /// has two origins.
     public func url(_ path: String, host: String? = nil) -> URL {
         // The path is built by tests from fixed strings; a bad one is a test bug, reported as a bad URL.
-        URL(string: "http://\(host ?? self.host):\(port)\(path)") ?? URL(fileURLWithPath: "/invalid-test-url")
+        URL(string: "\(scheme)://\(host ?? self.host):\(port)\(path)") ?? URL(fileURLWithPath: "/invalid-test-url")
     }
 
     /// Adds (or replaces) the file `name`, served at `/files/NAME` and the other routes that take a NAME.

@@ -28,10 +28,11 @@ public final class ImageDownloader: ImageLoader {
     let rateLimiter: TokenBucket?
     var logger: Logger { configuration.logger }
 
-    /// Creates a downloader with its own HTTP loader (using `configuration.readTimeout`) plus the `file:` and
-    /// `data:` loaders.
+    /// Creates a downloader with its own HTTP loader (using the configuration's read and connect timeouts) plus
+    /// the `file:` and `data:` loaders.
     public convenience init(configuration: ImageDownloaderConfiguration = ImageDownloaderConfiguration()) {
         let http = HTTPImageLoader(configuration: .init(readTimeout: configuration.readTimeout,
+                                                        connectTimeout: configuration.connectTimeout,
                                                         maximumDecompressedSize: configuration.maximumBodySize),
                                    logger: configuration.logger)
         self.init(configuration: configuration,

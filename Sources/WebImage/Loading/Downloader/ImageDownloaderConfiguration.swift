@@ -21,6 +21,9 @@ public struct ImageDownloaderConfiguration: Sendable {
     public var timeout: Duration = .seconds(15)
     /// The longest wait for the next bytes (used for the HTTP loader the downloader creates).
     public var readTimeout: Duration = .seconds(15)
+    /// The longest wait for a connection (used for the HTTP loader the downloader creates). The HTTP client
+    /// keeps trying a refused connection until then.
+    public var connectTimeout: Duration = .seconds(10)
     /// Headers sent with every request (defaults: `Accept` preferring WebP and AVIF, `User-Agent`).
     public var headers = ImageLoadRequest.defaultHeaders
     /// Rewrites the headers of each request after the per-download headers were added.

@@ -1,0 +1,48 @@
+import Foundation
+import TestImageServer
+import Testing
+@testable import WebImage
+
+/// HTTPS against a self-signed certificate (scripts/fixtures/tls.sh): refused unless the request allows it.
+@Suite("TLS certificates", .timeLimit(.minutes(2)))
+struct TLSTests {
+    let image = LoadingTest.bytes(5_000, seed: 8)
+
+    private func withTLSServer<T>(_ body: (TestImageServer) async throws -> T) async throws -> T {
+        let identity = TestImageServer.TLSIdentity(
+            certificateChainPEM: Array(try Fixtures.data("tls/cert.pem")),
+            privateKeyPEM: Array(try Fixtures.data("tls/key.pem")))
+        let server = try await TestImageServer.start(tls: identity)
+        server.serve("a.png", data: image, contentType: "image/png")
+        do {
+            let result = try await body(server)
+            await server.shutdown()
+            return result
+        } catch {
+            await server.shutdown()
+            throw error
+        }
+    }
+
+    @Test func untrustedCertificateIsRefusedUnlessAllowed() async throws {
+        let configuration = LoadingTest.configuration { $0.connectTimeout = .milliseconds(500) }
+        try await withTLSServer { server in
+            try await LoadingTest.withDownloader(configuration) { downloader in
+                let url = server.url("/files/a.png")
+                #expect(url.scheme == "https")
+                let refused = await LoadingTest.failure { try await downloader.download(url) }
+                #expect(refused?.code == .connectionFailed)
+                #expect(server.log.requests.isEmpty)
+
+                let allowed = try await downloader.download(url, options: .allowInvalidSSLCertificates)
+                #expect(allowed.data == image)
+                #expect(server.log.count("/files/a.png") == 1)
+
+                // Allowing it once does not lower the bar for the next request.
+                let again = await LoadingTest.failure { try await downloader.download(url.appendingPathComponent("x")) }
+                #expect(again?.code == .connectionFailed)
+                #expect(server.log.requests.count == 1)
+            }
+        }
+    }
+}
