@@ -30,8 +30,9 @@ public struct DownloadOptions: OptionSet, Sendable, Hashable {
 /// (the caller gets ``ImageError/Code/cancelled``).
 public typealias DownloadRequestModifier = @Sendable (ImageLoadRequest) -> ImageLoadRequest?
 
-/// Inspects or changes a response head before its body is handed to the caller: return `nil` to reject it
-/// (the caller gets ``ImageError/Code/invalidDownloadResponse``).
+/// Inspects or changes a response head before the body is handed to the caller: return `nil` to reject it
+/// (the caller gets ``ImageError/Code/invalidDownloadResponse``). It runs per caller once the shared transfer
+/// has finished, so callers of one transfer may judge its response differently.
 public typealias DownloadResponseModifier = @Sendable (ImageResponseMetadata) -> ImageResponseMetadata?
 
 /// Per-download additions to the downloader's configuration (SDWebImage's context keys for the downloader).

@@ -90,8 +90,8 @@ public final class ImageDownloader: ImageLoader {
     ///
     /// `completion` is called exactly once: with the response, or with the error. A request that cannot be
     /// made (no loader for the URL, or the request modifier cancelled it) completes before this returns.
-    /// `progress` and `completion` run on the transfer's task, one at a time per caller, never after the
-    /// completion.
+    /// `progress` and `completion` run on the transfer's task (a cancellation's completion on the cancelling
+    /// thread), one at a time per caller, and nothing follows the completion.
     @discardableResult
     public func download(_ url: URL, options: DownloadOptions = [], context: DownloadContext = DownloadContext(),
                          progress: ImageLoadProgressHandler? = nil,
