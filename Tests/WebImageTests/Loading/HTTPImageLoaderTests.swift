@@ -329,10 +329,11 @@ struct HTTPImageLoaderTests {
         let server = try await TestImageServer.start()
         let url = server.url("/files/a.png")
         await server.shutdown()
-        // The client retries refused connections until its connect timeout; keep that short.
+        // AsyncHTTPClient retries a refused connection until its connect timeout, then reports the refusal or,
+        // on a busy machine, the timeout; keep that short.
         try await LoadingTest.withHTTPLoader(.init(connectTimeout: .milliseconds(500))) { loader in
             let error = await LoadingTest.failure { try await load(loader, url) }
-            #expect(error?.code == .connectionFailed)
+            #expect(error?.code == .connectionFailed || error?.code == .timedOut)
         }
     }
 

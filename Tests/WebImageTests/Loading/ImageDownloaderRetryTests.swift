@@ -90,11 +90,10 @@ struct ImageDownloaderRetryTests {
             try await LoadingTest.withDownloader(configuration) { downloader in
                 let error = await LoadingTest.failure { try await downloader.download(server.url("/stall/a.png")) }
                 #expect(error?.code == .timedOut)
-                // The second attempt may time out before its request reaches a busy server, so count attempts
-                // on the client side.
+                // On a busy machine an attempt may time out before its request reaches the server, so the
+                // attempts are counted on the client side.
                 #expect(counter(DownloadMetrics.requestsLabel, in: metrics) == 2)
                 #expect(counter(DownloadMetrics.retriesLabel, in: metrics) == 1)
-                #expect(server.log.count("/stall/a.png") >= 1)
             }
         }
     }
