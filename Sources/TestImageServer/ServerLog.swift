@@ -10,8 +10,10 @@ public struct RecordedRequest: Sendable {
     public let path: String
     /// The request headers in order.
     public let headers: [(name: String, value: String)]
-    /// The connection it came on (numbered from 0).
+    /// The connection (or HTTP/2 stream) it came on, numbered from 0.
     public let connection: Int
+    /// The protocol version, `HTTP/1.1` or `HTTP/2.0`.
+    public let version: String
 
     /// The first value of the header `name` (any letter case), or `nil`.
     public func header(_ name: String) -> String? {
@@ -29,7 +31,7 @@ public struct ServerLog: Sendable {
     public internal(set) var maxInFlight = 0
     /// Paths of requests whose connection the client closed before the response ended, in order.
     public internal(set) var clientClosedPaths: [String] = []
-    /// Connections accepted.
+    /// Connections accepted (each HTTP/2 stream counts as one).
     public internal(set) var connectionCount = 0
 
     /// How many requests arrived for `path` (query ignored).
@@ -70,11 +72,12 @@ struct ServerState {
         return ready
     }
 
-    mutating func requestStarted(connection: Int, uri: String, headers: [(name: String, value: String)]) -> Int {
+    mutating func requestStarted(connection: Int, uri: String, headers: [(name: String, value: String)],
+                                 version: String) -> Int {
         let sequence = log.requests.count
         let path = String(uri.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first ?? "")
         log.requests.append(RecordedRequest(sequence: sequence, uri: uri, path: path, headers: headers,
-                                            connection: connection))
+                                            connection: connection, version: version))
         log.inFlight += 1
         log.maxInFlight = max(log.maxInFlight, log.inFlight)
         connections[connection]?.openRequest = sequence

@@ -1,9 +1,7 @@
 import Foundation
 import NIOCore
 import NIOHTTP1
-import NIOHTTPCompression
 import NIOPosix
-import NIOSSL
 import Synchronization
 
 /// A real HTTP/1.1 server on a loopback address (port chosen by the system) that serves given bytes and
@@ -43,11 +41,15 @@ public final class TestImageServer: Sendable {
     private let serverChannel: any Channel
     private let acceptTask: Mutex<Task<Void, Never>?> = Mutex(nil)
 
-    private init(host: String, port: Int, scheme: String, serverChannel: any Channel) {
+    private let incoming: AsyncStream<HTTPConnection>.Continuation
+
+    private init(host: String, port: Int, scheme: String, serverChannel: any Channel,
+                 incoming: AsyncStream<HTTPConnection>.Continuation) {
         self.host = host
         self.port = port
         self.scheme = scheme
         self.serverChannel = serverChannel
+        self.incoming = incoming
     }
 
     /// A certificate chain and private key in PEM, for serving HTTPS.
@@ -64,57 +66,36 @@ public final class TestImageServer: Sendable {
         }
     }
 
-    /// Starts a server on `host` (default 127.0.0.1) and a free port; with `tls`, it speaks HTTPS (HTTP/1.1).
-    public static func start(host: String = "127.0.0.1", tls: TLSIdentity? = nil) async throws -> TestImageServer {
-        let sslContext = try tls.map { identity in
-            let chain = try NIOSSLCertificate.fromPEMBytes(identity.certificateChainPEM).map { NIOSSLCertificateSource.certificate($0) }
-            let key = try NIOSSLPrivateKey(bytes: identity.privateKeyPEM, format: .pem)
-            return try NIOSSLContext(configuration: .makeServerConfiguration(certificateChain: chain,
-                                                                             privateKey: .privateKey(key)))
-        }
+    /// Starts a server on `host` (default 127.0.0.1) and a free port. With `tls` it speaks HTTPS, and with
+    /// `http2` as well it offers HTTP/2 through ALPN (clients that do not ask for it get HTTP/1.1).
+    public static func start(host: String = "127.0.0.1", tls: TLSIdentity? = nil, http2: Bool = false)
+        async throws -> TestImageServer {
+        let sslContext = try tls.map { try makeSSLContext($0, offeringHTTP2: http2) }
+        let (connections, incoming) = AsyncStream.makeStream(of: HTTPConnection.self)
         let listener = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .serverChannelOption(.backlog, value: 256)
-            .bind(host: host, port: 0) { child in
-                child.eventLoop.makeCompletedFuture {
-                    if let sslContext {
-                        try child.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: sslContext))
-                    }
-                    try child.pipeline.syncOperations.configureHTTPServerPipeline(withErrorHandling: true)
-                    try child.pipeline.syncOperations.addHandler(
-                        HTTPResponseCompressor(responseCompressionPredicate: { head, _ in
-                            // Only responses the gzip route marks are compressed.
-                            guard head.headers.contains(name: Self.compressMarker) else { return .doNotCompress }
-                            head.headers.remove(name: Self.compressMarker)
-                            return .compressIfPossible
-                        }))
-                    return try NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>(
-                        wrappingChannelSynchronously: child)
-                }
+            .childChannelInitializer { channel in
+                configurePipeline(channel, sslContext: sslContext, http2: http2, incoming: incoming)
             }
-        guard let port = listener.channel.localAddress?.port else {
+            .bind(host: host, port: 0)
+            .get()
+        guard let port = listener.localAddress?.port else {
+            try? await listener.close()
             throw TestImageServerError.noPort
         }
         let server = TestImageServer(host: host, port: port, scheme: tls == nil ? "http" : "https",
-                                     serverChannel: listener.channel)
+                                     serverChannel: listener, incoming: incoming)
         let task = Task<Void, Never> {
-            do {
-                try await listener.executeThenClose { inbound in
-                    try await withThrowingDiscardingTaskGroup { group in
-                        for try await connection in inbound {
-                            group.addTask { await server.handle(connection) }
-                        }
-                    }
+            await withDiscardingTaskGroup { group in
+                for await connection in connections {
+                    group.addTask { await server.handle(connection) }
                 }
-            } catch {
-                // The listener closed: the server is shutting down.
             }
         }
         server.acceptTask.withLock { $0 = task }
         return server
     }
-
-    static let compressMarker = "X-Test-Compress"
 
     /// `SCHEME://HOST:PORT` + `path`; `host` may name another spelling of the address (`localhost`) so a test
     /// has two origins.
@@ -164,6 +145,7 @@ public final class TestImageServer: Sendable {
         let open = channels.withLock { Array($0.values) }
         for channel in open { try? await channel.close() }
         try? await serverChannel.close()
+        incoming.finish()
         let task = acceptTask.withLock { $0 }
         task?.cancel()
         await task?.value
@@ -179,7 +161,7 @@ public final class TestImageServer: Sendable {
         return result
     }
 
-    private func handle(_ connection: NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>) async {
+    private func handle(_ connection: HTTPConnection) async {
         let id = nextConnection.wrappingAdd(1, ordering: .relaxed).oldValue
         let channel = connection.channel
         channels.withLock { $0[id] = channel }
@@ -204,7 +186,8 @@ public final class TestImageServer: Sendable {
                     head = nil
                     let sequence = update { state in
                         state.requestStarted(connection: id, uri: requestHead.uri,
-                                             headers: requestHead.headers.map { (name: $0.name, value: $0.value) })
+                                             headers: requestHead.headers.map { (name: $0.name, value: $0.value) },
+                                             version: "\(requestHead.version)")
                     }
                     let exchange = Exchange(server: self, connection: id, channel: channel, outbound: outbound,
                                             head: requestHead)

@@ -26,15 +26,18 @@ public struct ImageResponseMetadata: Sendable, Equatable {
     public var mimeType: String?
     /// The announced body length, when known and not content-encoded.
     public var expectedContentLength: Int64?
+    /// The HTTP version the response came with (`HTTP/1.1`, `HTTP/2.0`); `nil` for files and `data:` URLs.
+    public var httpVersion: String?
 
     /// Creates response metadata.
     public init(url: URL, statusCode: Int = 200, headers: HTTPHeaderFields = HTTPHeaderFields(),
-                mimeType: String? = nil, expectedContentLength: Int64? = nil) {
+                mimeType: String? = nil, expectedContentLength: Int64? = nil, httpVersion: String? = nil) {
         self.url = url
         self.statusCode = statusCode
         self.headers = headers
         self.mimeType = mimeType
         self.expectedContentLength = expectedContentLength
+        self.httpVersion = httpVersion
     }
 
     /// The entity tag (`ETag`), for `If-None-Match` revalidation and `If-Range` resumption.

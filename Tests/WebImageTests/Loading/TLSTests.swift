@@ -8,11 +8,11 @@ import Testing
 struct TLSTests {
     let image = LoadingTest.bytes(5_000, seed: 8)
 
-    private func withTLSServer<T>(_ body: (TestImageServer) async throws -> T) async throws -> T {
+    private func withTLSServer<T>(http2: Bool = false, _ body: (TestImageServer) async throws -> T) async throws -> T {
         let identity = TestImageServer.TLSIdentity(
             certificateChainPEM: Array(try Fixtures.data("tls/cert.pem")),
             privateKeyPEM: Array(try Fixtures.data("tls/key.pem")))
-        let server = try await TestImageServer.start(tls: identity)
+        let server = try await TestImageServer.start(tls: identity, http2: http2)
         server.serve("a.png", data: image, contentType: "image/png")
         do {
             let result = try await body(server)
@@ -45,6 +45,38 @@ struct TLSTests {
                 let again = await LoadingTest.failure { try await downloader.download(url.appendingPathComponent("x")) }
                 #expect(again?.code == .connectionFailed || again?.code == .timedOut)
                 #expect(server.log.requests.count == 1)
+            }
+        }
+    }
+
+    @Test func http2IsUsedWhenTheServerOffersIt() async throws {
+        let configuration = LoadingTest.configuration { $0.connectTimeout = .seconds(8) }
+        try await withTLSServer(http2: true) { server in
+            try await LoadingTest.withDownloader(configuration) { downloader in
+                let collector = ResultCollector()
+                for index in 0..<4 {
+                    downloader.download(server.url("/gate/g/a.png?\(index)"), options: .allowInvalidSSLCertificates,
+                                        completion: collector.completion(index))
+                }
+                await server.waitUntil { $0.inFlight == 4 }
+                server.openGate("g")
+                await collector.wait(for: 4)
+                for index in 0..<4 {
+                    #expect(collector.result(index)?.bytes == image)
+                    #expect(collector.result(index)?.response?.metadata.httpVersion == "HTTP/2.0")
+                }
+                #expect(server.log.requests.map(\.version) == Array(repeating: "HTTP/2.0", count: 4))
+            }
+        }
+    }
+
+    @Test func plainHTTPStaysOnHTTP1() async throws {
+        try await LoadingTest.withServer { server in
+            server.serve("a.png", data: image, contentType: "image/png")
+            try await LoadingTest.withDownloader { downloader in
+                let response = try await downloader.download(server.url("/files/a.png"))
+                #expect(response.metadata.httpVersion == "HTTP/1.1")
+                #expect(server.log.requests.first?.version == "HTTP/1.1")
             }
         }
     }

@@ -15,7 +15,7 @@ extension HTTPImageLoader {
         var metadata = ImageResponseMetadata(
             url: url, statusCode: status, headers: headers,
             mimeType: ImageResponseMetadata.mimeType(fromContentType: headers["Content-Type"]),
-            expectedContentLength: encoded ? nil : announced)
+            expectedContentLength: encoded ? nil : announced, httpVersion: "\(response.version)")
 
         if status == 304 {
             await discardBody(of: response)
