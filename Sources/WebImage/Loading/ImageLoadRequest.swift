@@ -106,7 +106,12 @@ public struct BasicCredentials: Sendable, Hashable {
 
 /// The priority of a download in the queue: higher runs first among what is still waiting.
 public enum DownloadPriority: Int, Sendable, Comparable, CaseIterable {
-    case low = 0, normal = 1, high = 2
+    /// Behind everything else (prefetching).
+    case low = 0
+    /// The default.
+    case normal = 1
+    /// Ahead of everything else (what is on screen).
+    case high = 2
 
     public static func < (lhs: DownloadPriority, rhs: DownloadPriority) -> Bool { lhs.rawValue < rhs.rawValue }
 }
