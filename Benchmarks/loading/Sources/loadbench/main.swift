@@ -3,6 +3,11 @@ import Synchronization
 import WebImage
 
 // Throwaway harness: throughput over loopback nginx, cost of a coalesced join, memory per in-flight download.
+/// Prints a line at once (print buffers when stdout is a pipe).
+func say(_ line: String) {
+    FileHandle.standardOutput.write(Data((line + "\n").utf8))
+}
+
 let base = CommandLine.arguments.dropFirst().first ?? "http://127.0.0.1:18089"
 let clock = ContinuousClock()
 
@@ -41,7 +46,7 @@ final class Countdown: Sendable {
 
 func url(_ path: String) -> URL {
     guard let url = URL(string: base + path) else {
-        print("bad base URL \(base)")
+        say("bad base URL \(base)")
         exit(2)
     }
     return url
@@ -69,10 +74,10 @@ do {
         await countdown.wait()
         let elapsed = seconds(clock.now - start)
         if run > 0 { times.append(elapsed) }  // run 0 warms the connection pool
-        if bytes.load(ordering: .relaxed) != 200 * 102_400 { print("warning: short read in run \(run)") }
+        if bytes.load(ordering: .relaxed) != 200 * 102_400 { say("warning: short read in run \(run)") }
     }
     times.sort()
-    print(String(format: "throughput: 200 x 100 KB, 8 at a time: median %.1f ms, min %.1f ms (%.0f files/s)",
+    say(String(format: "throughput: 200 x 100 KB, 8 at a time: median %.1f ms, min %.1f ms (%.0f files/s)",
                  times[times.count / 2] * 1000, times[0] * 1000, 200 / times[times.count / 2]))
     try await downloader.shutdown()
 }
@@ -94,7 +99,7 @@ do {
     for token in tokens { token.cancel() }
     let cancelTime = seconds(clock.now - cancelStart)
     first.cancel()
-    print(String(format: "coalesced join: %.2f µs each (%d joins), %.0f bytes each; cancel of a joined caller: %.2f µs",
+    say(String(format: "coalesced join: %.2f µs each (%d joins), %.0f bytes each; cancel of a joined caller: %.2f µs",
                  joinTime / Double(n) * 1e6, n, Double(after - before) / Double(n), cancelTime / Double(n) * 1e6))
     try await downloader.shutdown()
 }
@@ -116,7 +121,7 @@ for n in [200, 1000] {
         if case .receivedResponse = event { responses += 1; if responses == n { break } }
     }
     let during = residentBytes()
-    print(String(format: "in flight: %d downloads with response head received: %.1f KB RSS each", n,
+    say(String(format: "in flight: %d downloads with response head received: %.1f KB RSS each", n,
                  Double(during - before) / Double(n) / 1024))
     downloader.cancelAll()
     try await http.shutdown()
@@ -135,7 +140,7 @@ do {
     for i in 0..<n { tokens.append(downloader.download(url("/drip/img000.jpg?\(i)")) { _ in }) }
     let enqueueTime = seconds(clock.now - start)
     let after = residentBytes()
-    print(String(format: "queued: %.2f µs to enqueue a new transfer, %.0f bytes each (%d queued)",
+    say(String(format: "queued: %.2f µs to enqueue a new transfer, %.0f bytes each (%d queued)",
                  enqueueTime / Double(n) * 1e6, Double(after - before) / Double(n), n))
     downloader.cancelAll()
     try await downloader.shutdown()

@@ -4,7 +4,8 @@ import Foundation
 /// Per-caller things (progress, partial data, response modifier, decryptor, priority) are not part of it.
 struct TransferKey: Hashable {
     let url: String
-    let headers: HTTPHeaderFields
+    /// The headers in canonical form (computed once: hashing is on every join).
+    let headers: [String]
     let credentials: BasicCredentials?
     let handlesCookies: Bool
     let allowsInvalidCertificates: Bool
@@ -16,7 +17,7 @@ struct TransferKey: Hashable {
 
     init(_ request: ImageLoadRequest, retries: Bool) {
         url = request.url.absoluteString
-        headers = request.headers
+        headers = request.headers.canonical
         credentials = request.credentials
         handlesCookies = request.handlesCookies
         allowsInvalidCertificates = request.allowsInvalidCertificates
@@ -42,20 +43,57 @@ struct TransferState {
     let request: ImageLoadRequest
     let loader: any ImageLoader
     let retries: Bool
-    var subscribers: [Int: DownloadSubscriber] = [:]
+    private(set) var subscribers: [Int: DownloadSubscriber] = [:]
     var phase: Phase
-    /// The highest priority among the subscribers.
-    var priority: DownloadPriority
+    /// The highest priority among the subscribers (kept when the last one leaves).
+    private(set) var priority: DownloadPriority
+    /// Subscribers per priority, so joining and leaving cost O(1) however many callers share the transfer.
+    private var priorityCounts = [0, 0, 0]
+
+    init(id: Int, key: TransferKey, request: ImageLoadRequest, loader: any ImageLoader, retries: Bool,
+         phase: Phase) {
+        self.id = id
+        self.key = key
+        self.request = request
+        self.loader = loader
+        self.retries = retries
+        self.phase = phase
+        priority = request.priority
+    }
 
     var isQueued: Bool {
         if case .queued = phase { return true }
         return false
     }
 
-    mutating func updatePriority() -> Bool {
-        let highest = subscribers.values.map(\.priority).max() ?? priority
-        defer { priority = highest }
-        return highest != priority
+    /// Adds a caller; returns whether the transfer's priority changed.
+    mutating func add(_ subscriber: DownloadSubscriber) -> Bool {
+        subscribers[subscriber.id] = subscriber
+        priorityCounts[subscriber.priority.rawValue] += 1
+        return refreshPriority()
+    }
+
+    /// Removes a caller; returns it (or `nil` if it was not here) and whether the priority changed.
+    mutating func remove(_ subscriberID: Int) -> (subscriber: DownloadSubscriber?, priorityChanged: Bool) {
+        guard let subscriber = subscribers.removeValue(forKey: subscriberID) else { return (nil, false) }
+        priorityCounts[subscriber.priority.rawValue] -= 1
+        return (subscriber, refreshPriority())
+    }
+
+    /// Drops every caller and returns them.
+    mutating func removeAllSubscribers() -> [DownloadSubscriber] {
+        defer {
+            subscribers.removeAll()
+            priorityCounts = [0, 0, 0]
+        }
+        return Array(subscribers.values)
+    }
+
+    private mutating func refreshPriority() -> Bool {
+        guard let highest = DownloadPriority.allCases.last(where: { priorityCounts[$0.rawValue] > 0 }),
+              highest != priority else { return false }
+        priority = highest
+        return true
     }
 }
 
@@ -104,7 +142,7 @@ struct DownloaderState {
                 transfers[id] = nil
             case .running(let task):
                 tasks.append(task)
-                transfers[id]?.subscribers.removeAll()
+                _ = transfers[id]?.removeAllSubscribers()
             }
         }
         byKey.removeAll()

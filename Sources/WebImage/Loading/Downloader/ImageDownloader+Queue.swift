@@ -18,12 +18,11 @@ extension ImageDownloader {
                 id: state.makeSubscriberID(), priority: request.priority, wantsPartialData: request.wantsPartialData,
                 minimumProgressInterval: minimumInterval, responseModifier: responseModifier, decryptor: decryptor,
                 progress: progress, completion: completion)
-            if let id = state.byKey[key], var transfer = state.transfers[id] {
-                transfer.subscribers[subscriber.id] = subscriber
-                if transfer.updatePriority(), case .queued(let sequence) = transfer.phase {
+            // Mutated in place: a copy of the transfer would copy its subscriber table on every join.
+            if let id = state.byKey[key], let priorityChanged = state.transfers[id]?.add(subscriber) {
+                if priorityChanged, let transfer = state.transfers[id], case .queued(let sequence) = transfer.phase {
                     state.queue.push(id, priority: transfer.priority, sequence: sequence)
                 }
-                state.transfers[id] = transfer
                 return (id, subscriber.id, true)
             }
             let id = state.nextTransferID
@@ -34,8 +33,8 @@ extension ImageDownloader {
             var shared = request
             shared.wantsPartialData = true
             var transfer = TransferState(id: id, key: key, request: shared, loader: loader, retries: retries,
-                                         phase: .queued(sequence: sequence), priority: request.priority)
-            transfer.subscribers[subscriber.id] = subscriber
+                                         phase: .queued(sequence: sequence))
+            _ = transfer.add(subscriber)
             state.transfers[id] = transfer
             state.byKey[key] = id
             state.queue.push(id, priority: transfer.priority, sequence: sequence)
@@ -67,13 +66,13 @@ extension ImageDownloader {
     /// Ends one caller. The transfer is dropped from the queue, or its task cancelled, when no caller is left.
     func cancel(transferID: Int, subscriberID: Int) {
         let (subscriber, task) = state.withLock { state -> (DownloadSubscriber?, Task<Void, Never>?) in
-            guard var transfer = state.transfers[transferID],
-                  let subscriber = transfer.subscribers.removeValue(forKey: subscriberID) else { return (nil, nil) }
+            guard let removal = state.transfers[transferID]?.remove(subscriberID),
+                  let subscriber = removal.subscriber,
+                  let transfer = state.transfers[transferID] else { return (nil, nil) }
             guard transfer.subscribers.isEmpty else {
-                if transfer.updatePriority(), case .queued(let sequence) = transfer.phase {
+                if removal.priorityChanged, case .queued(let sequence) = transfer.phase {
                     state.queue.push(transferID, priority: transfer.priority, sequence: sequence)
                 }
-                state.transfers[transferID] = transfer
                 return (subscriber, nil)
             }
             if state.byKey[transfer.key] == transferID { state.byKey[transfer.key] = nil }
@@ -82,7 +81,6 @@ extension ImageDownloader {
                 state.transfers[transferID] = nil
                 return (subscriber, nil)
             case .running(let task):
-                state.transfers[transferID] = transfer
                 return (subscriber, task)
             }
         }
