@@ -117,9 +117,16 @@ for n in [200, 1000] {
         downloader.download(url("/drip/img\(String(format: "%03d", i % 200)).jpg?\(i)")) { _ in }
     }
     var responses = 0
+    var failures: [String: Int] = [:]
     for await event in stream {
-        if case .receivedResponse = event { responses += 1; if responses == n { break } }
+        switch event {
+        case .receivedResponse: responses += 1
+        case .finished(_, let error?): failures[error.rawValue, default: 0] += 1
+        default: break
+        }
+        if responses + failures.values.reduce(0, +) == n { break }
     }
+    if !failures.isEmpty { say("in flight: \(n) downloads: failures \(failures)") }
     let during = residentBytes()
     say(String(format: "in flight: %d downloads with response head received: %.1f KB RSS each", n,
                  Double(during - before) / Double(n) / 1024))
@@ -133,11 +140,12 @@ do {
     configuration.maxConcurrentDownloads = 1
     let downloader = ImageDownloader(configuration: configuration)
     let n = 100_000
-    let before = residentBytes()
     var tokens: [DownloadToken] = []
     tokens.reserveCapacity(n)
+    let queuedURLs = (0..<n).map { url("/drip/img000.jpg?\($0)") }
+    let before = residentBytes()
     let start = clock.now
-    for i in 0..<n { tokens.append(downloader.download(url("/drip/img000.jpg?\(i)")) { _ in }) }
+    for queuedURL in queuedURLs { tokens.append(downloader.download(queuedURL) { _ in }) }
     let enqueueTime = seconds(clock.now - start)
     let after = residentBytes()
     say(String(format: "queued: %.2f µs to enqueue a new transfer, %.0f bytes each (%d queued)",

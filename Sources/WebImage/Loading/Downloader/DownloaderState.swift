@@ -2,7 +2,9 @@ import Foundation
 
 /// What makes two requests "the same download": everything that can change the response or its validation.
 /// Per-caller things (progress, partial data, response modifier, decryptor, priority) are not part of it.
+/// The hash is computed once: the key is hashed on every call and again whenever the table grows.
 struct TransferKey: Hashable {
+    private let precomputedHash: Int
     let url: String
     /// The headers in canonical form (computed once: hashing is on every join).
     let headers: [String]
@@ -26,6 +28,22 @@ struct TransferKey: Hashable {
         maximumBodySize = request.maximumBodySize
         maximumRedirects = request.maximumRedirects
         self.retries = retries
+        var hasher = Hasher()
+        hasher.combine(url)
+        hasher.combine(headers)
+        hasher.combine(credentials)
+        hasher.combine(handlesCookies)
+        hasher.combine(allowsInvalidCertificates)
+        hasher.combine(acceptableStatusCodes)
+        hasher.combine(acceptableContentTypes)
+        hasher.combine(maximumBodySize)
+        hasher.combine(maximumRedirects)
+        hasher.combine(retries)
+        precomputedHash = hasher.finalize()
+    }
+
+    func hash(into hasher: inout Hasher) {
+        hasher.combine(precomputedHash)
     }
 }
 
