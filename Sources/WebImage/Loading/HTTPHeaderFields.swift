@@ -98,7 +98,15 @@ public struct HTTPHeaderFields: Sendable, Hashable, Sequence, ExpressibleByDicti
         fields.map { "\($0.name): \($0.value)" }.joined(separator: ", ")
     }
 
+    /// ASCII case-insensitive equality: header names are ASCII tokens, and Foundation's locale-aware comparison
+    /// showed up in profiles of the download path.
     private static func same(_ a: String, _ b: String) -> Bool {
-        a.caseInsensitiveCompare(b) == .orderedSame
+        let left = a.utf8, right = b.utf8
+        guard left.count == right.count else { return false }
+        return zip(left, right).allSatisfy { lowercase($0) == lowercase($1) }
+    }
+
+    private static func lowercase(_ byte: UInt8) -> UInt8 {
+        (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte | 0x20 : byte
     }
 }
