@@ -1,0 +1,207 @@
+import Foundation
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+import Synchronization
+
+/// A real HTTP/1.1 server on a loopback address (port chosen by the system) that serves given bytes and
+/// misbehaves on purpose: slow, stalled, truncated, reset, redirected, 304, 4xx/5xx, wrong type, gzip, huge,
+/// basic auth, ranges. It logs every request and lets callers wait for what it saw (never for time).
+///
+/// Routes (`NAME` is a file added with ``serve(_:data:contentType:etag:lastModified:)``):
+/// - `/files/NAME` — the bytes, with `ETag`, `Last-Modified`, `If-None-Match` → 304, `Range` / `If-Range` → 206
+/// - `/slow/NAME?chunk=N&delayMs=M` — in N-byte pieces with M ms between them
+/// - `/stall/NAME?after=N` — head and N bytes, then nothing until the client leaves
+/// - `/short/NAME` — the full `Content-Length`, half the body, then a clean close; `/short-once/NAME` does that
+///   only the first time
+/// - `/reset/NAME?after=N` — N bytes, then a TCP reset; `/reset-once/NAME?after=N` resets only the first time
+/// - `/redirect/K/NAME` — K redirects, then `/files/NAME`; `/redirect-to?url=U` — one redirect to U;
+///   `/loop/a` ⇄ `/loop/b`
+/// - `/status/CODE` — that status with a short text body; `/empty` — 200 with no body
+/// - `/flaky/NAME?failures=K&status=S` — status S (default 503) for the first K requests, then the bytes
+/// - `/wrong-type/NAME` — the bytes as `text/html`; `/gzip/NAME` — gzip-encoded when the client accepts it
+/// - `/huge?bytes=N[&chunked=1]` — N bytes (with Content-Length, or chunked), as fast as the client reads
+/// - `/auth/NAME?user=U&password=P` — 401 unless basic auth matches
+/// - `/gate/G/NAME` — waits until gate G is opened, then the bytes
+/// - `/cookie/NAME?set=K=V` — the bytes with `Set-Cookie: K=V`
+/// - anything else — 404
+public final class TestImageServer: Sendable {
+    /// The address the server listens on.
+    public let host: String
+    /// The port the system gave it.
+    public let port: Int
+    /// `https` when the server was started with a certificate, else `http`.
+    public let scheme: String
+
+    let state = Mutex(ServerState())
+    let files = Mutex<[String: ServedFile]>([:])
+    let gates = Gates()
+    private let channels = Mutex<[Int: any Channel]>([:])
+    private let nextConnection = Atomic<Int>(0)
+    private let serverChannel: any Channel
+    private let acceptTask: Mutex<Task<Void, Never>?> = Mutex(nil)
+
+    private let incoming: AsyncStream<HTTPConnection>.Continuation
+
+    private init(host: String, port: Int, scheme: String, serverChannel: any Channel,
+                 incoming: AsyncStream<HTTPConnection>.Continuation) {
+        self.host = host
+        self.port = port
+        self.scheme = scheme
+        self.serverChannel = serverChannel
+        self.incoming = incoming
+    }
+
+    /// A certificate chain and private key in PEM, for serving HTTPS.
+    public struct TLSIdentity: Sendable {
+        /// The certificate chain, leaf first, PEM-encoded.
+        public var certificateChainPEM: [UInt8]
+        /// The private key, PEM-encoded.
+        public var privateKeyPEM: [UInt8]
+
+        /// Creates an identity from PEM bytes.
+        public init(certificateChainPEM: [UInt8], privateKeyPEM: [UInt8]) {
+            self.certificateChainPEM = certificateChainPEM
+            self.privateKeyPEM = privateKeyPEM
+        }
+    }
+
+    /// Starts a server on `host` (default 127.0.0.1) and a free port. With `tls` it speaks HTTPS, and with
+    /// `http2` as well it offers HTTP/2 through ALPN (clients that do not ask for it get HTTP/1.1).
+    public static func start(host: String = "127.0.0.1", tls: TLSIdentity? = nil, http2: Bool = false)
+        async throws -> TestImageServer {
+        let sslContext = try tls.map { try makeSSLContext($0, offeringHTTP2: http2) }
+        let (connections, incoming) = AsyncStream.makeStream(of: HTTPConnection.self)
+        let listener = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            .serverChannelOption(.backlog, value: 256)
+            .childChannelInitializer { channel in
+                configurePipeline(channel, sslContext: sslContext, http2: http2, incoming: incoming)
+            }
+            .bind(host: host, port: 0)
+            .get()
+        guard let port = listener.localAddress?.port else {
+            try? await listener.close()
+            throw TestImageServerError.noPort
+        }
+        let server = TestImageServer(host: host, port: port, scheme: tls == nil ? "http" : "https",
+                                     serverChannel: listener, incoming: incoming)
+        let task = Task<Void, Never> {
+            await withDiscardingTaskGroup { group in
+                for await connection in connections {
+                    group.addTask { await server.handle(connection) }
+                }
+            }
+        }
+        server.acceptTask.withLock { $0 = task }
+        return server
+    }
+
+    /// `SCHEME://HOST:PORT` + `path`; `host` may name another spelling of the address (`localhost`) so a test
+    /// has two origins.
+    public func url(_ path: String, host: String? = nil) -> URL {
+        // The path is built by tests from fixed strings; a bad one is a test bug, reported as a bad URL.
+        URL(string: "\(scheme)://\(host ?? self.host):\(port)\(path)") ?? URL(fileURLWithPath: "/invalid-test-url")
+    }
+
+    /// Adds (or replaces) the file `name`, served at `/files/NAME` and the other routes that take a NAME.
+    public func serve(_ name: String, data: Data, contentType: String = "application/octet-stream",
+                      etag: String? = nil, lastModified: String? = nil) {
+        let file = ServedFile(data: data, contentType: contentType,
+                              etag: etag ?? "\"\(data.count)-\(ServedFile.fnv1a(data))\"",
+                              lastModified: lastModified ?? "Wed, 21 Oct 2015 07:28:00 GMT")
+        files.withLock { $0[name] = file }
+    }
+
+    /// Closes gate `name`: requests to `/gate/NAME/...` wait until it opens. Gates start closed.
+    public func closeGate(_ name: String) { gates.close(name) }
+
+    /// Opens gate `name`, releasing every request waiting on it and any that come later.
+    public func openGate(_ name: String) { gates.open(name) }
+
+    /// What the server has seen so far.
+    public var log: ServerLog { state.withLock { $0.log } }
+
+    /// Returns once `condition` holds for the server's log (checked after every change), or the server stops.
+    public func waitUntil(_ condition: @escaping @Sendable (ServerLog) -> Bool) async {
+        await withCheckedContinuation { continuation in
+            let ready = state.withLock { state -> Bool in
+                if state.isShutDown || condition(state.log) { return true }
+                state.waiters.append((condition, continuation))
+                return false
+            }
+            if ready { continuation.resume() }
+        }
+    }
+
+    /// Stops accepting, closes every connection and releases every waiter.
+    public func shutdown() async {
+        let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+            state.isShutDown = true
+            return state.satisfiedWaiters()
+        }
+        for waiter in waiters { waiter.resume() }
+        gates.openAll()
+        let open = channels.withLock { Array($0.values) }
+        for channel in open { try? await channel.close() }
+        try? await serverChannel.close()
+        incoming.finish()
+        let task = acceptTask.withLock { $0 }
+        task?.cancel()
+        await task?.value
+    }
+
+    /// Applies `change` to the state, then wakes waiters whose condition now holds.
+    func update<T>(_ change: (inout ServerState) -> T) -> T {
+        let (result, ready) = state.withLock { state in
+            let result = change(&state)
+            return (result, state.satisfiedWaiters())
+        }
+        for waiter in ready { waiter.resume() }
+        return result
+    }
+
+    private func handle(_ connection: HTTPConnection) async {
+        let id = nextConnection.wrappingAdd(1, ordering: .relaxed).oldValue
+        let channel = connection.channel
+        channels.withLock { $0[id] = channel }
+        update { state in
+            state.connections[id] = ServerState.Connection()
+            state.log.connectionCount += 1
+        }
+        channel.closeFuture.whenComplete { _ in
+            self.channels.withLock { _ = $0.removeValue(forKey: id) }
+            self.update { $0.connectionClosed(id) }
+        }
+        try? await connection.executeThenClose { inbound, outbound in
+            var head: HTTPRequestHead?
+            for try await part in inbound {
+                switch part {
+                case .head(let requestHead):
+                    head = requestHead
+                case .body:
+                    continue
+                case .end:
+                    guard let requestHead = head else { continue }
+                    head = nil
+                    let sequence = update { state in
+                        state.requestStarted(connection: id, uri: requestHead.uri,
+                                             headers: requestHead.headers.map { (name: $0.name, value: $0.value) },
+                                             version: "\(requestHead.version)")
+                    }
+                    let exchange = Exchange(server: self, connection: id, channel: channel, outbound: outbound,
+                                            head: requestHead)
+                    let keepOpen = try await route(exchange)
+                    update { $0.requestEnded(connection: id, sequence: sequence) }
+                    guard keepOpen, requestHead.isKeepAlive else { return }
+                }
+            }
+        }
+    }
+}
+
+/// Why the server could not start.
+public enum TestImageServerError: Error {
+    /// The listening socket has no port.
+    case noPort
+}

@@ -1,0 +1,96 @@
+import Foundation
+
+/// Loads `data:` URLs (RFC 2397): `data:[<media type>][;base64],<data>`, base64 or percent-encoded.
+///
+/// The decoded size is estimated from the URL's length and checked against the request's size limit before
+/// anything is decoded. A URL without a comma or with a broken `%` escape is ``ImageError/Code/invalidURL``;
+/// undecodable base64 or an empty payload is ``ImageError/Code/badImageData``.
+public struct DataURLImageLoader: ImageLoader {
+    /// Creates a `data:` URL loader.
+    public init() {}
+
+    /// `data` URLs.
+    public func canLoad(_ url: URL) -> Bool {
+        url.scheme?.lowercased() == "data"
+    }
+
+    public func load(_ request: ImageLoadRequest, progress: ImageLoadProgressHandler?) async throws
+        -> ImageLoadResponse {
+        try Task.checkCancellation()
+        let decoded = try Self.decode(request.url.absoluteString, maximumSize: request.maximumBodySize)
+        let length = Int64(decoded.data.count)
+        progress?(ImageLoadProgress(receivedBytes: length, expectedBytes: length,
+                                    partialData: request.wantsPartialData ? decoded.data : nil))
+        let metadata = ImageResponseMetadata(url: request.url, statusCode: 200,
+                                             headers: ["Content-Type": decoded.mediaType],
+                                             mimeType: ImageResponseMetadata.mimeType(fromContentType: decoded.mediaType),
+                                             expectedContentLength: length)
+        return ImageLoadResponse(data: decoded.data, metadata: metadata)
+    }
+
+    /// Splits and decodes a `data:` URL string.
+    static func decode(_ string: String, maximumSize: Int) throws -> (mediaType: String, data: Data) {
+        guard string.lowercased().hasPrefix("data:"), let comma = string.firstIndex(of: ",") else {
+            throw ImageError(.invalidURL, "a data: URL needs a comma before its payload")
+        }
+        let header = string[string.index(string.startIndex, offsetBy: 5)..<comma]
+        let payload = string[string.index(after: comma)...]
+        var parameters = header.split(separator: ";", omittingEmptySubsequences: false).map(String.init)
+        let isBase64 = parameters.last?.lowercased() == "base64"
+        if isBase64 { parameters.removeLast() }
+        let mediaType = parameters.first.map { $0.isEmpty ? "text/plain" : $0 } ?? "text/plain"
+
+        let estimate = isBase64 ? payload.utf8.count / 4 * 3 : payload.utf8.count
+        guard estimate <= maximumSize + 3 else {
+            throw ImageError(.responseTooLarge, "the data: URL holds about \(estimate) bytes, over \(maximumSize)")
+        }
+        guard let unescaped = PercentDecoding.bytes(of: payload) else {
+            throw ImageError(.invalidURL, "the data: URL has a broken % escape")
+        }
+        var data = unescaped
+        if isBase64 {
+            var text = String(decoding: unescaped, as: UTF8.self).filter { !$0.isWhitespace }
+            text += String(repeating: "=", count: (4 - text.count % 4) % 4)
+            guard let bytes = Data(base64Encoded: text) else {
+                throw ImageError(.badImageData, "the data: URL's base64 payload is not valid base64")
+            }
+            data = bytes
+        }
+        guard data.count <= maximumSize else {
+            throw ImageError(.responseTooLarge, "the data: URL holds \(data.count) bytes, over \(maximumSize)")
+        }
+        guard !data.isEmpty else { throw ImageError(.badImageData, "the data: URL is empty") }
+        return (mediaType, data)
+    }
+}
+
+/// Percent-decoding to raw bytes (Foundation's `removingPercentEncoding` refuses bytes that are not UTF-8).
+enum PercentDecoding {
+    /// The bytes of `text` with every `%XX` replaced by its byte, or `nil` if a `%` is not followed by two hex
+    /// digits.
+    static func bytes<S: StringProtocol>(of text: S) -> Data? {
+        var output = Data()
+        output.reserveCapacity(text.utf8.count)
+        var iterator = text.utf8.makeIterator()
+        while let byte = iterator.next() {
+            guard byte == UInt8(ascii: "%") else {
+                output.append(byte)
+                continue
+            }
+            guard let high = iterator.next().flatMap(hexValue), let low = iterator.next().flatMap(hexValue) else {
+                return nil
+            }
+            output.append(high << 4 | low)
+        }
+        return output
+    }
+
+    private static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        default: nil
+        }
+    }
+}

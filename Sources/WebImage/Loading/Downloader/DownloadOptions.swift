@@ -1,0 +1,104 @@
+import Foundation
+
+/// Per-download switches, named after SDWebImage's downloader options.
+public struct DownloadOptions: OptionSet, Sendable, Hashable {
+    public let rawValue: Int
+    public init(rawValue: Int) { self.rawValue = rawValue }
+
+    /// Queue behind normal downloads.
+    public static let lowPriority = DownloadOptions(rawValue: 1 << 0)
+    /// Queue ahead of normal downloads.
+    public static let highPriority = DownloadOptions(rawValue: 1 << 1)
+    /// Deliver the bytes received so far with each progress report, for progressive decoding.
+    public static let progressiveLoad = DownloadOptions(rawValue: 1 << 2)
+    /// Send stored cookies and store the response's cookies.
+    public static let handleCookies = DownloadOptions(rawValue: 1 << 3)
+    /// Accept a TLS certificate that does not verify (self-signed, expired, wrong host) for this download only.
+    public static let allowInvalidSSLCertificates = DownloadOptions(rawValue: 1 << 4)
+    /// Do not retry this download after a transient failure, whatever the downloader's retry policy says.
+    public static let noRetry = DownloadOptions(rawValue: 1 << 5)
+
+    /// The queue priority these options ask for.
+    public var priority: DownloadPriority {
+        if contains(.highPriority) { return .high }
+        if contains(.lowPriority) { return .low }
+        return .normal
+    }
+}
+
+/// Changes or cancels a request before it is sent: return a changed copy, or `nil` to cancel the download
+/// (the caller gets ``ImageError/Code/cancelled``).
+public typealias DownloadRequestModifier = @Sendable (ImageLoadRequest) -> ImageLoadRequest?
+
+/// Inspects or changes a response head before the body is handed to the caller: return `nil` to reject it
+/// (the caller gets ``ImageError/Code/invalidDownloadResponse``). It runs per caller once the shared transfer
+/// has finished, so callers of one transfer may judge its response differently.
+public typealias DownloadResponseModifier = @Sendable (ImageResponseMetadata) -> ImageResponseMetadata?
+
+/// Per-download additions to the downloader's configuration (SDWebImage's context keys for the downloader).
+public struct DownloadContext: Sendable {
+    /// Headers added to (and replacing) the downloader's headers for this download.
+    public var headers: HTTPHeaderFields
+    /// Credentials for this download, replacing the downloader's.
+    public var credentials: BasicCredentials?
+    /// A request modifier used instead of the downloader's.
+    public var requestModifier: DownloadRequestModifier?
+    /// A response modifier used instead of the downloader's.
+    public var responseModifier: DownloadResponseModifier?
+    /// A decryptor used instead of the downloader's.
+    public var decryptor: (any DownloadDecryptor)?
+    /// A total timeout for this download, replacing the downloader's.
+    public var timeout: Duration?
+
+    /// Creates a context; every field is optional.
+    public init(headers: HTTPHeaderFields = HTTPHeaderFields(), credentials: BasicCredentials? = nil,
+                requestModifier: DownloadRequestModifier? = nil, responseModifier: DownloadResponseModifier? = nil,
+                decryptor: (any DownloadDecryptor)? = nil, timeout: Duration? = nil) {
+        self.headers = headers
+        self.credentials = credentials
+        self.requestModifier = requestModifier
+        self.responseModifier = responseModifier
+        self.decryptor = decryptor
+        self.timeout = timeout
+    }
+}
+
+/// Turns downloaded bytes into image bytes (for servers that encode or encrypt what they send). Applied per
+/// caller after the transfer, so callers sharing one transfer may use different decryptors.
+public protocol DownloadDecryptor: Sendable {
+    /// The decrypted bytes, or `nil` when `data` cannot be decrypted (the caller gets
+    /// ``ImageError/Code/badImageData``).
+    func decrypt(_ data: Data, response: ImageResponseMetadata) -> Data?
+}
+
+/// Built-in decryptors.
+public enum DownloadDecryptors {
+    /// Decodes a body that is base64 text (whitespace and line breaks ignored).
+    public struct Base64: DownloadDecryptor {
+        /// Creates the base64 decryptor.
+        public init() {}
+
+        public func decrypt(_ data: Data, response: ImageResponseMetadata) -> Data? {
+            Data(base64Encoded: data, options: .ignoreUnknownCharacters)
+        }
+    }
+
+    /// Decrypts with a closure.
+    public struct Closure: DownloadDecryptor {
+        let body: @Sendable (Data, ImageResponseMetadata) -> Data?
+
+        /// Wraps `body`.
+        public init(_ body: @escaping @Sendable (Data, ImageResponseMetadata) -> Data?) {
+            self.body = body
+        }
+
+        public func decrypt(_ data: Data, response: ImageResponseMetadata) -> Data? {
+            body(data, response)
+        }
+    }
+}
+
+extension DownloadDecryptor where Self == DownloadDecryptors.Base64 {
+    /// Decodes a base64 body.
+    public static var base64: DownloadDecryptors.Base64 { DownloadDecryptors.Base64() }
+}

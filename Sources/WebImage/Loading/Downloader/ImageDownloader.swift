@@ -1,0 +1,217 @@
+import Foundation
+import Logging
+
+/// Downloads image bytes with a bounded number of transfers at once, a priority queue, one shared transfer per
+/// equal request however many callers ask (coalescing), retries, and events — SDWebImageDownloader's role.
+///
+/// ```swift
+/// let downloader = ImageDownloader()
+/// let response = try await downloader.download(url, options: [.highPriority])
+/// let token = downloader.download(url) { result in … }   // callback form; token.cancel() ends this caller
+/// ```
+///
+/// Requests go to the first loader of ``loaders`` that accepts the URL (HTTP(S), `file:` and `data:` built in).
+/// A URL no loader accepts fails at once with ``ImageError/Code/invalidURL`` and sends nothing.
+public final class ImageDownloader: ImageLoader {
+    /// A downloader with the default configuration, shared by the process.
+    public static let shared = ImageDownloader()
+
+    /// The loaders requests go to.
+    public let loaders: ImageLoaders
+    /// The HTTP loader the downloader made (nil when loaders were given).
+    public let httpLoader: HTTPImageLoader?
+    let configuration: ImageDownloaderConfiguration
+    let state: Locked<DownloaderState>
+    let events = DownloadEventBroadcaster()
+    let metrics: DownloadMetrics
+    let rateLimiter: TokenBucket?
+    var logger: Logger { configuration.logger }
+
+    /// Creates a downloader with its own HTTP loader (using the configuration's read and connect timeouts) plus
+    /// the `file:` and `data:` loaders.
+    public convenience init(configuration: ImageDownloaderConfiguration = ImageDownloaderConfiguration()) {
+        let http = HTTPImageLoader(configuration: .init(readTimeout: configuration.readTimeout,
+                                                        connectTimeout: configuration.connectTimeout,
+                                                        maximumDecompressedSize: configuration.maximumBodySize),
+                                   logger: configuration.logger)
+        self.init(configuration: configuration,
+                  loaders: ImageLoaders([http, FileImageLoader(), DataURLImageLoader()]), httpLoader: http)
+    }
+
+    /// Creates a downloader that sends requests to `loaders`.
+    public convenience init(configuration: ImageDownloaderConfiguration = ImageDownloaderConfiguration(),
+                            loaders: ImageLoaders) {
+        self.init(configuration: configuration, loaders: loaders, httpLoader: nil)
+    }
+
+    private init(configuration: ImageDownloaderConfiguration, loaders: ImageLoaders, httpLoader: HTTPImageLoader?) {
+        self.configuration = configuration
+        self.loaders = loaders
+        self.httpLoader = httpLoader
+        metrics = DownloadMetrics(factory: configuration.metricsFactory)
+        rateLimiter = configuration.rateLimit.map { TokenBucket(limit: $0) }
+        state = Locked(DownloaderState(maxConcurrent: max(1, configuration.maxConcurrentDownloads),
+                                      executionOrder: configuration.executionOrder))
+    }
+
+    /// Cancels everything and closes the HTTP loader's connections.
+    public func shutdown() async throws {
+        cancelAll()
+        events.finishAll()
+        try await httpLoader?.shutdown()
+    }
+
+    /// How many transfers may run at once (at least 1). Raising it starts queued transfers at once; lowering it
+    /// lets running transfers finish.
+    public var maxConcurrentDownloads: Int {
+        get { state.withLock { $0.maxConcurrent } }
+        set {
+            state.withLock { state in
+                state.maxConcurrent = max(1, newValue)
+                startQueued(&state)
+            }
+        }
+    }
+
+    /// Transfers running now.
+    public var runningCount: Int { state.withLock { $0.running } }
+    /// Transfers waiting for a slot.
+    public var queuedCount: Int { state.withLock { $0.queuedCount } }
+
+    /// A stream of transfer events from now on; it ends when the downloader shuts down or the reader stops.
+    public func eventStream() -> AsyncStream<DownloadEvent> {
+        events.makeStream()
+    }
+
+    // MARK: Downloading
+
+    /// Starts (or joins) the download of `url` and returns this caller's token.
+    ///
+    /// `completion` is called exactly once: with the response, or with the error. A request that cannot be
+    /// made (no loader for the URL, or the request modifier cancelled it) completes before this returns.
+    /// `progress` and `completion` run on the transfer's task (a cancellation's completion on the cancelling
+    /// thread), one at a time per caller, and nothing follows the completion.
+    @discardableResult
+    public func download(_ url: URL, options: DownloadOptions = [], context: DownloadContext = DownloadContext(),
+                         progress: ImageLoadProgressHandler? = nil,
+                         completion: @escaping DownloadCompletion) -> DownloadToken {
+        let request: ImageLoadRequest
+        do {
+            request = try makeRequest(for: url, options: options, context: context)
+        } catch {
+            let failure = ImageError.fromTransport(error)
+            metrics.recordError(failure.code)
+            logger.debug("download refused", metadata: ["url": "\(url)", "error": "\(failure)"])
+            completion(.failure(failure))
+            return DownloadToken(url: url, cancellation: nil)
+        }
+        return enqueue(request, retries: !options.contains(.noRetry),
+                       responseModifier: context.responseModifier ?? configuration.responseModifier,
+                       decryptor: context.decryptor ?? configuration.decryptor,
+                       progress: progress, completion: completion)
+    }
+
+    /// Downloads `url`; cancelling the calling task cancels this caller (and the transfer, if it was the last).
+    public func download(_ url: URL, options: DownloadOptions = [], context: DownloadContext = DownloadContext(),
+                         progress: ImageLoadProgressHandler? = nil) async throws -> ImageLoadResponse {
+        try await withCancellableToken { completion in
+            self.download(url, options: options, context: context, progress: progress, completion: completion)
+        }
+    }
+
+    /// Whether some loader accepts `url`.
+    public func canLoad(_ url: URL) -> Bool {
+        loaders.canLoad(url)
+    }
+
+    /// Loads `request` as given (the downloader's headers, filter and request modifier are not applied again)
+    /// through the queue, coalescing and retries; the configured response modifier and decryptor apply.
+    public func load(_ request: ImageLoadRequest, progress: ImageLoadProgressHandler?) async throws
+        -> ImageLoadResponse {
+        try await withCancellableToken { completion in
+            guard self.loaders.canLoad(request.url) else {
+                completion(.failure(ImageError(.invalidURL, "no loader handles \(request.url.absoluteString)")))
+                return DownloadToken(url: request.url, cancellation: nil)
+            }
+            return self.enqueue(request, retries: true, responseModifier: self.configuration.responseModifier,
+                                decryptor: self.configuration.decryptor, progress: progress, completion: completion)
+        }
+    }
+
+    /// The request the downloader would send for `url`: its headers, the context's, the headers filter, then the
+    /// request modifier. Throws ``ImageError/Code/invalidURL`` when no loader accepts the URL and
+    /// ``ImageError/Code/cancelled`` when the request modifier cancels it.
+    public func makeRequest(for url: URL, options: DownloadOptions = [],
+                            context: DownloadContext = DownloadContext()) throws -> ImageLoadRequest {
+        guard loaders.canLoad(url) else {
+            throw ImageError(.invalidURL, "no loader handles \(url.absoluteString)")
+        }
+        var headers = configuration.headers
+        headers.merge(context.headers)
+        if let filter = configuration.headersFilter { headers = filter(url, headers) }
+        var request = ImageLoadRequest(
+            url: url, headers: headers, timeout: context.timeout ?? configuration.timeout,
+            credentials: context.credentials ?? configuration.credentials,
+            handlesCookies: options.contains(.handleCookies),
+            allowsInvalidCertificates: options.contains(.allowInvalidSSLCertificates),
+            wantsPartialData: options.contains(.progressiveLoad),
+            acceptableStatusCodes: configuration.acceptableStatusCodes,
+            acceptableContentTypes: configuration.acceptableContentTypes,
+            maximumBodySize: configuration.maximumBodySize, maximumRedirects: configuration.maximumRedirects,
+            priority: options.priority)
+        if let modifier = context.requestModifier ?? configuration.requestModifier {
+            guard let modified = modifier(request) else {
+                throw ImageError(.cancelled, "the request modifier cancelled the download of \(url.absoluteString)")
+            }
+            request = modified
+            guard loaders.canLoad(request.url) else {
+                throw ImageError(.invalidURL, "no loader handles \(request.url.absoluteString)")
+            }
+        }
+        return request
+    }
+
+    /// Cancels every queued and running download; each caller gets ``ImageError/Code/cancelled``.
+    public func cancelAll() {
+        let (subscribers, tasks) = state.withLock { $0.removeAll() }
+        for task in tasks { task.cancel() }
+        let failure = ImageError(.cancelled, "all downloads were cancelled")
+        for subscriber in subscribers { subscriber.post(result: .failure(failure)) }
+    }
+
+    /// Bridges the callback form to async: Swift task cancellation cancels the token.
+    private func withCancellableToken(
+        _ start: @escaping @Sendable (@escaping DownloadCompletion) -> DownloadToken
+    ) async throws -> ImageLoadResponse {
+        let bridge = CancellationBridge()
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<ImageLoadResponse, any Error>) in
+                let token = start { result in continuation.resume(with: result) }
+                bridge.attach(token)
+            }
+        } onCancel: {
+            bridge.cancel()
+        }
+    }
+}
+
+/// Holds a token for a task-cancellation handler that may run before the token exists.
+private final class CancellationBridge: Sendable {
+    private let state = Locked<(token: DownloadToken?, cancelled: Bool)>((nil, false))
+
+    func attach(_ token: DownloadToken) {
+        let cancelNow = state.withLock { state -> Bool in
+            state.token = token
+            return state.cancelled
+        }
+        if cancelNow { token.cancel() }
+    }
+
+    func cancel() {
+        let token = state.withLock { state -> DownloadToken? in
+            state.cancelled = true
+            return state.token
+        }
+        token?.cancel()
+    }
+}

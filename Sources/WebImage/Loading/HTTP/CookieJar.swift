@@ -1,0 +1,66 @@
+import Foundation
+
+/// A small cookie store for requests that handle cookies: cookies are kept per host (exact host match, no
+/// domain or path scoping), replaced by name, and removed by `Max-Age=0` or a past `Expires`. Enough for image
+/// servers that gate access with a session cookie; not a browser's jar.
+public final class CookieJar: Sendable {
+    private let cookies = Locked<[String: [(name: String, value: String)]]>([:])
+
+    /// An empty jar.
+    public init() {}
+
+    /// The `Cookie` header value for `url`'s host, or `nil` when none is stored.
+    public func cookieHeader(for url: URL) -> String? {
+        guard let host = url.host?.lowercased() else { return nil }
+        let stored = cookies.withLock { $0[host] ?? [] }
+        guard !stored.isEmpty else { return nil }
+        return stored.map { "\($0.name)=\($0.value)" }.joined(separator: "; ")
+    }
+
+    /// Stores the cookies of every `Set-Cookie` value received from `url`.
+    public func store(setCookieValues values: [String], from url: URL) {
+        guard let host = url.host?.lowercased(), !values.isEmpty else { return }
+        cookies.withLock { jar in
+            var stored = jar[host] ?? []
+            for value in values {
+                guard let cookie = Self.parse(value) else { continue }
+                stored.removeAll { $0.name == cookie.name }
+                if !cookie.expired { stored.append((name: cookie.name, value: cookie.value)) }
+            }
+            jar[host] = stored.isEmpty ? nil : stored
+        }
+    }
+
+    /// Forgets every cookie.
+    public func removeAll() {
+        cookies.withLock { $0.removeAll() }
+    }
+
+    private static func parse(_ header: String) -> (name: String, value: String, expired: Bool)? {
+        let parts = header.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
+        guard let pair = parts.first, let equals = pair.firstIndex(of: "=") else { return nil }
+        let name = String(pair[..<equals]).trimmingCharacters(in: .whitespaces)
+        let value = String(pair[pair.index(after: equals)...])
+        guard !name.isEmpty else { return nil }
+        var expired = false
+        for attribute in parts.dropFirst() {
+            let lower = attribute.lowercased()
+            if lower.hasPrefix("max-age="), let age = Int(lower.dropFirst("max-age=".count)), age <= 0 {
+                expired = true
+            }
+            if lower.hasPrefix("expires="), let date = httpDate(String(attribute.dropFirst("expires=".count))),
+               date < Date() {
+                expired = true
+            }
+        }
+        return (name, value, expired)
+    }
+
+    private static func httpDate(_ text: String) -> Date? {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "GMT")
+        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
+        return formatter.date(from: text)
+    }
+}

@@ -1,0 +1,218 @@
+import AsyncHTTPClient
+import Foundation
+import Logging
+import NIOCore
+import NIOHTTP1
+import NIOSSL
+import Synchronization
+
+/// Loads `http` and `https` URLs with AsyncHTTPClient, streaming the body.
+///
+/// Redirects are followed here rather than inside the client so that credentials and cookies can be checked
+/// at every hop: basic-auth credentials and an explicit `Authorization` header go only to the request's own
+/// origin. HTTP/2 is used when a TLS server offers it. One client per loader; call ``shutdown()`` when done (a
+/// loader that is released without it shuts its client down in the background).
+public final class HTTPImageLoader: ImageLoader {
+    /// Settings fixed for the loader's client.
+    public struct Configuration: Sendable {
+        /// The longest wait for the next bytes of a response (the idle or read timeout).
+        public var readTimeout: Duration
+        /// The longest wait for a connection.
+        public var connectTimeout: Duration
+        /// Whether gzip and deflate bodies are asked for and decompressed.
+        public var decompressesBodies: Bool
+        /// The largest decompressed body the client's decompressor produces before failing.
+        public var maximumDecompressedSize: Int
+        /// How many HTTP/1 connections to one host may be open at once.
+        public var maximumConnectionsPerHost: Int
+
+        /// Creates a configuration (defaults: 15 s read, 10 s connect, decompression on, 100 MB, 16 connections).
+        public init(readTimeout: Duration = .seconds(15), connectTimeout: Duration = .seconds(10),
+                    decompressesBodies: Bool = true, maximumDecompressedSize: Int = 100 * 1024 * 1024,
+                    maximumConnectionsPerHost: Int = 16) {
+            self.readTimeout = readTimeout
+            self.connectTimeout = connectTimeout
+            self.decompressesBodies = decompressesBodies
+            self.maximumDecompressedSize = maximumDecompressedSize
+            self.maximumConnectionsPerHost = maximumConnectionsPerHost
+        }
+    }
+
+    /// The loader's settings.
+    public let configuration: Configuration
+    /// Cookies kept for requests that handle cookies.
+    public let cookies: CookieJar
+    let client: HTTPClient
+    let logger: Logger
+    private let isShutDown = Atomic<Bool>(false)
+
+    /// Creates a loader with its own client.
+    public init(configuration: Configuration = Configuration(), cookies: CookieJar = CookieJar(),
+                logger: Logger = Logger(label: "swift-web-image.http")) {
+        self.configuration = configuration
+        self.cookies = cookies
+        self.logger = logger
+        var clientConfiguration = HTTPClient.Configuration(
+            redirectConfiguration: .disallow,
+            timeout: .init(connect: TimeAmount(configuration.connectTimeout),
+                           read: TimeAmount(configuration.readTimeout)),
+            connectionPool: .init(idleTimeout: .seconds(60),
+                                  concurrentHTTP1ConnectionsPerHostSoftLimit: configuration.maximumConnectionsPerHost),
+            decompression: configuration.decompressesBodies
+                ? .enabled(limit: .size(configuration.maximumDecompressedSize)) : .disabled)
+        clientConfiguration.httpVersion = .automatic
+        client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: clientConfiguration)
+    }
+
+    deinit {
+        if !isShutDown.load(ordering: .acquiring) {
+            _ = client.shutdown()
+        }
+    }
+
+    /// Closes the client's connections. Loads after this fail with ``ImageError/Code/connectionFailed``.
+    public func shutdown() async throws {
+        guard !isShutDown.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        try await client.shutdown()
+    }
+
+    /// `http` and `https` URLs with a host.
+    public func canLoad(_ url: URL) -> Bool {
+        guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" else { return false }
+        guard let host = url.host, !host.isEmpty else { return false }
+        return true
+    }
+
+    public func load(_ request: ImageLoadRequest, progress: ImageLoadProgressHandler?) async throws
+        -> ImageLoadResponse {
+        guard canLoad(request.url) else {
+            throw ImageError(.invalidURL, "not an http(s) URL with a host: \(request.url.absoluteString)")
+        }
+        do {
+            return try await withTimeout(request.timeout) {
+                try await self.followRedirects(request, progress: progress)
+            }
+        } catch {
+            let mapped = ImageError.fromTransport(error)
+            logger.debug("load failed", metadata: ["url": "\(request.url)", "error": "\(mapped)"])
+            throw mapped
+        }
+    }
+
+    /// Sends the request, following redirects by hand so every hop is checked.
+    private func followRedirects(_ request: ImageLoadRequest, progress: ImageLoadProgressHandler?) async throws
+        -> ImageLoadResponse {
+        let origin = Origin(request.url)
+        let deadline = NIODeadline.now() + TimeAmount(request.timeout)
+        var url = request.url
+        var visited: Set<String> = [url.absoluteString]
+        var redirects = 0
+        while true {
+            let outgoing = makeClientRequest(request, url: url, sameOrigin: Origin(url) == origin)
+            logger.debug("request", metadata: ["url": "\(url)"])
+            let response = try await client.execute(outgoing, deadline: deadline, logger: logger)
+            if request.handlesCookies {
+                cookies.store(setCookieValues: response.headers["Set-Cookie"], from: url)
+            }
+            guard let next = redirectTarget(of: response, from: url) else {
+                return try await readBody(of: response, url: url, request: request, progress: progress)
+            }
+            await discardBody(of: response)
+            redirects += 1
+            guard redirects <= request.maximumRedirects else {
+                throw ImageError(.invalidDownloadResponse,
+                                 "more than \(request.maximumRedirects) redirects, last to \(next.absoluteString)")
+            }
+            guard visited.insert(next.absoluteString).inserted else {
+                throw ImageError(.invalidDownloadResponse, "redirect loop back to \(next.absoluteString)")
+            }
+            guard canLoad(next) else {
+                throw ImageError(.invalidURL, "redirect to a URL that cannot be loaded: \(next.absoluteString)")
+            }
+            logger.debug("redirect", metadata: ["from": "\(url)", "to": "\(next)"])
+            url = next
+        }
+    }
+
+    private func makeClientRequest(_ request: ImageLoadRequest, url: URL, sameOrigin: Bool) -> HTTPClientRequest {
+        var outgoing = HTTPClientRequest(url: url.absoluteString)
+        outgoing.method = .GET
+        for (name, value) in request.headers {
+            let lower = name.lowercased()
+            // Credentials and cookies the caller set by hand stay with the origin they were meant for.
+            if !sameOrigin && (lower == "authorization" || lower == "cookie") { continue }
+            // A range only makes sense on the resource that produced the partial body.
+            if !sameOrigin && (lower == "range" || lower == "if-range") { continue }
+            outgoing.headers.add(name: name, value: value)
+        }
+        if sameOrigin, let credentials = request.credentials, !outgoing.headers.contains(name: "Authorization") {
+            outgoing.headers.add(name: "Authorization", value: credentials.authorizationHeader)
+        }
+        if request.handlesCookies, let cookie = cookies.cookieHeader(for: url) {
+            outgoing.headers.replaceOrAdd(name: "Cookie", value: cookie)
+        }
+        if configuration.decompressesBodies, !outgoing.headers.contains(name: "Accept-Encoding") {
+            outgoing.headers.add(name: "Accept-Encoding", value: "gzip, deflate")
+        }
+        if sameOrigin, let resume = request.resume {
+            for (name, value) in resume.headers { outgoing.headers.replaceOrAdd(name: name, value: value) }
+        }
+        if request.allowsInvalidCertificates {
+            var tls = TLSConfiguration.makeClientConfiguration()
+            tls.certificateVerification = .none
+            outgoing.tlsConfiguration = tls
+        }
+        return outgoing
+    }
+
+    private func redirectTarget(of response: HTTPClientResponse, from url: URL) -> URL? {
+        guard [301, 302, 303, 307, 308].contains(Int(response.status.code)),
+              let location = response.headers.first(name: "Location"),
+              let target = URL(string: location, relativeTo: url)?.absoluteURL else { return nil }
+        return target
+    }
+
+    /// Reads and drops a small body so the connection can be reused; a large one is abandoned, which closes it.
+    func discardBody(of response: HTTPClientResponse) async {
+        var remaining = 64 * 1024
+        do {
+            for try await chunk in response.body {
+                remaining -= chunk.readableBytes
+                if remaining < 0 { return }
+            }
+        } catch {
+            return
+        }
+    }
+}
+
+/// Scheme, host and port: what must match for credentials to be sent.
+struct Origin: Equatable {
+    let scheme: String
+    let host: String
+    let port: Int
+
+    init(_ url: URL) {
+        scheme = url.scheme?.lowercased() ?? ""
+        host = url.host?.lowercased() ?? ""
+        port = url.port ?? (scheme == "https" ? 443 : 80)
+    }
+}
+
+/// Runs `operation`, failing with ``ImageError/Code/timedOut`` if it has not finished after `timeout`; the
+/// operation is then cancelled, which closes its connection.
+func withTimeout<T: Sendable>(_ timeout: Duration, _ operation: @escaping @Sendable () async throws -> T)
+    async throws -> T {
+    try await withThrowingTaskGroup(of: T?.self) { group in
+        group.addTask { try await operation() }
+        group.addTask {
+            try await Task.sleep(for: timeout)
+            return nil
+        }
+        defer { group.cancelAll() }
+        guard let first = try await group.next(), let value = first else {
+            throw ImageError(.timedOut, "the download took longer than \(timeout)")
+        }
+        return value
+    }
+}

@@ -1,0 +1,56 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import NIOHTTP1
+import NIOHTTPCompression
+import NIOSSL
+
+extension ImageError {
+    /// Maps whatever a transport threw to the library's codes: cancellation to `cancelled`, every kind of timeout
+    /// to `timedOut`, a decompression bomb to `responseTooLarge`, and connection, TLS and protocol failures to
+    /// `connectionFailed`. An ``ImageError`` passes through unchanged.
+    static func fromTransport(_ error: any Error) -> ImageError {
+        switch error {
+        case let error as ImageError:
+            return error
+        case is CancellationError:
+            return ImageError(.cancelled, "the download was cancelled")
+        case let error as HTTPClientError:
+            return fromHTTPClient(error)
+        case let error as NIOHTTPDecompression.DecompressionError where error == .limit:
+            return ImageError(.responseTooLarge, "the decompressed body exceeds the decompression limit")
+        case let error as IOError:
+            return ImageError(.connectionFailed, "connection error: \(error.description)")
+        case let error as NIOSSLError:
+            return ImageError(.connectionFailed, "TLS failed: \(error)")
+        case let error as BoringSSLError:
+            return ImageError(.connectionFailed, "TLS failed: \(error)")
+        case let error as HTTPParserError:
+            return ImageError(.connectionFailed, "the response broke off or is not valid HTTP: \(error)")
+        default:
+            return ImageError(.connectionFailed, "transfer failed: \(error)")
+        }
+    }
+
+    private static func fromHTTPClient(_ error: HTTPClientError) -> ImageError {
+        switch error {
+        case .cancelled:
+            return ImageError(.cancelled, "the download was cancelled")
+        case .readTimeout:
+            return ImageError(.timedOut, "no bytes arrived within the read timeout")
+        case .connectTimeout, .tlsHandshakeTimeout, .getConnectionFromPoolTimeout, .socksHandshakeTimeout,
+             .httpProxyHandshakeTimeout:
+            return ImageError(.timedOut, "the connection could not be made in time (\(error.shortDescription))")
+        case .deadlineExceeded:
+            return ImageError(.timedOut, "the response did not arrive before the timeout")
+        case .invalidURL, .emptyHost, .emptyScheme:
+            return ImageError(.invalidURL, "the URL cannot be requested (\(error.shortDescription))")
+        case .remoteConnectionClosed:
+            return ImageError(.connectionFailed, "the server closed the connection before the response ended")
+        case .bodyLengthMismatch:
+            return ImageError(.connectionFailed, "the body is shorter or longer than its Content-Length")
+        default:
+            return ImageError(.connectionFailed, "transfer failed: \(error.shortDescription)")
+        }
+    }
+}

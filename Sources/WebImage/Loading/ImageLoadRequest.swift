@@ -1,0 +1,117 @@
+import Foundation
+
+/// Everything a loader needs to fetch one resource. Built by ``ImageDownloader`` from its configuration, the
+/// caller's options and context; a request modifier may change any field.
+public struct ImageLoadRequest: Sendable {
+    /// The resource.
+    public var url: URL
+    /// Request headers sent as given (after the downloader's defaults and filter).
+    public var headers: HTTPHeaderFields
+    /// The longest one attempt may take from start to last byte.
+    public var timeout: Duration
+    /// Basic-auth credentials, sent only to the request's own scheme, host and port, never after a redirect to
+    /// another origin.
+    public var credentials: BasicCredentials?
+    /// Whether cookies stored from earlier responses are sent, and cookies in this response stored.
+    public var handlesCookies: Bool
+    /// Whether a TLS certificate that does not verify is accepted for this request.
+    public var allowsInvalidCertificates: Bool
+    /// Whether progress reports carry the bytes received so far.
+    public var wantsPartialData: Bool
+    /// Status codes that count as success. A 304 is always reported as ``ImageError/Code/cacheNotModified``.
+    public var acceptableStatusCodes: IndexSet
+    /// MIME types that count as success (`image/*` and `*/*` match families); `nil` accepts any.
+    public var acceptableContentTypes: Set<String>?
+    /// The largest body accepted, in bytes after decompression; a larger one ends with
+    /// ``ImageError/Code/responseTooLarge`` and the transfer is closed at the limit.
+    public var maximumBodySize: Int
+    /// The most redirects followed; a loop is refused before that.
+    public var maximumRedirects: Int
+    /// Where the request goes in the downloader's queue.
+    public var priority: DownloadPriority
+
+    /// Bytes of an earlier, broken attempt to continue from with `Range` and `If-Range`.
+    var resume: ResumePoint?
+    /// Where the HTTP loader notes what it learned during an attempt (status, partial body, validator).
+    var record: TransferRecord?
+
+    /// The `Accept` header sent by default: the formats this library prefers first, then any image.
+    public static let defaultAccept = "image/webp,image/avif,image/*,*/*;q=0.8"
+    /// The `User-Agent` header sent by default.
+    public static let defaultUserAgent = "swift-web-image/1.0"
+    /// The headers every request starts with.
+    public static let defaultHeaders: HTTPHeaderFields = [
+        "Accept": defaultAccept,
+        "User-Agent": defaultUserAgent,
+    ]
+
+    /// Creates a request with the library's defaults: 15 s timeout, 200..<300 accepted, 100 MB limit,
+    /// 10 redirects, no cookies, certificates verified.
+    public init(url: URL,
+                headers: HTTPHeaderFields = ImageLoadRequest.defaultHeaders,
+                timeout: Duration = .seconds(15),
+                credentials: BasicCredentials? = nil,
+                handlesCookies: Bool = false,
+                allowsInvalidCertificates: Bool = false,
+                wantsPartialData: Bool = false,
+                acceptableStatusCodes: IndexSet = IndexSet(integersIn: 200..<300),
+                acceptableContentTypes: Set<String>? = nil,
+                maximumBodySize: Int = 100 * 1024 * 1024,
+                maximumRedirects: Int = 10,
+                priority: DownloadPriority = .normal) {
+        self.url = url
+        self.headers = headers
+        self.timeout = timeout
+        self.credentials = credentials
+        self.handlesCookies = handlesCookies
+        self.allowsInvalidCertificates = allowsInvalidCertificates
+        self.wantsPartialData = wantsPartialData
+        self.acceptableStatusCodes = acceptableStatusCodes
+        self.acceptableContentTypes = acceptableContentTypes
+        self.maximumBodySize = maximumBodySize
+        self.maximumRedirects = maximumRedirects
+        self.priority = priority
+    }
+
+    /// Whether `mimeType` is one of ``acceptableContentTypes`` (always true when that is `nil`).
+    public func accepts(mimeType: String?) -> Bool {
+        guard let acceptableContentTypes else { return true }
+        guard let mimeType = mimeType?.lowercased() else { return false }
+        let family = mimeType.split(separator: "/").first.map { "\($0)/*" }
+        return acceptableContentTypes.contains { accepted in
+            let accepted = accepted.lowercased()
+            return accepted == "*/*" || accepted == mimeType || accepted == family
+        }
+    }
+}
+
+/// A user name and password sent as HTTP basic authentication.
+public struct BasicCredentials: Sendable, Hashable {
+    /// The user name.
+    public var user: String
+    /// The password.
+    public var password: String
+
+    /// Creates credentials.
+    public init(user: String, password: String) {
+        self.user = user
+        self.password = password
+    }
+
+    /// The `Authorization` header value: `Basic base64(user:password)`.
+    public var authorizationHeader: String {
+        "Basic " + Data("\(user):\(password)".utf8).base64EncodedString()
+    }
+}
+
+/// The priority of a download in the queue: higher runs first among what is still waiting.
+public enum DownloadPriority: Int, Sendable, Comparable, CaseIterable {
+    /// Behind everything else (prefetching).
+    case low = 0
+    /// The default.
+    case normal = 1
+    /// Ahead of everything else (what is on screen).
+    case high = 2
+
+    public static func < (lhs: DownloadPriority, rhs: DownloadPriority) -> Bool { lhs.rawValue < rhs.rawValue }
+}
