@@ -1,3 +1,4 @@
+import Synchronization
 import Foundation
 
 /// What happens to transfers, in order per transfer (SDWebImage's start / receive-response / stop / finish
