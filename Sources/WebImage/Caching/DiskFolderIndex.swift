@@ -93,10 +93,15 @@ struct DiskFolderIndex {
     /// process wrote since the listing started are kept even when the listing missed them.
     mutating func merge(_ listing: Listing, statistics: inout DiskCache.Statistics) {
         statistics.folderScans += 1
-        var merged: [DiskEntryName: Entry] = [:]
-        merged.reserveCapacity(listing.names.count)
-        for name in listing.names {
-            if let known = entries[name] ?? listing.found[name] { merged[name] = known }
+        var merged: [DiskEntryName: Entry]
+        if entries.isEmpty {
+            merged = listing.found  // the first listing: everything was just read
+        } else {
+            merged = [:]
+            merged.reserveCapacity(listing.names.count)
+            for name in listing.names {
+                if let known = entries[name] ?? listing.found[name] { merged[name] = known }
+            }
         }
         for (name, entry) in entries where entry.generation > listing.generation { merged[name] = entry }
         entries = merged
