@@ -99,10 +99,26 @@ public enum ImageFormat: String, Sendable, CaseIterable, Codable {
     }
 
     /// SVG is text: an `<svg` tag near the start (after an XML declaration or comments) or `</svg>` at the end.
+    /// Compared byte by byte, ignoring ASCII case: this runs on every input no other format claimed, so it must
+    /// stay cheap on arbitrary bytes.
     private static func looksLikeSVG(_ bytes: UnsafeRawBufferPointer) -> Bool {
-        let head = String(decoding: bytes.prefix(1024), as: UTF8.self)
-        if head.range(of: "<svg", options: .caseInsensitive) != nil { return true }
-        let tail = String(decoding: bytes.suffix(100), as: UTF8.self)
-        return tail.range(of: "</svg>", options: .caseInsensitive) != nil
+        contains(Array("<svg".utf8), in: UnsafeRawBufferPointer(rebasing: bytes.prefix(1024)))
+            || contains(Array("</svg>".utf8), in: UnsafeRawBufferPointer(rebasing: bytes.suffix(100)))
+    }
+
+    /// Whether `needle` (lowercase ASCII) occurs in `haystack`, ignoring ASCII case.
+    private static func contains(_ needle: [UInt8], in haystack: UnsafeRawBufferPointer) -> Bool {
+        guard haystack.count >= needle.count else { return false }
+        for start in 0...(haystack.count - needle.count) where haystack[start] == needle[0] {
+            var index = 1
+            while index < needle.count {
+                let byte = haystack[start + index]
+                let folded = byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte  // A-Z to a-z only
+                guard folded == needle[index] else { break }
+                index += 1
+            }
+            if index == needle.count { return true }
+        }
+        return false
     }
 }

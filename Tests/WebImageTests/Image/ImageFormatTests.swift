@@ -54,3 +54,14 @@ import Testing
         #expect(ImageFormat.webp.mimeType == "image/webp")
     }
 }
+
+@Suite struct SVGDetectionTests {
+    @Test func findsTheTagInAnyCaseButNotLookalikes() {
+        #expect(ImageFormat.detect(Data("  <!-- x --><SVG width='1'/>".utf8)) == .svg)
+        #expect(ImageFormat.detect(Data("<svx></svx>".utf8)) == .unknown)
+        #expect(ImageFormat.detect(Data([0x3C, 0x13, 0x16, 0x07])) == .unknown)  // "<" then control bytes
+        var noise = [UInt8](repeating: 0, count: 4096)
+        for index in noise.indices { noise[index] = UInt8(truncatingIfNeeded: index &* 2_654_435_761 >> 7) }
+        #expect(ImageFormat.detect(Data(noise)) == .unknown)
+    }
+}
