@@ -42,4 +42,4 @@ final class Locked<Value> {
 
 // C boundary: the pthread_mutex_t makes every access to `value` exclusive, so sharing is safe when the value
 // itself may cross tasks.
-extension Locked: @unchecked Sendable where Value: Sendable {}  // C boundary: the pthread mutex makes access exclusive
+extension Locked: @unchecked Sendable where Value: Sendable {}
