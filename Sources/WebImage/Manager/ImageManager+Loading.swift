@@ -12,7 +12,7 @@ extension ImageManager {
             guard let job else { return }
             job.report(report)
             if let previewer, let data = report.partialData,
-               let preview = previewer.preview(from: data, expected: report.expectedBytes) {
+               let preview = previewer.preview(from: data) {
                 job.report(preview: preview)
             }
         }
