@@ -11,12 +11,12 @@ extension ImageTarget {
     /// before returning; otherwise shows the loaded image when it arrives (not with
     /// ``ImageOptions/avoidAutoSetImage``) and, with ``ImageOptions/progressiveLoad``, previews before it.
     /// `completion` runs on the main actor for the latest load only; a replaced or cancelled load completes
-    /// nothing. Returns the load's task, or `nil` when it finished synchronously.
+    /// nothing. Returns the load's task (its ``ImageTask/events`` carry progress), or `nil` when it finished
+    /// synchronously.
     @discardableResult
     public func setImage(
         with url: URL?, placeholder: Image? = nil, options: ImageOptions = [], context: ImageContext = ImageContext(),
         operationKey: String? = nil, manager: ImageManager = .shared,
-        progress: ImageLoadProgressHandler? = nil,
         completion: (@MainActor (Result<ImageResult, ImageError>) -> Void)? = nil
     ) -> ImageTask? {
         let key = operationKey ?? Self.defaultOperationKey
@@ -34,7 +34,7 @@ extension ImageTarget {
             return nil
         }
         if !options.contains(.delayPlaceholder) { display(placeholder, cacheType: nil) }
-        let task = manager.loadImage(from: url, options: options, context: context, progress: progress) {
+        let task = manager.loadImage(from: url, options: options, context: context) {
             [weak self] result in
             Task { @MainActor in
                 guard let self, state.isCurrent(generation, key: key) else { return }

@@ -71,7 +71,8 @@ enum LoadingTest {
     }
 
     /// The `ImageError` `body` throws, or `nil` if it succeeds or throws something else.
-    static func failure(_ body: () async throws -> some Any) async -> ImageError? {
+    static func failure(isolation: isolated (any Actor)? = #isolation,
+                        _ body: () async throws -> some Any) async -> ImageError? {
         do {
             _ = try await body()
             return nil

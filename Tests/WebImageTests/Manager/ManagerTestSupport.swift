@@ -22,6 +22,7 @@ struct ManagerHarness {
 
     /// Runs `body` with a fresh harness, torn down afterwards.
     static func with<T>(configuration: ImageManager.Configuration = .init(),
+                        isolation: isolated (any Actor)? = #isolation,
                         _ body: (ManagerHarness) async throws -> T) async throws -> T {
         let server = try await TestImageServer.start()
         let downloader = ImageDownloader(configuration: LoadingTest.configuration())
@@ -94,7 +95,7 @@ enum ManagerTest {
 
     /// Waits until `condition` holds, yielding between looks (no timing assumptions: tests end by the
     /// suite's time limit if it never does).
-    static func waitUntil(_ condition: () -> Bool) async {
+    static func waitUntil(isolation: isolated (any Actor)? = #isolation, _ condition: () -> Bool) async {
         while !condition() { try? await Task.sleep(for: .milliseconds(1)) }
     }
 }
