@@ -85,6 +85,12 @@ let package = Package(
             path: "Benchmarks/Sources/WebImageBenchmarks",
             swiftSettings: strict
         ),
+        .executableTarget(
+            name: "WebImageSoak",
+            dependencies: ["WebImage", "TestImageServer"],
+            path: "Reliability/Soak",
+            swiftSettings: strict
+        ),
         .testTarget(
             name: "WebImageTests",
             dependencies: [
