@@ -7,8 +7,8 @@ extension CacheCommand {
     /// Hidden: stores generated entries, printing each key once it is stored. The tests and `scripts/crash-rounds`
     /// use it as a second process: killed in the middle of writes, or limited in file size to simulate a full disk.
     ///
-    /// Keys are `<prefix>0`, `<prefix>1`, …; with `--writers W`, W threads share them (thread `w` stores the
-    /// indices `w`, `w + W`, …), so several stores are in flight at any moment.
+    /// Keys are `<prefix>0`, `<prefix>1`, … (with `--keys K`, the index modulo K); with `--writers W`, W threads
+    /// share the indices (thread `w` stores `w`, `w + W`, …), so several stores are in flight at any moment.
     struct WriteEntries: AsyncParsableCommand {
         static let configuration = CommandConfiguration(commandName: "_write", shouldDisplay: false)
         @OptionGroup var location: Location
@@ -17,12 +17,15 @@ extension CacheCommand {
         @Option(help: "Bytes per entry.") var size = 65_536
         @Option(help: "Key prefix.") var prefix = "entry-"
         @Option(help: "Threads storing at the same time.") var writers = 1
+        @Option(help: "Reuse this many keys: entry i is stored under key i modulo it (replacing earlier entries).")
+        var keys: Int?
         @Option(help: "Limit the size of files this process may write (RLIMIT_FSIZE).") var fileSizeLimit: Int?
         @Flag(help: "fsync every entry: widens the window between creating and renaming a file.") var sync = false
 
         func validate() throws {
             guard writers >= 1 else { throw ValidationError("--writers must be 1 or more") }
             guard count >= 0, size >= 0 else { throw ValidationError("--count and --size must be 0 or more") }
+            if let keys, keys < 1 { throw ValidationError("--keys must be 1 or more") }
         }
 
         func run() async throws {
@@ -41,11 +44,11 @@ extension CacheCommand {
             let group = DispatchGroup()
             for writer in 0..<writers {
                 // Threads of their own: every store blocks on the disk, and all of them must be in flight at once.
-                let thread = Thread { [count, size, prefix, writers] in
+                let thread = Thread { [count, size, prefix, writers, keys] in
                     defer { group.leave() }
                     var index = writer
                     while index < count, !failed.isSet {
-                        let key = prefix + String(index)
+                        let key = prefix + String(keys.map { index % $0 } ?? index)
                         do {
                             try cache.store(Self.payload(forKey: key, size: size), forKey: key)
                         } catch {

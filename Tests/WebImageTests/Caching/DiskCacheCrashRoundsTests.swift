@@ -4,16 +4,20 @@ import Testing
 
 /// Rounds of `kill -9` in the middle of concurrent stores, each followed by reading the whole cache back.
 ///
-/// Every round starts `webimage cache _write` with four writer threads on the same folder and the same keys
-/// (so most stores replace an entry an earlier round wrote, with another size), waits until a few keys are
-/// reported stored, and kills the process with SIGKILL while the other writers are in the middle of a store.
+/// Every round starts `webimage cache _write` with four writer threads on the same folder, cycling through the same
+/// 42 keys (so most stores replace an entry that an earlier round, or another writer at the same moment, wrote with
+/// another size), waits until a few keys are reported stored, and kills the process with SIGKILL while the other
+/// writers are in the middle of a store.
 /// The round count comes from `WEBIMAGE_CRASH_ROUNDS` (default 12, to keep CI quick under ThreadSanitizer);
 /// `scripts/crash-rounds` runs 100.
 @Suite("DiskCache crash rounds", .serialized)
 struct DiskCacheCrashRoundsTests {
-    /// Entry sizes by round: a replacement always differs in size from the entry it replaces.
+    /// Entry sizes by round: an entry replacing one from the round before differs from it in size.
     static let sizes = [24_000, 48_008, 96_016, 150_000, 260_000]
     static let writers = 4
+    /// The writers cycle through this many keys, so the folder stays small however long a round runs. Not a
+    /// multiple of the writer count: writers 0 and 2 (1 and 3) share keys, so stores of one key race.
+    static let keys = 42
 
     static var rounds: Int {
         ProcessInfo.processInfo.environment["WEBIMAGE_CRASH_ROUNDS"].flatMap(Int.init).map { max(1, $0) } ?? 12
@@ -67,7 +71,7 @@ struct DiskCacheCrashRoundsTests {
         for round in 0..<Self.rounds {
             let size = Self.sizes[round % Self.sizes.count]
             var arguments = ["cache", "_write", "--cache-dir", folder.path, "--size", String(size), "--prefix", "k",
-                             "--writers", String(Self.writers)]
+                             "--writers", String(Self.writers), "--keys", String(Self.keys)]
             // fsync on every other round: the kill then most likely lands between creating a file and renaming it.
             if round % 2 == 1 { arguments.append("--sync") }
             let process = try WebImageTool.makeProcess(arguments)
