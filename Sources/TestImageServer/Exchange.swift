@@ -109,6 +109,20 @@ struct Exchange {
         try await outbound.write(.end(nil))
     }
 
+    /// Writes bytes straight to the connection, past the HTTP encoder: for responses no encoder would produce.
+    /// HTTP/1.1 connections only.
+    func sendRaw(_ bytes: Data) async throws {
+        let channel = self.channel
+        try await channel.eventLoop.flatSubmit {
+            do {
+                let encoder = try channel.pipeline.syncOperations.context(handlerType: HTTPResponseEncoder.self)
+                return encoder.writeAndFlush(NIOAny(ByteBuffer(bytes: bytes)))
+            } catch {
+                return channel.eventLoop.makeFailedFuture(error)
+            }
+        }.get()
+    }
+
     /// A whole response with `Content-Length`.
     func send(_ status: HTTPResponseStatus, headers: HTTPHeaders = HTTPHeaders(), body: Data = Data()) async throws {
         var headers = headers

@@ -61,6 +61,12 @@ extension TestImageServer {
         case ("huge", 1):
             return try await serveHuge(exchange, bytes: exchange.query("bytes", default: 1 << 30),
                                        chunked: exchange.query("chunked") != nil)
+        case ("endless-headers", 1):
+            return try await sendEndlessHeaders(exchange, delay: .milliseconds(exchange.query("delayMs", default: 0)),
+                                                lineBytes: exchange.query("lineBytes", default: 1000))
+        case ("endless-body", 1):
+            return try await sendEndlessBody(exchange, delay: .milliseconds(exchange.query("delayMs", default: 0)),
+                                             chunkBytes: exchange.query("chunk", default: 64 * 1024))
         case ("auth", 2):
             return try await serveWithAuth(exchange, name: name)
         case ("gate", 3):

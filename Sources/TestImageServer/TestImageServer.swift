@@ -21,6 +21,8 @@ import Synchronization
 /// - `/flaky/NAME?failures=K&status=S` — status S (default 503) for the first K requests, then the bytes
 /// - `/wrong-type/NAME` — the bytes as `text/html`; `/gzip/NAME` — gzip-encoded when the client accepts it
 /// - `/huge?bytes=N[&chunked=1]` — N bytes (with Content-Length, or chunked), as fast as the client reads
+/// - `/endless-headers?delayMs=M&lineBytes=N` — a status line, then N-byte header lines M ms apart, never ending
+/// - `/endless-body?delayMs=M&chunk=N` — a chunked body of N-byte chunks M ms apart, never ending
 /// - `/auth/NAME?user=U&password=P` — 401 unless basic auth matches
 /// - `/gate/G/NAME` — waits until gate G is opened, then the bytes
 /// - `/cookie/NAME?set=K=V` — the bytes with `Set-Cookie: K=V`

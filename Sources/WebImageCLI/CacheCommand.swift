@@ -127,55 +127,6 @@ struct CacheCommand: AsyncParsableCommand {
         }
     }
 
-    /// Hidden: stores generated entries one after another, printing each key once it is stored. The tests use
-    /// it as a second process: killed in the middle of writes, or limited in file size to simulate a full disk.
-    struct WriteEntries: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "_write", shouldDisplay: false)
-        @OptionGroup var location: Location
-
-        @Option(help: "How many entries (keys \"<prefix>0\", \"<prefix>1\", …).") var count = Int.max
-        @Option(help: "Bytes per entry.") var size = 65_536
-        @Option(help: "Key prefix.") var prefix = "entry-"
-        @Option(help: "Limit the size of files this process may write (RLIMIT_FSIZE).") var fileSizeLimit: Int?
-        @Flag(help: "fsync every entry: widens the window between creating and renaming a file.") var sync = false
-
-        func run() async throws {
-            if let fileSizeLimit {
-                // A write past the limit must fail with EFBIG rather than kill the process with SIGXFSZ.
-                signal(SIGXFSZ, SIG_IGN)
-                var limit = rlimit(rlim_cur: rlim_t(fileSizeLimit), rlim_max: rlim_t(fileSizeLimit))
-                guard setrlimit(Int32(RLIMIT_FSIZE.rawValue), &limit) == 0 else {
-                    throw CacheCommandError("cannot limit the file size")
-                }
-            }
-            try CacheCommand.failingOnError {
-                let cache = DiskCache(folder: location.folder, configuration: .init(
-                    maxAge: nil, sweepInterval: nil, synchronousWrites: sync))
-                var index = 0
-                while index < count {
-                    let key = prefix + String(index)
-                    try cache.store(Data(Self.payload(forKey: key, size: size)), forKey: key)
-                    FileHandle.standardOutput.write(Data((key + "\n").utf8))  // unbuffered: the key is stored
-                    index += 1
-                }
-            }
-        }
-
-        /// Bytes that depend on the key, so a reader can tell a complete entry from a mixed-up one: 64-bit words
-        /// `seed + i × golden ratio`, little-endian, where `seed` is the FNV-1a hash of the key.
-        static func payload(forKey key: String, size: Int) -> Data {
-            let seed = key.utf8.reduce(UInt64(0xCBF2_9CE4_8422_2325)) { ($0 ^ UInt64($1)) &* 0x100_0000_01B3 }
-            var data = Data(count: (size + 7) / 8 * 8)
-            data.withUnsafeMutableBytes { raw in
-                for index in 0..<raw.count / 8 {
-                    raw.storeBytes(of: (seed &+ UInt64(index) &* 0x9E37_79B9_7F4A_7C15).littleEndian,
-                                   toByteOffset: index * 8, as: UInt64.self)
-                }
-            }
-            return data.prefix(size)
-        }
-    }
-
     /// Runs `body`; an error becomes one line on stderr and exit status 1.
     static func failingOnError(_ body: () throws -> Void) throws {
         do {

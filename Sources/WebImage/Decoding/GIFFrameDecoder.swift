@@ -37,6 +37,7 @@ struct GIFFrameDecoder {
             var progress = Progress()
             var canvas: GIFCanvas?
             if reader.screenSize.area > 0 { try options.limits.check(reader.screenSize) }
+            if !options.firstFrameOnly { try Self.checkFrameLimits(bytes, limits: options.limits) }
             var control = GraphicControl()
             var frameNumber = 0
             records: while true {
@@ -86,6 +87,32 @@ struct GIFFrameDecoder {
                 }
             }
             return progress
+        }
+    }
+
+    /// Refuses, before any frame is decoded, a file whose frames together break the frame or total-pixel limit
+    /// (otherwise a tiny file of 1x1 frames on a huge screen would have every frame composited, and scaled for a
+    /// thumbnail, before the count gave it away). A GIF's header does not say how many frames follow, so the
+    /// records are walked once without decompressing them; the walk stops quietly at damage, where decoding stops.
+    static func checkFrameLimits(_ bytes: UnsafeRawBufferPointer, limits: DecodeLimits) throws {
+        try GIFFileReader.read(bytes) { reader in
+            var canvas: PixelSize? = reader.screenSize.area > 0 ? reader.screenSize : nil
+            var frameCount = 0
+            while reader.remainingByteCount > 0 {
+                guard let record = try? reader.nextRecord() else { return }
+                switch record {
+                case .trailer:
+                    return
+                case .extension:
+                    continue
+                case .image(let descriptor):
+                    frameCount += 1
+                    let size = canvas ?? extent(of: descriptor.rect)
+                    canvas = size
+                    try limits.check(frameCount: frameCount, canvas: size)
+                    guard (try? reader.skipImageData()) != nil else { return }
+                }
+            }
         }
     }
 

@@ -2,9 +2,11 @@ import Foundation
 
 /// Loads `data:` URLs (RFC 2397): `data:[<media type>][;base64],<data>`, base64 or percent-encoded.
 ///
-/// The decoded size is estimated from the URL's length and checked against the request's size limit before
-/// anything is decoded. A URL without a comma or with a broken `%` escape is ``ImageError/Code/invalidURL``;
-/// undecodable base64 or an empty payload is ``ImageError/Code/badImageData``.
+/// The payload may hold at most ``ImageLoadRequest/maximumBodySize`` bytes once decoded (the downloader's
+/// ``ImageDownloaderConfiguration/maximumBodySize``, 100 MB by default); a larger one is
+/// ``ImageError/Code/responseTooLarge``. The size is estimated from the URL's length and checked before anything
+/// is decoded, then checked exactly after decoding. A URL without a comma or with a broken `%` escape is
+/// ``ImageError/Code/invalidURL``; undecodable base64 or an empty payload is ``ImageError/Code/badImageData``.
 public struct DataURLImageLoader: ImageLoader {
     /// Creates a `data:` URL loader.
     public init() {}
@@ -40,7 +42,19 @@ public struct DataURLImageLoader: ImageLoader {
         if isBase64 { parameters.removeLast() }
         let mediaType = parameters.first.map { $0.isEmpty ? "text/plain" : $0 } ?? "text/plain"
 
-        let estimate = isBase64 ? payload.utf8.count / 4 * 3 : payload.utf8.count
+        // Refuse before decoding only what is surely too large: every `%XX` is one byte, whitespace in base64
+        // decodes to nothing, four base64 characters are three bytes (the slack covers padding).
+        var characters = 0, escapes = 0, spaces = 0
+        for byte in payload.utf8 {
+            characters += 1
+            if byte == UInt8(ascii: "%") {
+                escapes += 1
+            } else if byte == 0x20 || (0x09...0x0D).contains(byte) {
+                spaces += 1
+            }
+        }
+        let unescaped = characters - 2 * escapes
+        let estimate = isBase64 ? (unescaped - spaces) / 4 * 3 : unescaped
         guard estimate <= maximumSize + 3 else {
             throw ImageError(.responseTooLarge, "the data: URL holds about \(estimate) bytes, over \(maximumSize)")
         }

@@ -116,6 +116,26 @@ struct FileAndDataURLLoaderTests {
         }
     }
 
+    @Test func dataURLSizeLimitHoldsAtTheDecodedSize() async throws {
+        let loader = DataURLImageLoader()
+        let exact = Data((0..<1_000).map { UInt8(truncatingIfNeeded: $0) })
+        func url(_ string: String) throws -> URL { try #require(URL(string: string)) }
+        let base64 = try url("data:image/png;base64," + exact.base64EncodedString())
+        #expect(try await load(loader, base64, maximumBodySize: 1_000).data == exact)
+        let over = await LoadingTest.failure { try await load(loader, base64, maximumBodySize: 999) }
+        #expect(over?.code == .responseTooLarge)
+        // Percent-encoded: 3 000 characters that decode to 1 000 bytes fit a 1 000-byte limit.
+        let escaped = try url("data:image/png," + String(repeating: "%41", count: 1_000))
+        #expect(try await load(loader, escaped, maximumBodySize: 1_000).data == Data(repeating: 0x41, count: 1_000))
+        let escapedOver = await LoadingTest.failure { try await load(loader, escaped, maximumBodySize: 999) }
+        #expect(escapedOver?.code == .responseTooLarge)
+        // A payload far over the limit is refused from its length, before anything is decoded.
+        let huge = "data:;base64," + String(repeating: "!", count: 4_000_000)
+        #expect(throws: ImageError(.responseTooLarge, "the data: URL holds about 3000000 bytes, over 1000")) {
+            try DataURLImageLoader.decode(huge, maximumSize: 1_000)
+        }
+    }
+
     @Test func brokenPercentEscapesAreRefused() throws {
         // Foundation's URL(string:) re-escapes a stray "%", so the decoder is checked on strings directly.
         #expect(PercentDecoding.bytes(of: "a%G1") == nil)

@@ -11,6 +11,8 @@ import Foundation
 /// - Orientation comes from an eXIf chunk; one placed after the image data only turns the final image.
 /// - Text and ICC chunks are skipped unread, so a compressed-text bomb that makes the PNG coder fail with
 ///   `imageTooLarge` is simply ignored here.
+/// - An APNG (an `acTL` chunk before the image data) is handed back to the coders whole (`needsWholeFile`), so it
+///   decodes as the same animation, under the same frame limits, as the one-shot decode.
 final class PNGPushDecoder: PushDecoder {
     /// The largest ancillary chunk libpng may inflate into memory (the PNG coder's libspng limit).
     static let maxChunkBytes = 16 << 20
@@ -20,6 +22,9 @@ final class PNGPushDecoder: PushDecoder {
     private var canvas: PixelCanvas?
     private var header = wi_png_header()
     private var finalPixels: PixelBuffer?
+    /// Where the next chunk header starts in the received bytes while looking for `acTL`; `nil` from the first
+    /// `IDAT` on (an `acTL` after it does not make an animation).
+    private var nextChunkOffset: Int? = 8
 
     init(options: DecodeOptions) throws {
         let maxPixels = UInt64(max(options.limits.maxPixels, 0))
@@ -47,6 +52,8 @@ final class PNGPushDecoder: PushDecoder {
         guard let base = chunk.baseAddress?.assumingMemoryBound(to: UInt8.self), !chunk.isEmpty else {
             return .decoding
         }
+        // Before libpng sees the bytes: it would read past an acTL and decode the default image as a still.
+        if nextChunkOffset != nil, declaresAnimation(received) { return .needsWholeFile }
         try check(wi_png_process(decoder, base, chunk.count))
         if canvas == nil, wi_png_wants_canvas(decoder, &header) != 0 {
             let size = PixelSize(width: Int(header.width), height: Int(header.height))
@@ -62,6 +69,22 @@ final class PNGPushDecoder: PushDecoder {
             finalPixels = try canvas.freeze()
         }
         return .decoding
+    }
+
+    /// Walks the chunk headers received so far up to the first `IDAT`; `true` when an `acTL` comes before it.
+    private func declaresAnimation(_ received: Data) -> Bool {
+        while let offset = nextChunkOffset, offset + 8 <= received.count {
+            let start = received.startIndex + offset
+            let length = received[start..<start + 4].reduce(0) { $0 << 8 | Int($1) }
+            let type = received[start + 4..<start + 8]
+            if type.elementsEqual("acTL".utf8) { return true }
+            if type.elementsEqual("IDAT".utf8) {
+                nextChunkOffset = nil
+                return false
+            }
+            nextChunkOffset = offset + 12 + length  // lengths are at most 2^31 - 1; corrupt ones fail in libpng
+        }
+        return false
     }
 
     func partialPixels() -> PartialPixels? {

@@ -7,8 +7,9 @@ import NIOSSL
 
 extension ImageError {
     /// Maps whatever a transport threw to the library's codes: cancellation to `cancelled`, every kind of timeout
-    /// to `timedOut`, a decompression bomb to `responseTooLarge`, and connection, TLS and protocol failures to
-    /// `connectionFailed`. An ``ImageError`` passes through unchanged.
+    /// to `timedOut`, a decompression bomb or headers over the HTTP/1 parser's limit (80 KB) to `responseTooLarge`
+    /// (neither is retried), and connection, TLS and protocol failures to `connectionFailed`. An ``ImageError``
+    /// passes through unchanged.
     static func fromTransport(_ error: any Error) -> ImageError {
         switch error {
         case let error as ImageError:
@@ -25,6 +26,8 @@ extension ImageError {
             return ImageError(.connectionFailed, "TLS failed: \(error)")
         case let error as BoringSSLError:
             return ImageError(.connectionFailed, "TLS failed: \(error)")
+        case let error as HTTPParserError where error == .headerOverflow:
+            return ImageError(.responseTooLarge, "the response headers exceed the HTTP parser's limit (80 KB)")
         case let error as HTTPParserError:
             return ImageError(.connectionFailed, "the response broke off or is not valid HTTP: \(error)")
         default:
