@@ -11,6 +11,8 @@ import Foundation
 /// - Orientation comes from an eXIf chunk; one placed after the image data only turns the final image.
 /// - Text and ICC chunks are skipped unread, so a compressed-text bomb that makes the PNG coder fail with
 ///   `imageTooLarge` is simply ignored here.
+/// - Animated PNG (an acTL chunk before the image data) is handed back to the coders whole (`needsWholeFile`):
+///   libpng would read only its default image. Chunk headers are walked as they arrive until the first IDAT.
 final class PNGPushDecoder: PushDecoder {
     /// The largest ancillary chunk libpng may inflate into memory (the PNG coder's libspng limit).
     static let maxChunkBytes = 16 << 20
@@ -20,6 +22,8 @@ final class PNGPushDecoder: PushDecoder {
     private var canvas: PixelCanvas?
     private var header = wi_png_header()
     private var finalPixels: PixelBuffer?
+    /// Where the next chunk header starts, while looking for acTL; `nil` once IDAT was reached.
+    private var animationScanOffset: Int? = PNGChunkReader.signature.count
 
     init(options: DecodeOptions) throws {
         let maxPixels = UInt64(max(options.limits.maxPixels, 0))
@@ -44,6 +48,7 @@ final class PNGPushDecoder: PushDecoder {
 
     func consume(_ chunk: UnsafeRawBufferPointer, received: Data) throws -> PushOutcome {
         guard finalPixels == nil else { return .decoding }  // bytes after IEND are ignored, as the coder does
+        if declaresAnimation(received) { return .needsWholeFile }
         guard let base = chunk.baseAddress?.assumingMemoryBound(to: UInt8.self), !chunk.isEmpty else {
             return .decoding
         }
@@ -62,6 +67,26 @@ final class PNGPushDecoder: PushDecoder {
             finalPixels = try canvas.freeze()
         }
         return .decoding
+    }
+
+    /// Whether an acTL chunk came before the first IDAT, walking the chunk headers that arrived since last time.
+    private func declaresAnimation(_ received: Data) -> Bool {
+        guard var offset = animationScanOffset else { return false }
+        let start = received.startIndex
+        func bigEndian32(at index: Int) -> UInt32 {
+            (0..<4).reduce(0) { $0 << 8 | UInt32(received[start + index + $1]) }
+        }
+        while offset + 8 <= received.count {
+            let type = PNGChunkType(rawValue: bigEndian32(at: offset + 4))
+            if type == .acTL { return true }
+            if type == .IDAT {
+                animationScanOffset = nil
+                return false
+            }
+            offset += 12 + Int(bigEndian32(at: offset))
+        }
+        animationScanOffset = offset
+        return false
     }
 
     func partialPixels() -> PartialPixels? {
