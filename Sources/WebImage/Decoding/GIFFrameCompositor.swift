@@ -35,7 +35,8 @@ struct GIFFrameCompositor {
         case .trailer:
             return .trailer
         case .extension(let label, let blocks):
-            GIFFrameDecoder.interpret(extension: label, blocks: blocks, control: &control, loopCount: &progress.loopCount)
+            GIFFrameDecoder.interpret(
+                extension: label, blocks: blocks, control: &control, loopCount: &progress.loopCount)
             return .noFrame
         case .image(let descriptor):
             return try composite(descriptor, from: reader)

@@ -49,7 +49,8 @@ enum WebPAnimationDecoder {
             var canvasPixels: UnsafeMutablePointer<UInt8>?
             var timestamp: Int32 = 0
             guard WebPAnimDecoderGetNext(decoder, &canvasPixels, &timestamp) != 0, let canvasPixels else {
-                let error = ImageError(.badImageData, "WebP: frame \(index + 1) of \(available) is corrupt or truncated")
+                let error = ImageError(
+                    .badImageData, "WebP: frame \(index + 1) of \(available) is corrupt or truncated")
                 guard lenient, !frames.isEmpty else { throw error }
                 stopReason = error
                 break

@@ -30,7 +30,9 @@ extension WebPCoder {
         }
         guard isAnimated else { return CompleteFrames(image: try decode(data, options: options), error: nil) }
         if whole {
-            return try data.withUnsafeBytes { try WebPAnimationDecoder.decodeFrames($0, options: options, lenient: true) }
+            return try data.withUnsafeBytes {
+                try WebPAnimationDecoder.decodeFrames($0, options: options, lenient: true)
+            }
         }
         let cut = try data.withUnsafeBytes { try Self.wholeFramesPrefix(of: $0) }
         let declared = WebPPushDecoder.declaredLength(data) ?? data.count

@@ -84,7 +84,8 @@ struct GIFRecordScanner {
             current = (.image, dataStart)
             return true
         default:
-            failure = ImageError(.badImageData, "GIF: an unknown record type 0x\(String(bytes[offset], radix: 16)) at byte \(offset)")
+            let type = String(bytes[offset], radix: 16)
+            failure = ImageError(.badImageData, "GIF: an unknown record type 0x\(type) at byte \(offset)")
             return false
         }
     }
