@@ -74,3 +74,13 @@ if not os.path.exists(gif_path):
     frames = pan_gif()
     frames[0].save(gif_path, save_all=True, append_images=frames[1:], duration=50, loop=0, optimize=False,
                    disposal=1)
+
+
+webp_path = os.path.join(folder, "pan-640x480-20.webp")
+if not os.path.exists(webp_path):
+    # The same pan as lossy WebP frames (quality 80), each stored whole: libwebp's decoder does all the work.
+    width, height = 800, 600
+    base = photo(width, height, 5)
+    frames = [base.crop((i * 8, i * 5, i * 8 + 640, i * 5 + 480)) for i in range(20)]
+    frames[0].save(webp_path, save_all=True, append_images=frames[1:], duration=50, loop=0, quality=80,
+                   minimize_size=False, allow_mixed=False)

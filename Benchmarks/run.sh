@@ -17,8 +17,10 @@ taskset -c 0 "$bench" decode "$data" | tee -a "$results"
 taskset -c 0 /usr/bin/python3 Benchmarks/pillow_bench.py decode "$data" | tee -a "$results"
 echo "animated (one core) ..." >&2
 cc -O2 -o "$out/giflib_bench" Benchmarks/reference/giflib_bench.c -lgif
+cc -O2 -o "$out/webp_anim_bench" Benchmarks/reference/webp_anim_bench.c -lwebpdemux -lwebp
 taskset -c 0 "$bench" animated "$data" | tee -a "$results"
 taskset -c 0 "$out/giflib_bench" "$data/pan-640x480-20.gif" | tee -a "$results"
+taskset -c 0 "$out/webp_anim_bench" "$data/pan-640x480-20.webp" | tee -a "$results"
 taskset -c 0 /usr/bin/python3 Benchmarks/pillow_bench.py animated "$data" | tee -a "$results"
 echo "transform (one core) ..." >&2
 taskset -c 0 "$bench" transform "$data" | tee -a "$results"

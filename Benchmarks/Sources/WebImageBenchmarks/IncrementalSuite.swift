@@ -38,6 +38,21 @@ enum IncrementalSuite {
             emit("\(label): partial images made", "policy default", Double(partials[ours] ?? 0), unit: "images")
             try appendCostByPosition(label, data)
         }
+        try runGIF(data: folder)
+    }
+
+    /// An animated GIF fed in 16 KB chunks, the frames so far asked for after each (each frame is composited once,
+    /// when its last byte arrives), beside the GIF coder's one-shot decode.
+    private static func runGIF(data folder: URL) throws {
+        let data = try Data(contentsOf: folder.appendingPathComponent("pan-640x480-20.gif"))
+        let times = try interleavedCPUMedians([
+            { _ = try feed(data, policy: .default) },
+            { _ = try ImageCoders.shared.decode(data) },
+        ])
+        let name = "GIF 640x480, 20 frames, in 16 KB chunks, currentImage() after each"
+        emit(name, ours, times[0])
+        emit(name, "one-shot ImageCoders.decode", times[1])
+        try appendCostByPosition("GIF 640x480, 20 frames", data)
     }
 
     /// Feeds `data` in chunks, asking for a partial image after each unless `policy` is `nil`; returns how many

@@ -7,13 +7,24 @@
 /// animation (its fcTL does not precede IDAT) is skipped; with ``DecodeOptions/firstFrameOnly`` the result is the
 /// first animation frame. Durations come from each fcTL's delay (``APNGFrameControl/duration``), the loop count
 /// from acTL's `num_plays` (0 = forever). As for GIF, a result of one frame is a still image: duration 0, loop
-/// count 1. Damage anywhere throws ``ImageError/Code/badImageData``: no shortened animation is returned.
+/// count 1. Damage anywhere throws ``ImageError/Code/badImageData``: no shortened animation is returned, unless the
+/// decode is lenient (``PNGCoder/decodeCompleteFrames(_:options:)``).
 enum APNGDecoder {
     /// PNG colour types whose samples carry alpha: grey + alpha (4) and RGBA (6).
     private static let colorTypesWithAlpha: Set<UInt8> = [4, 6]
 
     static func decode(_ bytes: UnsafeRawBufferPointer, options: DecodeOptions) throws -> Image {
-        let file = try APNGFile(bytes, limits: options.limits, keepingFirstFrameOnly: options.firstFrameOnly)
+        try decodeFrames(bytes, options: options, lenient: false).image
+    }
+
+    /// Decodes every frame; when `lenient`, damage ends the animation after the frames known to be whole (at
+    /// least one is needed) and its error is returned beside them.
+    static func decodeFrames(_ bytes: UnsafeRawBufferPointer, options: DecodeOptions, lenient: Bool) throws
+        -> CompleteFrames
+    {
+        let file = try APNGFile(bytes, limits: options.limits, keepingFirstFrameOnly: options.firstFrameOnly,
+                                lenient: lenient)
+        var stopReason = file.stopReason
         let orientation = file.exif.flatMap { EXIFReader.orientation(in: UnsafeRawBufferPointer(rebasing: bytes[$0])) }
             ?? .up
         var frameImage = APNGFrameImage(file: file, limits: options.limits)
@@ -23,10 +34,16 @@ enum APNGDecoder {
         var frames: [ImageFrame] = []
         frames.reserveCapacity(file.frames.count)
         for (number, frame) in file.frames.enumerated() {
-            let pixels = try frameImage.decode(frame)
-            guard pixels.size == frame.control.rect.size else {
-                throw ImageError(.badImageData,
-                                 "APNG: frame \(number) decoded to \(pixels.size), not \(frame.control.rect.size)")
+            let pixels: PixelBuffer
+            do {
+                pixels = try frameImage.decode(frame)
+                guard pixels.size == frame.control.rect.size else {
+                    throw ImageError(.badImageData,
+                                     "APNG: frame \(number) decoded to \(pixels.size), not \(frame.control.rect.size)")
+                }
+            } catch let error as ImageError where lenient && error.code == .badImageData && !frames.isEmpty {
+                stopReason = error
+                break
             }
             canvas.draw(pixels, control: frame.control)
             if !hasAlpha && canvas.containsTransparency { hasAlpha = true }
@@ -34,12 +51,15 @@ enum APNGDecoder {
             reduced = reduced || finished.reduced
             frames.append(ImageFrame(pixels: finished.pixels, duration: frame.control.duration))
         }
-        guard !frames.isEmpty else { throw ImageError(.badImageData, "APNG: the animation has no frames") }
+        guard !frames.isEmpty else {
+            throw stopReason ?? ImageError(.badImageData, "APNG: the animation has no frames")
+        }
         let isStill = frames.count == 1
         if isStill { frames[0].duration = 0 }
         var flags: Image.Flags = hasAlpha ? .hasAlpha : []
         if reduced { flags.insert(.thumbnail) }
-        return Image(frames: frames, loopCount: isStill ? 1 : file.playCount, format: .png,
-                     scale: options.resolvedScale, orientation: orientation, flags: flags)
+        let image = Image(frames: frames, loopCount: isStill ? 1 : file.playCount, format: .png,
+                          scale: options.resolvedScale, orientation: orientation, flags: flags)
+        return CompleteFrames(image: image, error: stopReason)
     }
 }

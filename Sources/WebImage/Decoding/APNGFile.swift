@@ -39,6 +39,9 @@ struct APNGFile {
     /// Whether the IDAT image is the animation's first frame (its fcTL precedes IDAT) rather than a hidden
     /// default image shown only by decoders that do not animate.
     private(set) var defaultImageIsFirstFrame = false
+    /// Why a lenient reading stopped before IEND (``ImageError/Code/badImageData``); ``frames`` then holds only
+    /// the frames known to be whole. Always `nil` for a strict reading, which throws instead.
+    private(set) var stopReason: ImageError?
 
     /// Whether `bytes` is a PNG file with an acTL chunk before its image data, which is what makes it animated
     /// (an acTL after IDAT does not count). Reads only chunk headers, up to the first IDAT; damage says `false`,
@@ -54,7 +57,12 @@ struct APNGFile {
 
     /// Reads the layout of `bytes`, keeping every frame or, with `keepingFirstFrameOnly`, only the first (the
     /// others are still checked, but neither stored nor counted against the frame limits).
-    init(_ bytes: UnsafeRawBufferPointer, limits: DecodeLimits, keepingFirstFrameOnly: Bool) throws {
+    ///
+    /// With `lenient`, damage after IHDR (a cut, a bad chunk, a broken sequence) ends the reading instead of
+    /// failing it: the frames whose data is known to be whole — followed by the next frame's fcTL, or by IEND —
+    /// are kept and the error goes to ``stopReason``. Limits are never lenient.
+    init(_ bytes: UnsafeRawBufferPointer, limits: DecodeLimits, keepingFirstFrameOnly: Bool,
+         lenient: Bool = false) throws {
         var reader = try PNGChunkReader(bytes)
         let first = try reader.next()
         guard first.type == .IHDR, first.data.count == 13 else {
@@ -70,7 +78,12 @@ struct APNGFile {
         try limits.check(canvas)
         self.bytes = bytes
         var parser = Parser(limits: limits, keepingFirstFrameOnly: keepingFirstFrameOnly)
-        try parser.readChunks(after: &reader, into: &self)
+        do {
+            try parser.readChunks(after: &reader, into: &self)
+        } catch let error as ImageError where lenient && error.code == .badImageData {
+            stopReason = error
+            frames.removeLast(max(0, frames.count - parser.wholeFrames))
+        }
     }
 
     /// The state of the one pass over the chunks after IHDR.
@@ -85,6 +98,8 @@ struct APNGFile {
         /// Frames met so far, kept or not, and whether the latest has data yet.
         var framesSeen = 0
         var latestFrameHasData = true
+        /// Frames whose data is known to be whole: the next frame's fcTL or IEND followed it.
+        var wholeFrames = 0
 
         mutating func readChunks(after reader: inout PNGChunkReader, into file: inout APNGFile) throws {
             while true {
@@ -95,6 +110,7 @@ struct APNGFile {
                 if stage == .inImageData && chunk.type != .IDAT { stage = .afterImageData }
                 switch chunk.type {
                 case .IEND:
+                    wholeFrames = latestFrameHasData ? framesSeen : framesSeen - 1
                     try finish(file)
                     return
                 case .acTL: try readAnimationControl(chunk, reader: reader, into: &file)
@@ -155,6 +171,7 @@ struct APNGFile {
                 else { throw ImageError(.badImageData, "APNG: the first frame's fcTL does not match IHDR") }
                 file.defaultImageIsFirstFrame = true
             }
+            wholeFrames = framesSeen
             framesSeen += 1
             latestFrameHasData = false
             if !keepingFirstFrameOnly || file.frames.isEmpty { file.frames.append(Frame(control: control)) }

@@ -23,15 +23,10 @@ import Foundation
 /// Pixels with alpha below 128 become transparent, all others opaque. ``EncodeOptions/quality`` and
 /// ``EncodeOptions/lossless`` do not apply; ``EncodeOptions/maxPixelSize`` and ``EncodeOptions/firstFrameOnly`` do.
 public struct GIFCoder: SingleFormatImageCoder {
-    /// What ``decodeCompleteFrames(_:options:)`` read.
-    public struct PartialDecode: Sendable {
-        /// Every frame that was read completely, composited; at least one.
-        public var image: Image
-        /// Why reading stopped before the file's trailer (always ``ImageError/Code/badImageData``), or `nil`
-        /// when the whole file was read. A file that simply lacks its trailer byte reports an error too, since
-        /// it cannot be told apart from one cut between two frames.
-        public var error: ImageError?
-    }
+    /// What ``decodeCompleteFrames(_:options:)`` read: the frames and the error that stopped reading. The error is
+    /// ``ImageError/Code/badImageData``; a file that simply lacks its trailer byte reports one too ("without a
+    /// trailer"), since it cannot be told apart from one cut between two frames.
+    public typealias PartialDecode = CompleteFrames
 
     public let format = ImageFormat.gif
     /// Spread the error of colour reduction with Floyd–Steinberg dithering when an image has more than 256
@@ -58,6 +53,12 @@ public struct GIFCoder: SingleFormatImageCoder {
         let progress = try data.withUnsafeBytes { bytes in
             try GIFFrameDecoder(options: options).decode(bytes)
         }
+        return PartialDecode(image: try Self.image(from: progress, options: options), error: progress.stopReason)
+    }
+
+    /// The image made of the frames read so far: one frame is a still (duration 0, loop count 1). Throws the stop
+    /// reason, or ``ImageError/Code/badImageData``, when there is no frame.
+    static func image(from progress: GIFFrameDecoder.Progress, options: DecodeOptions) throws -> Image {
         guard !progress.frames.isEmpty else {
             throw progress.stopReason ?? ImageError(.badImageData, "GIF: the file holds no image")
         }
@@ -67,10 +68,9 @@ public struct GIFCoder: SingleFormatImageCoder {
         var flags: Image.Flags = []
         if progress.hasAlpha { flags.insert(.hasAlpha) }
         if progress.reduced { flags.insert(.thumbnail) }
-        let image = Image(
+        return Image(
             frames: frames, loopCount: isStill ? 1 : (progress.loopCount ?? 1), format: .gif,
             scale: options.resolvedScale, orientation: .up, flags: flags)
-        return PartialDecode(image: image, error: progress.stopReason)
     }
 
     /// Encodes `image` as GIF; see the type's documentation.

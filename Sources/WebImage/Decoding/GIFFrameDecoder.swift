@@ -1,5 +1,6 @@
-/// Decodes a GIF frame by frame: ``GIFFileReader`` reads the records, ``GIFCanvas`` composites, and the decode
-/// options (limits, first frame only, thumbnails) apply as each frame completes.
+/// Decodes a GIF frame by frame: ``GIFFileReader`` reads the records, ``GIFFrameCompositor`` turns them into
+/// frames on a ``GIFCanvas``, and the decode options (limits, first frame only, thumbnails) apply as each frame
+/// completes.
 ///
 /// Errors split in two kinds. Refusals — the limits of ``DecodeLimits``, an unreadable header — are thrown: nothing
 /// is decoded. Damage met after the header — a cut or corrupt frame, a bad record — ends reading and is returned in
@@ -34,59 +35,37 @@ struct GIFFrameDecoder {
         -> Progress
     {
         try GIFFileReader.read(bytes) { reader in
-            var progress = Progress()
-            var canvas: GIFCanvas?
             if reader.screenSize.area > 0 { try options.limits.check(reader.screenSize) }
             if !options.firstFrameOnly { try Self.checkFrameLimits(bytes, limits: options.limits) }
-            var control = GraphicControl()
-            var frameNumber = 0
+            var compositor = GIFFrameCompositor(decoder: self)
             records: while true {
                 guard reader.remainingByteCount > 0 else {
-                    progress.stopReason = ImageError(
-                        .badImageData, "GIF: the data ends after \(progress.frames.count) frames, without a trailer")
+                    compositor.progress.stopReason = ImageError(
+                        .badImageData,
+                        "GIF: the data ends after \(compositor.progress.frames.count) frames, without a trailer")
                     break records
                 }
                 let record: GIFFileReader.Record
                 do {
                     record = try reader.nextRecord()
                 } catch let error as ImageError {
-                    progress.stopReason = error
+                    compositor.progress.stopReason = error
                     break records
                 }
-                switch record {
+                switch try compositor.take(record, from: reader) {
+                case .noFrame:
+                    continue records
                 case .trailer:
                     break records
-                case .extension(let label, let blocks):
-                    Self.interpret(extension: label, blocks: blocks, control: &control, loopCount: &progress.loopCount)
-                case .image(let descriptor):
-                    frameNumber += 1
-                    if canvas == nil {
-                        let size = reader.screenSize.area > 0 ? reader.screenSize : Self.extent(of: descriptor.rect)
-                        try options.limits.check(size)
-                        canvas = GIFCanvas(size: size)
-                    }
-                    guard var current = canvas else { break records }
-                    canvas = nil  // keep the canvas uniquely referenced while drawing
-                    try options.limits.check(frameCount: frameNumber, canvas: current.size)
-                    do {
-                        try draw(descriptor, control: control, from: reader, on: &current)
-                    } catch let error as ImageError where error.code == .badImageData {
-                        progress.stopReason = error
-                        break records
-                    }
-                    let pixels = try current.snapshot()
-                    if !progress.hasAlpha && current.containsTransparency { progress.hasAlpha = true }
-                    let finished = try options.finish(pixels, sourceSize: current.size, orientation: .up)
-                    progress.reduced = progress.reduced || finished.reduced
-                    let frame = ImageFrame(pixels: finished.pixels, duration: Self.duration(control.delayCentiseconds))
-                    progress.frames.append(frame)
-                    canvas = current
-                    control = GraphicControl()
+                case .damaged(let error):
+                    compositor.progress.stopReason = error
+                    break records
+                case .frame(let frame):
                     let keepReading = try onFrame(frame)
                     if options.firstFrameOnly || !keepReading { break records }
                 }
             }
-            return progress
+            return compositor.progress
         }
     }
 

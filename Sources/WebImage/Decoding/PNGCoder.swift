@@ -9,7 +9,8 @@ import Foundation
 /// Animated PNG (a file with an acTL chunk before its image data) decodes to every animation frame, composited
 /// with the frames' blend and dispose ops, with durations and loop count; ``DecodeOptions/firstFrameOnly`` gives
 /// the first animation frame (which is not the default image when that image is not part of the animation).
-/// Damaged animations throw ``ImageError/Code/badImageData`` rather than returning fewer frames.
+/// Damaged animations throw ``ImageError/Code/badImageData`` rather than returning fewer frames;
+/// ``decodeCompleteFrames(_:options:)`` returns the frames that arrived whole and the error instead.
 ///
 /// Encoding: 8-bit RGBA, or RGB when fully opaque; lossless. An image of several frames becomes an APNG (every
 /// frame whole, with its duration, and the loop count; see ``APNGEncoder``) unless
@@ -27,6 +28,29 @@ public struct PNGCoder: SingleFormatImageCoder {
             return try data.withUnsafeBytes { try APNGDecoder.decode($0, options: options) }
         }
         return try PNGDecoder.decode(data, options: options)
+    }
+
+    /// What ``decodeCompleteFrames(_:options:)`` read: the frames and the error that stopped reading.
+    public typealias PartialDecode = CompleteFrames
+
+    /// Decodes every frame of an APNG that can be read completely, for showing a cut or damaged file the way
+    /// browsers do; ``decode(_:options:)`` stays strict and throws for the same data.
+    ///
+    /// A frame counts as whole once the chunk after its image data has arrived intact: the next frame's fcTL, or
+    /// IEND. Reading stops at the first damage after IHDR — data cut short, a bad CRC, a broken sequence number,
+    /// a frame whose compressed data libspng refuses — and ``CompleteFrames/error`` is that
+    /// ``ImageError/Code/badImageData``: for a cut file "PNG: the data ends inside the fdAT chunk at byte N" (or
+    /// "inside a chunk header"); for fewer frames than acTL declares, "APNG: acTL declares N frames, the file has
+    /// K whole ones". A whole, sound file (or a still PNG) gives everything and no error.
+    ///
+    /// Throws ``ImageError/Code/badImageData`` when not even the first frame could be read (a cut still PNG among
+    /// others), and ``ImageError/Code/imageTooLarge`` when the canvas or acTL's frame count exceeds
+    /// ``DecodeOptions/limits`` (never lenient).
+    public func decodeCompleteFrames(_ data: Data, options: DecodeOptions) throws -> PartialDecode {
+        if data.withUnsafeBytes(APNGFile.declaresAnimation) {
+            return try data.withUnsafeBytes { try APNGDecoder.decodeFrames($0, options: options, lenient: true) }
+        }
+        return CompleteFrames(image: try PNGDecoder.decode(data, options: options), error: nil)
     }
 
     /// Encodes `image` as PNG, or as APNG when it has several frames, after ``EncodeOptions/maxPixelSize`` is

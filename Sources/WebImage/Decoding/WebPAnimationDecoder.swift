@@ -5,9 +5,18 @@ import CWebP
 ///
 /// The canvas size and frame count are read by the demuxer and checked against ``DecodeOptions/limits`` before
 /// the animation decoder allocates its canvas. A corrupt or truncated frame fails the whole decode with
-/// ``ImageError/Code/badImageData``.
+/// ``ImageError/Code/badImageData``, unless the decode is lenient: then the frames before it are kept and the
+/// error is returned beside them.
 enum WebPAnimationDecoder {
     static func decode(_ bytes: UnsafeRawBufferPointer, options: DecodeOptions) throws -> Image {
+        try decodeFrames(bytes, options: options, lenient: false).image
+    }
+
+    /// Decodes every frame; when `lenient`, a frame that fails to decode ends the animation before it (at least
+    /// one frame must decode) and its error is returned.
+    static func decodeFrames(_ bytes: UnsafeRawBufferPointer, options: DecodeOptions, lenient: Bool) throws
+        -> CompleteFrames
+    {
         guard let base = bytes.baseAddress else { throw ImageError(.badImageData, "WebP: the data is empty") }
         let container = try WebPContainer(bytes)
         let canvas = container.canvasSize
@@ -34,12 +43,17 @@ enum WebPAnimationDecoder {
         frames.reserveCapacity(frameCount)
         var previousTimestamp: Int32 = 0
         var reduced = false
+        var stopReason: ImageError?
         let canvasBytes = canvas.width * canvas.height * PixelBuffer.bytesPerPixel
         for index in 0..<frameCount {
             var canvasPixels: UnsafeMutablePointer<UInt8>?
             var timestamp: Int32 = 0
             guard WebPAnimDecoderGetNext(decoder, &canvasPixels, &timestamp) != 0, let canvasPixels else {
-                throw ImageError(.badImageData, "WebP: frame \(index + 1) of \(available) is corrupt or truncated")
+                let error = ImageError(
+                    .badImageData, "WebP: frame \(index + 1) of \(available) is corrupt or truncated")
+                guard lenient, !frames.isEmpty else { throw error }
+                stopReason = error
+                break
             }
             // The decoder owns the canvas and reuses it for the next frame: copy it out.
             let pixels = try PixelBuffer(width: canvas.width, height: canvas.height) { output in
@@ -55,8 +69,9 @@ enum WebPAnimationDecoder {
         let hasAlpha = container.declaresAlpha || frames.contains { $0.pixels.containsTransparency }
         var flags: Image.Flags = hasAlpha ? .hasAlpha : []
         if reduced { flags.insert(.thumbnail) }
-        return Image(frames: frames, loopCount: container.loopCount, format: .webp,
-                     scale: options.resolvedScale, orientation: orientation, flags: flags)
+        let image = Image(frames: frames, loopCount: container.loopCount, format: .webp,
+                          scale: options.resolvedScale, orientation: orientation, flags: flags)
+        return CompleteFrames(image: image, error: stopReason)
     }
 
     /// A frame's display time in seconds from its duration in milliseconds: 10 ms or less plays as 100 ms

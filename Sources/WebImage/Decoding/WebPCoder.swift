@@ -6,7 +6,9 @@ import Foundation
 /// Decoding: lossy, lossless and alpha stills straight into the pixel buffer, with libwebp's scaler for
 /// thumbnails and the scale-down limit; animations through libwebp's compositing animation decoder (all frames,
 /// durations in seconds, loop count; ``DecodeOptions/firstFrameOnly`` stops after the first); orientation from
-/// the EXIF chunk. The file must be whole: data shorter than the RIFF header's size is refused.
+/// the EXIF chunk. The file must be whole: data shorter than the RIFF header's size is refused
+/// (``ImageError/Code/badImageData``); ``decodeCompleteFrames(_:options:)`` returns the frames of a cut or
+/// damaged animation that arrived whole, and the error.
 ///
 /// Encoding: lossy with ``EncodeOptions/quality``, or lossless with ``EncodeOptions/lossless``, alpha kept;
 /// images with several frames become animations with their durations and loop count, unless

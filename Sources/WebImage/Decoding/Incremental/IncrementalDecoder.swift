@@ -19,15 +19,20 @@ import Foundation
 ///   over it as of the last complete scan.
 /// - PNG: libpng's progressive reader, row by row; Adam7 files sharpen pass by pass.
 /// - WebP (still): libwebp's incremental decoder, row by row.
-/// - GIF, animated WebP, CMYK JPEG and any format a plugin coder registered in `coders` takes over: the bytes
-///   are collected and decoded once, by the coders, when ``finish()`` is called; there are no partial images.
+/// - GIF: frame by frame. Once a frame's data is complete it is composited (giflib reading just the new
+///   records), and a partial image holds every frame completed so far, as the GIF coder makes them.
+/// - Animated WebP, animated PNG, CMYK JPEG and any format a plugin coder registered in `coders` takes over: the
+///   bytes are collected and decoded once, by the coders, when ``finish()`` is called; there are no partial
+///   images.
 ///
 /// A partial image costs a pass over the whole bitmap, so it is built only when ``currentImage()`` asks, there is
-/// more to show, and enough bytes arrived since the last one (``PartialImagePolicy``). Partial images are
-/// full-size (after the options' thumbnail or scale-down size and orientation, through the same last step as
-/// every decoder); rows not decoded yet are transparent, so those images have ``Image/Flags/hasAlpha``. They
-/// carry ``Image/Flags/incremental``; the final image does not and equals the one-shot decode with the same
-/// ``DecodeOptions`` pixel for pixel. Limits are checked from the header before any pixel memory is taken.
+/// more to show, and enough bytes arrived since the last one (``PartialImagePolicy``); GIF's frames are made as
+/// they complete and cost nothing more to show. Partial images are full-size (after the options' thumbnail or
+/// scale-down size and orientation, through the same last step as every decoder); rows not decoded yet are
+/// transparent, so those images have ``Image/Flags/hasAlpha``. They carry ``Image/Flags/incremental``; the final
+/// image does not and equals the one-shot decode with the same ``DecodeOptions`` pixel for pixel (every frame, for
+/// GIF). Limits are checked from the header before any pixel memory is taken, and for GIF each frame against the
+/// frame count and pixels over all frames as it completes.
 ///
 /// Known differences from the one-shot coders, all at the edges:
 /// - WebP keeps its EXIF chunk after the pixels: partial images are not turned (the final one is), and with a
@@ -39,8 +44,9 @@ import Foundation
 /// - Damaged headers can get a different one of ``ImageError/Code/badImageData`` and
 ///   ``ImageError/Code/imageTooLarge``: a chunk or segment is judged when its header arrives.
 ///
-/// Memory: the received bytes (kept for WebP's container and for the fallbacks), one bitmap, and for
-/// progressive JPEG libjpeg's coefficient buffer (about 3 bytes per pixel at 4:2:0).
+/// Memory: the received bytes (kept for WebP's container, GIF's records and the fallbacks), one bitmap, for
+/// progressive JPEG libjpeg's coefficient buffer (about 3 bytes per pixel at 4:2:0), and for GIF the canvas and
+/// every frame completed (what the one-shot decode holds too).
 ///
 /// Not thread-safe, and deliberately not `Sendable`: use one decoder from one task at a time (the task that
 /// receives the download is the natural owner).
@@ -111,6 +117,7 @@ public final class IncrementalDecoder {
     public func currentImage() -> Image? {
         if let completeImage { return completeImage }
         guard failure == nil, let backend else { return nil }
+        if let frames = backend.completedFrames() { return frames }  // already composited: nothing to rebuild
         let progress = backend.progress
         if let partial {
             let spacing = partialImagePolicy.spacing(forPixels: backend.outputPixelCount)
@@ -180,6 +187,7 @@ public final class IncrementalDecoder {
         case .jpeg? where coder is JPEGCoder: return try JPEGPushDecoder(options: options)
         case .png? where coder is PNGCoder: return try PNGPushDecoder(options: options)
         case .webp? where coder is WebPCoder: return try WebPPushDecoder(options: options)
+        case .gif? where coder is GIFCoder: return GIFPushDecoder(options: options)
         default: return WholeFileDecoder(coders: coders, options: options)
         }
     }

@@ -11,8 +11,8 @@ import Foundation
 /// - Orientation comes from an eXIf chunk; one placed after the image data only turns the final image.
 /// - Text and ICC chunks are skipped unread, so a compressed-text bomb that makes the PNG coder fail with
 ///   `imageTooLarge` is simply ignored here.
-/// - An APNG (an `acTL` chunk before the image data) is handed back to the coders whole (`needsWholeFile`), so it
-///   decodes as the same animation, under the same frame limits, as the one-shot decode.
+/// - Animated PNG (an acTL chunk before the image data) is handed back to the coders whole (`needsWholeFile`):
+///   libpng would read only its default image. Chunk headers are walked as they arrive until the first IDAT.
 final class PNGPushDecoder: PushDecoder {
     /// The largest ancillary chunk libpng may inflate into memory (the PNG coder's libspng limit).
     static let maxChunkBytes = 16 << 20
@@ -22,9 +22,8 @@ final class PNGPushDecoder: PushDecoder {
     private var canvas: PixelCanvas?
     private var header = wi_png_header()
     private var finalPixels: PixelBuffer?
-    /// Where the next chunk header starts in the received bytes while looking for `acTL`; `nil` from the first
-    /// `IDAT` on (an `acTL` after it does not make an animation).
-    private var nextChunkOffset: Int? = 8
+    /// Where the next chunk header starts, while looking for acTL; `nil` once IDAT was reached.
+    private var animationScanOffset: Int? = PNGChunkReader.signature.count
 
     init(options: DecodeOptions) throws {
         let maxPixels = UInt64(max(options.limits.maxPixels, 0))
@@ -49,11 +48,10 @@ final class PNGPushDecoder: PushDecoder {
 
     func consume(_ chunk: UnsafeRawBufferPointer, received: Data) throws -> PushOutcome {
         guard finalPixels == nil else { return .decoding }  // bytes after IEND are ignored, as the coder does
+        if declaresAnimation(received) { return .needsWholeFile }
         guard let base = chunk.baseAddress?.assumingMemoryBound(to: UInt8.self), !chunk.isEmpty else {
             return .decoding
         }
-        // Before libpng sees the bytes: it would read past an acTL and decode the default image as a still.
-        if nextChunkOffset != nil, declaresAnimation(received) { return .needsWholeFile }
         try check(wi_png_process(decoder, base, chunk.count))
         if canvas == nil, wi_png_wants_canvas(decoder, &header) != 0 {
             let size = PixelSize(width: Int(header.width), height: Int(header.height))
@@ -71,19 +69,23 @@ final class PNGPushDecoder: PushDecoder {
         return .decoding
     }
 
-    /// Walks the chunk headers received so far up to the first `IDAT`; `true` when an `acTL` comes before it.
+    /// Whether an acTL chunk came before the first IDAT, walking the chunk headers that arrived since last time.
     private func declaresAnimation(_ received: Data) -> Bool {
-        while let offset = nextChunkOffset, offset + 8 <= received.count {
-            let start = received.startIndex + offset
-            let length = received[start..<start + 4].reduce(0) { $0 << 8 | Int($1) }
-            let type = received[start + 4..<start + 8]
-            if type.elementsEqual("acTL".utf8) { return true }
-            if type.elementsEqual("IDAT".utf8) {
-                nextChunkOffset = nil
+        guard var offset = animationScanOffset else { return false }
+        let start = received.startIndex
+        func bigEndian32(at index: Int) -> UInt32 {
+            (0..<4).reduce(0) { $0 << 8 | UInt32(received[start + index + $1]) }
+        }
+        while offset + 8 <= received.count {
+            let type = PNGChunkType(rawValue: bigEndian32(at: offset + 4))
+            if type == .acTL { return true }
+            if type == .IDAT {
+                animationScanOffset = nil
                 return false
             }
-            nextChunkOffset = offset + 12 + length  // lengths are at most 2^31 - 1; corrupt ones fail in libpng
+            offset += 12 + Int(bigEndian32(at: offset))
         }
+        animationScanOffset = offset
         return false
     }
 

@@ -21,8 +21,17 @@ protocol PushDecoder: AnyObject {
     /// yet. Rows not decoded yet are transparent.
     func partialPixels() -> PartialPixels?
 
+    /// An animation's frames completed so far, each composited and finished, as one image flagged
+    /// ``Image/Flags/incremental``; `nil` while there is none, and always for decoders that show a partial bitmap
+    /// (``partialPixels()``) instead.
+    func completedFrames() -> Image?
+
     /// The whole image with the options applied; called once, after ``isComplete`` became true.
     func finalImage(received: Data) throws -> Image
+}
+
+extension PushDecoder {
+    func completedFrames() -> Image? { nil }
 }
 
 /// What a push decoder made of a chunk.

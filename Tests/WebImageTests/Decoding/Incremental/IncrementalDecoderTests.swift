@@ -82,18 +82,20 @@ import Testing
     }
 
     @Test func formatsWithoutAnIncrementalPathAreDecodedWholeByTheCoders() throws {
-        // GIF's record-by-record reader belongs to the animated-images work; until then GIF is decoded at the end.
-        let gif = Data("GIF89a".utf8) + Data([1, 0, 1, 0, 0, 0, 0, 0x2C, 0, 0, 0, 0, 1, 0, 1, 0, 0, 2, 2, 0x44, 1, 0, 0x3B])
+        // Animated WebP has no incremental path: it is decoded at the end, by the WebP coder.
+        let animation = try Fixtures.data("webp/animated.webp")
         let decoder = IncrementalDecoder()
-        for byte in gif.indices {
-            try decoder.append(gif[byte...byte])
+        for byte in animation.indices {
+            try decoder.append(animation[byte...byte])
             #expect(decoder.currentImage() == nil)
         }
-        #expect(decoder.format == .gif)
-        let oneShot = Result { try ImageCoders.shared.decode(gif) }
+        #expect(decoder.format == .webp)
+        let oneShot = Result { try ImageCoders.shared.decode(animation) }
         let incremental = Result { try decoder.finish() }
         switch (oneShot, incremental) {
-        case let (.success(expected), .success(image)): #expect(image.pixels.bytes == expected.pixels.bytes)
+        case let (.success(expected), .success(image)):
+            #expect(image.frames.map(\.pixels.bytes) == expected.frames.map(\.pixels.bytes))
+            #expect(image.frames.count == 3)
         case let (.failure(expected), .failure(error)):
             #expect((error as? ImageError)?.code == (expected as? ImageError)?.code)
         default: Issue.record("one-shot \(oneShot) but incremental \(incremental)")

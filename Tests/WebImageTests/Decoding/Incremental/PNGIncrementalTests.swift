@@ -122,4 +122,15 @@ import Testing
             #expect(partial.image.flags.isSuperset(of: [.incremental, .thumbnail, .hasAlpha]))
         }
     }
+
+    @Test(arguments: ["png/apng.png", "apng/default-hidden.png", "apng/dispose-previous.png"], [1, 100, Int.max])
+    func animatedPNGIsDecodedWholeWithEveryFrame(_ path: String, chunkSize: Int) throws {
+        let data = try Fixtures.data(path)
+        let oneShot = try PNGCoder().decode(data, options: DecodeOptions())
+        let run = try IncrementalFeeding.feed(data, chunkSize: chunkSize)
+        #expect(run.partials.isEmpty, "libpng would show the default image, which may not be in the animation")
+        #expect(run.final.frames.count == oneShot.frames.count)
+        #expect(run.final.frames.map(\.pixels.bytes) == oneShot.frames.map(\.pixels.bytes))
+        #expect(run.final.frames.map(\.duration) == oneShot.frames.map(\.duration))
+    }
 }
