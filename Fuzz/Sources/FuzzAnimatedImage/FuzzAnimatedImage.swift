@@ -27,3 +27,10 @@ public func fuzzAnimatedImage(_ start: UnsafePointer<UInt8>?, _ count: Int) -> C
     _ = try? image.frame(at: frameCount)  // one past the end: an error, not a trap
     return 0
 }
+
+
+/// The entry point SwiftPM's debug build links as `main`; see `runFuzzDriver`.
+@_cdecl("FuzzAnimatedImage_main")
+public func fuzzAnimatedImageMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) -> CInt {
+    runFuzzDriver(argc, argv, fuzzAnimatedImage)
+}

@@ -1,4 +1,5 @@
 import Foundation
+import FuzzSupport
 @testable import WebImage
 
 /// `data:` URL parsing (media type, `;base64`, percent escapes, the size limit) on any text.
@@ -17,4 +18,11 @@ public func fuzzDataURL(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
         }
     }
     return 0
+}
+
+
+/// The entry point SwiftPM's debug build links as `main`; see `runFuzzDriver`.
+@_cdecl("FuzzDataURL_main")
+public func fuzzDataURLMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) -> CInt {
+    runFuzzDriver(argc, argv, fuzzDataURL)
 }

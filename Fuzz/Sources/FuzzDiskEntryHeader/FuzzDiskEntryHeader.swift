@@ -1,4 +1,5 @@
 import Foundation
+import FuzzSupport
 @testable import WebImage
 
 /// The disk cache's entry header reader on any bytes.
@@ -27,4 +28,11 @@ public func fuzzDiskEntryHeader(_ start: UnsafePointer<UInt8>?, _ count: Int) ->
                  && reread?.payloadChecksum == header.payloadChecksum,
                  "a parsed header does not survive encoding")
     return 0
+}
+
+
+/// The entry point SwiftPM's debug build links as `main`; see `runFuzzDriver`.
+@_cdecl("FuzzDiskEntryHeader_main")
+public func fuzzDiskEntryHeaderMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) -> CInt {
+    runFuzzDriver(argc, argv, fuzzDiskEntryHeader)
 }

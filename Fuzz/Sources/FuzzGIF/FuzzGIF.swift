@@ -14,3 +14,10 @@ public func fuzzGIF(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     }
     return 0
 }
+
+
+/// The entry point SwiftPM's debug build links as `main`; see `runFuzzDriver`.
+@_cdecl("FuzzGIF_main")
+public func fuzzGIFMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) -> CInt {
+    runFuzzDriver(argc, argv, fuzzGIF)
+}

@@ -36,3 +36,10 @@ public func fuzzIncremental(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CIn
     _ = try? decoder.finish()
     return 0
 }
+
+
+/// The entry point SwiftPM's debug build links as `main`; see `runFuzzDriver`.
+@_cdecl("FuzzIncremental_main")
+public func fuzzIncrementalMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) -> CInt {
+    runFuzzDriver(argc, argv, fuzzIncremental)
+}

@@ -11,3 +11,10 @@ public func fuzzJPEG(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     _ = try? JPEGCoder().decode(input.payload, options: options)
     return 0
 }
+
+
+/// The entry point SwiftPM's debug build links as `main`; see `runFuzzDriver`.
+@_cdecl("FuzzJPEG_main")
+public func fuzzJPEGMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) -> CInt {
+    runFuzzDriver(argc, argv, fuzzJPEG)
+}

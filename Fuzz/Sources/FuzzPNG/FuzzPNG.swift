@@ -11,3 +11,10 @@ public func fuzzPNG(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     _ = try? PNGCoder().decode(input.payload, options: options)
     return 0
 }
+
+
+/// The entry point SwiftPM's debug build links as `main`; see `runFuzzDriver`.
+@_cdecl("FuzzPNG_main")
+public func fuzzPNGMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) -> CInt {
+    runFuzzDriver(argc, argv, fuzzPNG)
+}

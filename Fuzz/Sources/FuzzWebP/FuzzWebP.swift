@@ -11,3 +11,10 @@ public func fuzzWebP(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     _ = try? WebPCoder().decode(input.payload, options: options)
     return 0
 }
+
+
+/// The entry point SwiftPM's debug build links as `main`; see `runFuzzDriver`.
+@_cdecl("FuzzWebP_main")
+public func fuzzWebPMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) -> CInt {
+    runFuzzDriver(argc, argv, fuzzWebP)
+}
