@@ -2,7 +2,7 @@
 
 A static background (a coarse gradient with a grid, few colours as GIF content is) with three shapes moving over
 it, so most frames change only part of the canvas: the usual shape of animated GIFs and WebPs on the web.
-Usage: make_input.py OUTPUT_DIR   (skips files that already exist)
+Usage: make_animation.py OUTPUT_DIR   (skips files that already exist)
 """
 import math, os, subprocess, sys, tempfile
 from PIL import Image, ImageDraw
