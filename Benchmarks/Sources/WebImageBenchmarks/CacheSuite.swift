@@ -38,7 +38,9 @@ enum CacheSuite {
     static func memory(threads: Int, operations: Int) {
         let keyCount = 10_000
         let keys = (0..<keyCount).map { "https://example.com/images/photo-\($0).jpg" }
-        let nsKeys = keys.map { NSString(string: $0) }
+        // NSCache and NSString are not Sendable on Linux; the comparison needs them on two threads, as NSCache
+        // is documented to be used, so these references are deliberately shared unchecked.
+        nonisolated(unsafe) let nsKeys = keys.map { NSString(string: $0) }
         let boxes = (0..<keyCount).map { Box($0) }
         let costs = (0..<keyCount).map { $0 % 100 + 1 }
         var generator = SystemRandomNumberGenerator()
@@ -58,7 +60,7 @@ enum CacheSuite {
             return fastest
         }
         let ours = MemoryCache<String, Box>(limits: .init(costLimit: .max / 2, maxEntryCost: .max / 2))
-        let theirs = NSCache<NSString, Box>()
+        nonisolated(unsafe) let theirs = NSCache<NSString, Box>()
         var plain: [String: Box] = [:]
         for index in 0..<keyCount {
             ours.setValue(boxes[index], forKey: keys[index], cost: costs[index])
@@ -72,7 +74,7 @@ enum CacheSuite {
             { for index in sequence where theirs.object(forKey: nsKeys[index]) == nil { print("miss") } })
         let half = costs.reduce(0, +) / 2
         let oursSet = MemoryCache<String, Box>(limits: .init(costLimit: half, maxEntryCost: half))
-        let theirsSet = NSCache<NSString, Box>()
+        nonisolated(unsafe) let theirsSet = NSCache<NSString, Box>()
         theirsSet.totalCostLimit = half
         let (setOurs, setTheirs) = compare(
             { for index in sequence { oursSet.setValue(boxes[index], forKey: keys[index], cost: costs[index]) } },

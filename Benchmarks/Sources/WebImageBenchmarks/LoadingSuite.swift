@@ -59,13 +59,13 @@ enum LoadingSuite {
     static func coalescedJoin(base: String) async throws {
         let downloader = ImageDownloader()
         let drip = try url(base, "/drip/img000.jpg")
-        let first = downloader.download(drip) { _ in }
+        let first = downloader.download(drip, completion: { _ in })
         let count = 100_000
         var tokens: [DownloadToken] = []
         tokens.reserveCapacity(count)
         let before = residentBytes()
         var start = ContinuousClock.now
-        for _ in 0..<count { tokens.append(downloader.download(drip) { _ in }) }
+        for _ in 0..<count { tokens.append(downloader.download(drip, completion: { _ in })) }
         let join = seconds(ContinuousClock.now - start)
         let after = residentBytes()
         start = ContinuousClock.now
@@ -89,7 +89,8 @@ enum LoadingSuite {
         let stream = downloader.eventStream()
         let before = residentBytes()
         for index in 0..<count {
-            downloader.download(try url(base, "/drip/img\(String(format: "%03d", index % 200)).jpg?\(index)")) { _ in }
+            downloader.download(try url(base, "/drip/img\(String(format: "%03d", index % 200)).jpg?\(index)"),
+                                completion: { _ in })
         }
         var settled = 0
         for await event in stream {
@@ -116,7 +117,7 @@ enum LoadingSuite {
         tokens.reserveCapacity(count)
         let before = residentBytes()
         let start = ContinuousClock.now
-        for url in urls { tokens.append(downloader.download(url) { _ in }) }
+        for url in urls { tokens.append(downloader.download(url, completion: { _ in })) }
         let enqueue = seconds(ContinuousClock.now - start)
         let after = residentBytes()
         downloader.cancelAll()

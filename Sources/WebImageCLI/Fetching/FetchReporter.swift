@@ -19,7 +19,12 @@ struct FetchReporter {
     }
 
     mutating func report(_ source: String, _ result: Result<LoadedImage, ImageError>) {
-        switch result.flatMap(save) {
+        let saved: Result<(LoadedImage, String?), ImageError>
+        switch result {
+        case .success(let loaded): saved = save(loaded)
+        case .failure(let error): saved = .failure(error)
+        }
+        switch saved {
         case .success(let (loaded, path)):
             let bytes = loaded.data?.count ?? 0
             if json {

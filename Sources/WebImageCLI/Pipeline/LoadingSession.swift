@@ -33,9 +33,9 @@ final class LoadingSession: Sendable {
         } else if settings.fromCacheOnly {
             throw ImageError(.notFoundInCache, "\(key) is not in the cache")
         } else {
-            let response = try await downloader.download(url) { report in
+            let response = try await downloader.download(url, progress: { report in
                 progress(report.receivedBytes, report.expectedBytes)
-            }
+            })
             let image = try cache.coders.decode(response.data, options: DecodeOptions(fileNameHint: url.lastPathComponent))
             try await cache.store(image, data: response.data, forKey: key, in: tiers)
             loaded = LoadedImage(image: image, data: response.data, cacheType: .none, url: url)

@@ -81,16 +81,16 @@ struct TerminalLine: Sendable {
         return TerminalLine(descriptor: STDERR_FILENO, width: columns)
     }
 
-    func show(_ text: String) { write("\r" + text + "\u{1B}[K") }
+    func show(_ text: String) { send("\r" + text + "\u{1B}[K") }
 
-    func clear() { write("\r\u{1B}[K") }
+    func clear() { send("\r\u{1B}[K") }
 
-    private func write(_ text: String) {
+    private func send(_ text: String) {
         let bytes = Array(text.utf8)
         var offset = 0
         while offset < bytes.count {
             let written = bytes.withUnsafeBytes { raw in
-                Foundation.write(descriptor, raw.baseAddress.map { $0 + offset }, raw.count - offset)
+                write(descriptor, raw.baseAddress.map { $0 + offset }, raw.count - offset)
             }
             guard written > 0 else { return }  // a closed terminal: nothing to draw on
             offset += written

@@ -34,7 +34,7 @@ import Testing
         try await FetchCommandTests.withImages { served, work in
             let result = try await CommandLineTool.runDetached(
                 ["prefetch", "--json", "--cache-dir", work.path, served.a,
-                 served.server.url("/status/500").absoluteString, "::not a url::"])
+                 served.server.url("/status/404").absoluteString, "::not a url::"])
             #expect(result.status == 1)
             #expect(try summary(result) == ["total": 3, "finished": 1, "skipped": 0, "failed": 2])
             #expect(result.errorLines.count == 1)  // the invalid URL; load failures are in the summary
