@@ -12,7 +12,7 @@ import Foundation
 /// Damaged animations throw ``ImageError/Code/badImageData`` rather than returning fewer frames.
 ///
 /// Encoding: 8-bit RGBA, or RGB when fully opaque; lossless. An image of several frames becomes an APNG (every
-/// frame whole, with its duration, and the loop count; see ``APNGEncoder``) unless
+/// frame whole, with its duration, and the loop count; see `APNGEncoder`) unless
 /// ``EncodeOptions/firstFrameOnly``, which writes the first frame as a still PNG.
 public struct PNGCoder: SingleFormatImageCoder {
     /// Always ``ImageFormat/png``.
