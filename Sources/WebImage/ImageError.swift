@@ -43,11 +43,15 @@ public struct ImageError: Error, Sendable, Equatable, CustomStringConvertible {
     public let code: Code
     /// A one-line explanation for logs and command-line output.
     public let message: String
+    /// The HTTP status behind an ``Code/invalidDownloadStatusCode`` failure (the manager blocks a URL after a
+    /// 404 or 410 but not after a 5xx); `nil` for every other failure.
+    public let statusCode: Int?
 
-    /// Creates an error with a code and a human-readable message.
-    public init(_ code: Code, _ message: String) {
+    /// Creates an error with a code, a human-readable message and, for HTTP status failures, the status.
+    public init(_ code: Code, _ message: String, statusCode: Int? = nil) {
         self.code = code
         self.message = message
+        self.statusCode = statusCode
     }
 
     public var description: String { "\(code.rawValue): \(message)" }

@@ -136,6 +136,16 @@ public final class ImageCaches: ImageCaching {
         if let first = failures.first { throw first }
     }
 
+    /// Updates the validators in every cache the store policy selects; `true` when any of them had the entry.
+    @discardableResult
+    public func updateValidators(_ validators: HTTPValidators, forKey key: String) async throws -> Bool {
+        var updated = false
+        for cache in targets(\.store).caches where try await cache.updateValidators(validators, forKey: key) {
+            updated = true
+        }
+        return updated
+    }
+
     public func remove(forKey key: String, from types: ImageCacheType) async {
         await forEach(\.remove) { await $0.remove(forKey: key, from: types) }
     }

@@ -16,6 +16,10 @@ public protocol ImageCaching: AnyObject, Sendable {
     /// Throws ``ImageError/Code/io`` when the disk write fails (the memory cache is stored all the same).
     func store(_ image: Image?, data: Data?, forKey key: String, in types: ImageCacheType,
                validators: HTTPValidators) async throws
+    /// Replaces the HTTP validators kept with `key`'s disk entry (after a `304 Not Modified`); `false` when
+    /// there is no entry. Caches that keep no validators return `false` (the default implementation).
+    @discardableResult
+    func updateValidators(_ validators: HTTPValidators, forKey key: String) async throws -> Bool
     /// Removes `key` from the caches in `types`.
     func remove(forKey key: String, from types: ImageCacheType) async
     /// Where `key` is: ``ImageCacheType/memory``, ``ImageCacheType/disk``, or ``ImageCacheType/none``.
@@ -25,6 +29,10 @@ public protocol ImageCaching: AnyObject, Sendable {
 }
 
 extension ImageCaching {
+    /// Keeps no validators: returns `false`.
+    @discardableResult
+    public func updateValidators(_ validators: HTTPValidators, forKey key: String) async throws -> Bool { false }
+
     /// The image for `key` from memory, then disk.
     public func query(forKey key: String) async -> ImageCacheResult? {
         await query(forKey: key, in: .all, options: ImageCacheQueryOptions())

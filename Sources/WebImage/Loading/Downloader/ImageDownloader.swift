@@ -22,7 +22,7 @@ public final class ImageDownloader: ImageLoader {
     public let httpLoader: HTTPImageLoader?
     let configuration: ImageDownloaderConfiguration
     let state: Locked<DownloaderState>
-    let events = DownloadEventBroadcaster()
+    let events = EventBroadcaster<DownloadEvent>()
     let metrics: DownloadMetrics
     let rateLimiter: TokenBucket?
     var logger: Logger { configuration.logger }

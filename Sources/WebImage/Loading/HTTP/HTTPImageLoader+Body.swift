@@ -33,7 +33,8 @@ extension HTTPImageLoader {
             metadata.expectedContentLength = range.total ?? announced.map { $0 + Int64(resume.data.count) }
         } else if !request.acceptableStatusCodes.contains(status) {
             await discardBody(of: response)
-            throw ImageError(.invalidDownloadStatusCode, "HTTP \(status) for \(url.absoluteString)")
+            throw ImageError(.invalidDownloadStatusCode, "HTTP \(status) for \(url.absoluteString)",
+                             statusCode: status)
         }
         guard request.accepts(mimeType: metadata.mimeType) else {
             await discardBody(of: response)

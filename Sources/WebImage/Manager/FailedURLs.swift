@@ -1,0 +1,62 @@
+import Foundation
+
+/// URLs whose last load failed for a reason that will not go away by asking again (SDWebImage's
+/// `failedURLs`). A blocked URL fails with ``ImageError/Code/blackListed`` without a request, unless the load
+/// passes ``ImageOptions/retryFailed``.
+public final class FailedURLs: Sendable {
+    private let entries = Locked<[URL: ContinuousClock.Instant]>([:])
+    /// How long a URL stays blocked; `nil` keeps it until removed.
+    public let expiry: Duration?
+
+    /// A set whose entries expire after `expiry` (`nil`: never).
+    public init(expiry: Duration? = nil) {
+        self.expiry = expiry
+    }
+
+    /// Whether a failure with `error` blocks the URL: an invalid URL, bad image data, an image over the limits,
+    /// an unsupported format, a refused response (content type, response modifier, body too large), an HTTP 404
+    /// or 410. Not: cancellation, timeouts, connection and DNS failures, other statuses (5xx may recover),
+    /// local disk errors, cache-only misses.
+    public static func blocks(after error: ImageError) -> Bool {
+        switch error.code {
+        case .invalidURL, .badImageData, .imageTooLarge, .unsupportedFormat, .invalidDownloadContentType,
+             .invalidDownloadResponse, .responseTooLarge:
+            return true
+        case .invalidDownloadStatusCode:
+            return error.statusCode == 404 || error.statusCode == 410
+        case .cacheNotModified, .blackListed, .invalidDownloadOperation, .cancelled, .timedOut, .connectionFailed,
+             .notFoundInCache, .io:
+            return false
+        }
+    }
+
+    /// Whether `url` is blocked now.
+    public func contains(_ url: URL) -> Bool {
+        entries.withLock { entries in
+            guard let since = entries[url] else { return false }
+            if let expiry, since.duration(to: .now) >= expiry {
+                entries.removeValue(forKey: url)
+                return false
+            }
+            return true
+        }
+    }
+
+    /// Blocks `url` from now on.
+    public func insert(_ url: URL) {
+        entries.withLock { $0[url] = .now }
+    }
+
+    /// Unblocks `url`.
+    public func remove(_ url: URL) {
+        entries.withLock { _ = $0.removeValue(forKey: url) }
+    }
+
+    /// Unblocks every URL.
+    public func removeAll() {
+        entries.withLock { $0.removeAll() }
+    }
+
+    /// How many URLs are blocked (expired entries included until next looked up).
+    public var count: Int { entries.withLock { $0.count } }
+}

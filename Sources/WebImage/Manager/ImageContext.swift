@@ -1,0 +1,128 @@
+import Foundation
+
+/// Per-load settings that are values rather than flags (SDWebImage's `SDWebImageContext`): which cache,
+/// loader, coders and transformer to use, decoding sizes, which caches to query and store in, and request
+/// hooks. Everything left `nil` falls back to the manager's own.
+public struct ImageContext: Sendable {
+    /// The cache for this load instead of the manager's.
+    public var cache: (any ImageCaching)?
+    /// The loader for this load instead of the manager's.
+    public var loader: (any ImageLoader)?
+    /// The coders for this load instead of the manager's.
+    public var coders: ImageCoders?
+    /// The transformer: the manager's default, none (switching a default off), or a given one.
+    public var transformer: TransformerChoice
+    /// Decode to a thumbnail no larger than this (it becomes part of the cache key).
+    public var thumbnailPixelSize: PixelSize?
+    /// Keep the aspect ratio of thumbnails (default `true`).
+    public var preserveAspectRatio: Bool
+    /// The display scale of the image (`nil`: from `@2x` / `@3x` in the key).
+    public var scaleFactor: Double?
+    /// With ``ImageOptions/scaleDownLargeImages``: the most bytes of RGBA a decoded frame may take (default
+    /// 90 MB, SDWebImage's macOS value).
+    public var scaleDownLimitBytes: Int?
+    /// Where to look for the final (thumbnail / transformed) image. Default: memory and disk.
+    public var queryCacheType: ImageCacheType
+    /// Where to store the final image. Default: memory and disk.
+    public var storeCacheType: ImageCacheType
+    /// Where to look for the original when the final image is missing. Default: disk.
+    public var originalQueryCacheType: ImageCacheType
+    /// Where to store the original bytes of a thumbnail or transformed image. Default: disk.
+    public var originalStoreCacheType: ImageCacheType
+    /// The cache for originals (default: ``cache``).
+    public var originalCache: (any ImageCaching)?
+    /// Extra request headers.
+    public var headers: HTTPHeaderFields
+    /// Basic-auth credentials for the request's own origin.
+    public var credentials: BasicCredentials?
+    /// The longest one download attempt may take.
+    public var timeout: Duration?
+    /// Changes (or cancels, by returning `nil`) the request before it is sent.
+    public var requestModifier: DownloadRequestModifier?
+    /// Checks or rewrites the response head; `nil` fails the load with ``ImageError/Code/invalidDownloadResponse``.
+    public var responseModifier: DownloadResponseModifier?
+    /// Turns the downloaded bytes into image bytes (decryption, unwrapping).
+    public var decryptor: (any DownloadDecryptor)?
+    /// Maps the URL to its cache key (default: the manager's filter, else the absolute URL).
+    public var cacheKeyFilter: CacheKeyFilter?
+    /// Decides what is written to disk (default: the cache's own serializer).
+    public var cacheSerializer: (any CacheSerializer)?
+    /// Pixel and frame limits for decoding (default: the manager's).
+    public var decodeLimits: DecodeLimits?
+
+    /// Creates a context; every parameter defaults to "use the manager's".
+    public init(
+        cache: (any ImageCaching)? = nil, loader: (any ImageLoader)? = nil, coders: ImageCoders? = nil,
+        transformer: TransformerChoice = .managerDefault, thumbnailPixelSize: PixelSize? = nil,
+        preserveAspectRatio: Bool = true, scaleFactor: Double? = nil, scaleDownLimitBytes: Int? = nil,
+        queryCacheType: ImageCacheType = .all, storeCacheType: ImageCacheType = .all,
+        originalQueryCacheType: ImageCacheType = .disk, originalStoreCacheType: ImageCacheType = .disk,
+        originalCache: (any ImageCaching)? = nil, headers: HTTPHeaderFields = HTTPHeaderFields(),
+        credentials: BasicCredentials? = nil, timeout: Duration? = nil,
+        requestModifier: DownloadRequestModifier? = nil, responseModifier: DownloadResponseModifier? = nil,
+        decryptor: (any DownloadDecryptor)? = nil, cacheKeyFilter: CacheKeyFilter? = nil,
+        cacheSerializer: (any CacheSerializer)? = nil, decodeLimits: DecodeLimits? = nil
+    ) {
+        self.cache = cache
+        self.loader = loader
+        self.coders = coders
+        self.transformer = transformer
+        self.thumbnailPixelSize = thumbnailPixelSize
+        self.preserveAspectRatio = preserveAspectRatio
+        self.scaleFactor = scaleFactor
+        self.scaleDownLimitBytes = scaleDownLimitBytes
+        self.queryCacheType = queryCacheType
+        self.storeCacheType = storeCacheType
+        self.originalQueryCacheType = originalQueryCacheType
+        self.originalStoreCacheType = originalStoreCacheType
+        self.originalCache = originalCache
+        self.headers = headers
+        self.credentials = credentials
+        self.timeout = timeout
+        self.requestModifier = requestModifier
+        self.responseModifier = responseModifier
+        self.decryptor = decryptor
+        self.cacheKeyFilter = cacheKeyFilter
+        self.cacheSerializer = cacheSerializer
+        self.decodeLimits = decodeLimits
+    }
+
+    /// Whether two loads with these contexts may share one pipeline run: only when neither carries anything
+    /// that cannot be compared (hooks, plugins, another cache or loader), since those may change the result.
+    var isShareable: Bool {
+        cache == nil && loader == nil && coders == nil && originalCache == nil && credentials == nil
+            && requestModifier == nil && responseModifier == nil && decryptor == nil && cacheKeyFilter == nil
+            && cacheSerializer == nil
+    }
+
+    /// The parts of a shareable context that change the result, as text for the sharing key (the transformer
+    /// is in the cache key already: transformers are compared by key, which names exactly what they do).
+    var sharingSignature: String {
+        let thumbnail = thumbnailPixelSize.map { "\($0.width)x\($0.height)" } ?? "-"
+        let cacheTypes = [queryCacheType, storeCacheType, originalQueryCacheType, originalStoreCacheType]
+            .map { String($0.rawValue) }.joined()
+        var parts: [String] = [thumbnail, preserveAspectRatio ? "p" : "s", cacheTypes]
+        parts.append(scaleFactor.map { "\($0)" } ?? "-")
+        parts.append(scaleDownLimitBytes.map { "\($0)" } ?? "-")
+        parts.append(timeout.map { "\($0)" } ?? "-")
+        parts.append(decodeLimits.map { "\($0)" } ?? "-")
+        let headerText: [String] = headers.map { field in "\(field.name.lowercased())=\(field.value)" }
+        parts.append(headerText.sorted().joined(separator: "&"))
+        return parts.joined(separator: "|")
+    }
+}
+
+/// Which transformer a load uses.
+public enum TransformerChoice: Sendable {
+    /// The manager's ``ImageManager/Configuration/defaultTransformer`` (none if it has none).
+    case managerDefault
+    /// No transformer, even when the manager has a default.
+    case none
+    /// This transformer.
+    case transformer(any ImageTransformer)
+
+    /// This transformer: `.use(.resize(to: size, fit: .aspectFill))`.
+    public static func use<Transformer: ImageTransformer>(_ transformer: Transformer) -> TransformerChoice {
+        .transformer(transformer)
+    }
+}

@@ -1,0 +1,51 @@
+import Foundation
+import Logging
+import Metrics
+
+extension ImageManager {
+    /// Rewrites a load's options and context before it starts (SDWebImage's options processor): per URL
+    /// policies such as "always refresh avatars" or "thumbnails for this host".
+    public typealias OptionsProcessor = @Sendable (URL, ImageOptions, ImageContext) -> (ImageOptions, ImageContext)
+
+    /// What a manager does when a load does not say otherwise.
+    public struct Configuration: Sendable {
+        /// Applied to every load whose context leaves ``ImageContext/transformer`` at
+        /// ``TransformerChoice/managerDefault``.
+        public var defaultTransformer: (any ImageTransformer)?
+        /// Maps URLs to cache keys when the context has no filter (`nil`: the absolute URL).
+        public var cacheKeyFilter: CacheKeyFilter?
+        /// Runs first for every load.
+        public var optionsProcessor: OptionsProcessor?
+        /// Pixel and frame limits for decoding.
+        public var decodeLimits: DecodeLimits
+        /// How many decodes and transforms run at once (default: the number of cores).
+        public var maxConcurrentDecodes: Int
+        /// How long a failed URL stays blocked (`nil`: until removed).
+        public var failedURLExpiry: Duration?
+        /// The scale-down limit used by ``ImageOptions/scaleDownLargeImages`` when the context gives none.
+        public var defaultScaleDownLimitBytes: Int
+        /// Where the manager logs (debug: each load's outcome; warning: cache stores that failed).
+        public var logger: Logger
+        /// Where metrics go (`nil`: the process-wide `MetricsSystem`).
+        public var metricsFactory: (any MetricsFactory)?
+
+        /// Creates a configuration; the defaults are described on each property.
+        public init(
+            defaultTransformer: (any ImageTransformer)? = nil, cacheKeyFilter: CacheKeyFilter? = nil,
+            optionsProcessor: OptionsProcessor? = nil, decodeLimits: DecodeLimits = .default,
+            maxConcurrentDecodes: Int = ProcessInfo.processInfo.activeProcessorCount,
+            failedURLExpiry: Duration? = nil, defaultScaleDownLimitBytes: Int = 90 * 1024 * 1024,
+            logger: Logger = Logger(label: "swift-web-image.manager"), metricsFactory: (any MetricsFactory)? = nil
+        ) {
+            self.defaultTransformer = defaultTransformer
+            self.cacheKeyFilter = cacheKeyFilter
+            self.optionsProcessor = optionsProcessor
+            self.decodeLimits = decodeLimits
+            self.maxConcurrentDecodes = maxConcurrentDecodes
+            self.failedURLExpiry = failedURLExpiry
+            self.defaultScaleDownLimitBytes = defaultScaleDownLimitBytes
+            self.logger = logger
+            self.metricsFactory = metricsFactory
+        }
+    }
+}

@@ -1,0 +1,73 @@
+/// How the manager loads one image (SDWebImage's `SDWebImageOptions`). Combine freely; the default is none.
+public struct ImageOptions: OptionSet, Sendable, Hashable {
+    public let rawValue: Int
+    /// Creates options from their raw bits.
+    public init(rawValue: Int) { self.rawValue = rawValue }
+
+    /// Load even when an earlier load of the URL failed permanently (the URL is "blocked"); a success unblocks it.
+    public static let retryFailed = ImageOptions(rawValue: 1 << 0)
+    /// Queue the download behind normal ones (prefetching).
+    public static let lowPriority = ImageOptions(rawValue: 1 << 1)
+    /// Queue the download ahead of everything else.
+    public static let highPriority = ImageOptions(rawValue: 1 << 2)
+    /// Decode while bytes arrive and deliver partial images as ``ImageTaskEvent/preview(_:)`` events.
+    public static let progressiveLoad = ImageOptions(rawValue: 1 << 3)
+    /// Revalidate a cached image with the server (`If-None-Match` / `If-Modified-Since`): a 304 delivers the
+    /// cached image once and refreshes its validators; a 200 replaces it and delivers the new image.
+    public static let refreshCached = ImageOptions(rawValue: 1 << 4)
+    /// Send stored cookies and store the response's cookies.
+    public static let handleCookies = ImageOptions(rawValue: 1 << 5)
+    /// Accept a TLS certificate that does not verify (self-signed test servers). Off by default.
+    public static let allowInvalidSSLCertificates = ImageOptions(rawValue: 1 << 6)
+    /// Apply the transformer to animated images too (every frame); by default they are delivered untransformed.
+    public static let transformAnimatedImage = ImageOptions(rawValue: 1 << 7)
+    /// Decode large images scaled down to ``ImageContext/scaleDownLimitBytes`` (90 MB of RGBA by default).
+    public static let scaleDownLargeImages = ImageOptions(rawValue: 1 << 8)
+    /// Also return the stored bytes (``ImageResult/data``) on a memory-cache hit.
+    public static let queryMemoryData = ImageOptions(rawValue: 1 << 9)
+    /// With ``queryMemoryData``: read those bytes on the calling task rather than the I/O threads.
+    public static let queryMemoryDataSync = ImageOptions(rawValue: 1 << 10)
+    /// Read a disk-cache hit on the calling task rather than the I/O threads.
+    public static let queryDiskDataSync = ImageOptions(rawValue: 1 << 11)
+    /// Never load: a cache miss fails with ``ImageError/Code/notFoundInCache``.
+    public static let fromCacheOnly = ImageOptions(rawValue: 1 << 12)
+    /// Skip the cache query and always load (the result is still stored).
+    public static let fromLoaderOnly = ImageOptions(rawValue: 1 << 13)
+    /// Decode only the first frame of an animated image.
+    public static let decodeFirstFrameOnly = ImageOptions(rawValue: 1 << 14)
+    /// Decode every frame before delivering, even with ``avoidDecodeImage``.
+    public static let preloadAllFrames = ImageOptions(rawValue: 1 << 15)
+    /// Deliver only after the cache stores have finished (by default they finish after delivery).
+    public static let waitStoreCache = ImageOptions(rawValue: 1 << 16)
+    /// Do not decode every frame of an animation up front: the result holds the first frame and the encoded
+    /// bytes (``ImageResult/data``), from which ``AnimatedImage`` decodes frames on demand. Still images are
+    /// decoded as usual (a bitmap is what an ``Image`` is).
+    public static let avoidDecodeImage = ImageOptions(rawValue: 1 << 17)
+
+    /// For ``ImageTarget``: show the placeholder only if the load fails, not while it runs.
+    public static let delayPlaceholder = ImageOptions(rawValue: 1 << 18)
+    /// For ``ImageTarget``: do not show the loaded image; the completion handler decides what to do with it.
+    public static let avoidAutoSetImage = ImageOptions(rawValue: 1 << 19)
+
+    /// The downloader options these imply.
+    var downloadOptions: DownloadOptions {
+        var options: DownloadOptions = []
+        if contains(.lowPriority) { options.insert(.lowPriority) }
+        if contains(.highPriority) { options.insert(.highPriority) }
+        if contains(.progressiveLoad) { options.insert(.progressiveLoad) }
+        if contains(.handleCookies) { options.insert(.handleCookies) }
+        if contains(.allowInvalidSSLCertificates) { options.insert(.allowInvalidSSLCertificates) }
+        return options
+    }
+
+    /// The queue priority these options ask for.
+    var priority: DownloadPriority { downloadOptions.priority }
+
+    /// The options that change what a load produces; loads that agree on them may share one pipeline run.
+    /// Priority and how the caller reads the cache (synchronously or not) do not change the result.
+    var sharingSignature: Int {
+        subtracting([.lowPriority, .highPriority, .queryMemoryDataSync, .queryDiskDataSync, .waitStoreCache,
+                     .delayPlaceholder, .avoidAutoSetImage])
+            .rawValue
+    }
+}

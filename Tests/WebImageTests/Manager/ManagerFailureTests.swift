@@ -1,0 +1,106 @@
+import Foundation
+import TestImageServer
+import Testing
+@testable import WebImage
+
+@Suite("Image manager: failures and revalidation")
+struct ManagerFailureTests {
+    @Test("empty, malformed and unsupported URLs fail with invalidURL and send nothing")
+    func invalidURLs() async throws {
+        try await ManagerHarness.with { h in
+            let manager = h.manager
+            var codes: [ImageError.Code?] = []
+            codes.append(await Self.code { try await manager.loadImage(from: nil as URL?) })
+            for text in ["", "   ", "not a url", "ftp://example.com/a.png", "mailto:a@b"] {
+                codes.append(await Self.code { try await manager.loadImage(from: text) })
+            }
+            #expect(codes == Array(repeating: .invalidURL, count: 6))
+            #expect(h.server.log.requests.isEmpty)
+        }
+    }
+
+    private static func code(_ body: () async throws -> ImageResult) async -> ImageError.Code? {
+        do {
+            _ = try await body()
+            return nil
+        } catch {
+            return (error as? ImageError)?.code
+        }
+    }
+
+    @Test("404 and bad data block the URL; retryFailed tries again and a success unblocks it")
+    func blockedURLs() async throws {
+        try await ManagerHarness.with { h in
+            let missing = h.server.url("/status/404")
+            #expect(await LoadingTest.failure { try await h.manager.loadImage(from: missing) }?.code == .invalidDownloadStatusCode)
+            #expect(await LoadingTest.failure { try await h.manager.loadImage(from: missing) }?.code == .blackListed)
+            #expect(h.server.log.count("/status/404") == 1)
+            _ = await LoadingTest.failure { try await h.manager.loadImage(from: missing, options: [.retryFailed]) }
+            #expect(h.server.log.count("/status/404") == 2)
+
+            h.server.serve("junk.png", data: Data("not an image at all".utf8), contentType: "image/png")
+            let junk = h.server.url("/files/junk.png")
+            #expect(await LoadingTest.failure { try await h.manager.loadImage(from: junk) }?.code == .badImageData)
+            #expect(h.manager.failedURLs.contains(junk))
+            #expect(await h.cache.contains(forKey: junk.absoluteString, in: .all) == .none)
+            h.server.serve("junk.png", data: try ManagerTest.png(RGBA(8, 8, 8)))
+            #expect(await LoadingTest.failure { try await h.manager.loadImage(from: junk) }?.code == .blackListed)
+            _ = try await h.manager.loadImage(from: junk, options: [.retryFailed])
+            #expect(!h.manager.failedURLs.contains(junk))
+            h.manager.removeAllFailedURLs()
+            #expect(h.manager.failedURLs.count == 0)
+        }
+    }
+
+    @Test("5xx does not block the URL")
+    func serverErrorsDoNotBlock() async throws {
+        try await ManagerHarness.with { h in
+            let url = h.server.url("/status/503")
+            _ = await LoadingTest.failure { try await h.manager.loadImage(from: url) }
+            _ = await LoadingTest.failure { try await h.manager.loadImage(from: url) }
+            #expect(h.server.log.count("/status/503") == 2)
+            #expect(!h.manager.failedURLs.contains(url))
+        }
+    }
+
+    @Test("blocked entries expire")
+    func expiry() throws {
+        let failed = FailedURLs(expiry: .zero)
+        let url = try #require(URL(string: "https://h/a.png"))
+        failed.insert(url)
+        #expect(!failed.contains(url))
+        let forever = FailedURLs()
+        forever.insert(url)
+        #expect(forever.contains(url))
+        forever.remove(url)
+        #expect(!forever.contains(url))
+    }
+
+    @Test("refreshCached: a 304 delivers the cached image once; a 200 replaces it")
+    func refreshCached() async throws {
+        try await ManagerHarness.with { h in
+            h.server.serve("a.png", data: try ManagerTest.png(RGBA(100, 0, 0)), etag: "\"v1\"")
+            let url = h.server.url("/files/a.png")
+            _ = try await h.manager.loadImage(from: url, options: [.waitStoreCache])
+            let task = h.manager.imageTask(from: url, options: [.refreshCached, .waitStoreCache])
+            var finishedCount = 0, delivered: ImageResult?
+            for try await event in task.events {
+                if case .finished(let result) = event {
+                    finishedCount += 1
+                    delivered = result
+                }
+            }
+            #expect(finishedCount == 1)
+            #expect(delivered?.cacheType == .memory)
+            #expect(h.server.log.requests(for: "/files/a.png").last?.header("If-None-Match") == "\"v1\"")
+
+            h.server.serve("a.png", data: try ManagerTest.png(RGBA(0, 100, 0)), etag: "\"v2\"")
+            let fresh = try await h.manager.loadImage(from: url, options: [.refreshCached, .waitStoreCache])
+            #expect(fresh.cacheType == .none)
+            #expect(fresh.image.pixels[0, 0] == RGBA(0, 100, 0))
+            let next = try await h.freshManager().loadImage(from: url)
+            #expect(next.image.pixels[0, 0] == RGBA(0, 100, 0))
+            #expect(h.server.log.count("/files/a.png") == 3)
+        }
+    }
+}
