@@ -123,8 +123,7 @@ struct DemoCommand: AsyncParsableCommand {
         return results.compactMap { try? $0.get() }
     }
 
-    /// The one call into the pipeline: every URL through `session` (the manager's `loadImage` once wired),
-    /// results in the order of `urls`.
+    /// Every URL through the session's manager, in parallel; results in the order of `urls`.
     static func loadAll(_ urls: [URL], session: LoadingSession,
                         showProgress: Bool) async -> [Result<LoadedImage, ImageError>] {
         let tracker = ProgressTracker(totalImages: urls.count, enabled: showProgress)

@@ -68,6 +68,7 @@ struct FetchCommand: AsyncParsableCommand {
         settings.fromCacheOnly = fromCacheOnly
         settings.thumbnail = thumbnail
         settings.transforms = try TransformFlags.steps(in: CommandLine.arguments)
+        settings.wantsData = true
         let folder: URL?
         do {
             folder = try out.map(OutputFolder.prepare)
@@ -104,7 +105,7 @@ struct FetchCommand: AsyncParsableCommand {
         if writer.failures > 0 { throw ExitCode.failure }
     }
 
-    /// The one call into the loading pipeline for a URL (the manager's `loadImage` once wired).
+    /// Loads one URL through the session's manager, feeding the progress bar.
     static func loadOne(_ text: String, index: Int, session: LoadingSession,
                         tracker: ProgressTracker) async -> Result<LoadedImage, ImageError> {
         do {

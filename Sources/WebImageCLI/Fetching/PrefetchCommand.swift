@@ -10,8 +10,8 @@ struct PrefetchCommand: AsyncParsableCommand {
         discussion: """
             URLs come from the arguments and from --input: a file (or - for standard input) with one URL per line; \
             blank lines and lines starting with # are skipped. Prints a summary, with --json \
-            {"total":…,"finished":…,"skipped":…,"failed":…}: finished were loaded now, skipped were already \
-            cached. The exit status is 0 only when none failed.
+            {"total":…,"finished":…,"skipped":…,"failed":…}: finished were loaded (from the cache or the \
+            network), skipped were not attempted (cancelled). The exit status is 0 only when none failed.
 
             Examples:
               webimage prefetch https://example.com/a.jpg https://example.com/b.png
@@ -59,10 +59,12 @@ struct PrefetchCommand: AsyncParsableCommand {
         if summary.failed > 0 { throw ExitCode.failure }
     }
 
-    /// The one call into the pipeline (`ImagePrefetcher(manager:).prefetch(urls)` once wired).
+    /// Prefetches through the session's `ImagePrefetcher`, counting finished URLs on the progress bar.
     static func prefetch(_ urls: [URL], session: LoadingSession, showProgress: Bool) async -> PrefetchSummary {
         let tracker = ProgressTracker(totalImages: urls.count, enabled: showProgress)
-        let summary = await session.prefetch(urls) { index in await tracker.finish(index) }
+        let summary = await session.prefetch(urls) { done, _ in
+            Task { await tracker.finish(done - 1) }
+        }
         await tracker.end()
         return summary
     }
@@ -74,7 +76,7 @@ struct PrefetchCommand: AsyncParsableCommand {
                 ("skipped", .int(summary.skipped)), ("failed", .int(summary.failed)),
             ]).text)
         } else if !load.quiet {
-            Console.line("\(summary.total) URLs: \(summary.finished) loaded, \(summary.skipped) already cached, "
+            Console.line("\(summary.total) URLs: \(summary.finished) loaded, \(summary.skipped) skipped, "
                          + "\(summary.failed) failed")
         }
     }

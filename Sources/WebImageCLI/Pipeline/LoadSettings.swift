@@ -21,6 +21,8 @@ struct LoadSettings: Sendable {
     var thumbnail: Int?
     /// Transform steps in the order given.
     var transforms: [TransformStep] = []
+    /// Return the original bytes with memory hits too (a disk read each): `fetch` saves and counts them.
+    var wantsData = false
 
     /// The disk cache folder this run uses.
     var resolvedCacheFolder: URL { cacheFolder ?? DiskCache.defaultFolder() }

@@ -1,16 +1,13 @@
 import Foundation
 import WebImage
 
-/// The one place the commands load images: one per process, so repeated URLs share work.
-///
-/// STAND-IN until `ImageManager` lands: it does the manager's job with the parts that exist (cache query,
-/// downloader, decode, transform, store). Wiring the manager in replaces the bodies of ``load(_:progress:)`` and
-/// ``prefetch(_:)`` with `manager.loadImage(from:options:context:)` / `ImagePrefetcher(manager:).prefetch(_:)`;
-/// the commands only see ``LoadedImage`` and ``PrefetchSummary``.
+/// The one place the commands load images: one ``ImageManager`` per session (one per process for `fetch` and
+/// `prefetch`), so repeated URLs share work. The commands only see ``LoadedImage`` and ``PrefetchSummary``.
 final class LoadingSession: Sendable {
     let settings: LoadSettings
     let cache: ImageCache
     let downloader: ImageDownloader
+    let manager: ImageManager
 
     init(settings: LoadSettings) {
         self.settings = settings
@@ -20,70 +17,63 @@ final class LoadingSession: Sendable {
         downloader = ImageDownloader(configuration: configuration)
         cache = ImageCache(folder: settings.resolvedCacheFolder,
                            diskConfiguration: DiskCache.Configuration(sweepInterval: nil))
+        manager = ImageManager(cache: cache, loader: downloader)
     }
 
-    /// Loads `url` through the caches and the network; `progress(received, expected)` reports body bytes.
+    /// The manager's options for these settings.
+    var options: ImageOptions {
+        var options: ImageOptions = []
+        if settings.refresh { options.insert(.refreshCached) }
+        if settings.retryFailed { options.insert(.retryFailed) }
+        if settings.fromCacheOnly { options.insert(.fromCacheOnly) }
+        // A memory hit comes with the original bytes too, for `fetch --out` and the byte counts.
+        if settings.wantsData { options.insert(.queryMemoryData) }
+        return options
+    }
+
+    /// The manager's context for these settings: thumbnail size, transforms, which caches to use.
+    var context: ImageContext {
+        var context = ImageContext(thumbnailPixelSize: settings.thumbnail.map { PixelSize(width: $0, height: $0) })
+        context.transformer = settings.transforms.isEmpty
+            ? .none : .transformer(ImageTransformers.Pipeline(settings.transforms.map(TransformRunner.transformer(for:))))
+        if settings.memoryOnly {
+            context.queryCacheType = .memory
+            context.storeCacheType = .memory
+            context.originalQueryCacheType = .none
+            context.originalStoreCacheType = .none
+        }
+        return context
+    }
+
+    /// Loads `url` through the manager; `progress(received, expected)` reports body bytes as they arrive.
     func load(_ url: URL, progress: @escaping @Sendable (Int64, Int64?) -> Void) async throws -> LoadedImage {
-        let key = url.absoluteString
-        let tiers: ImageCacheType = settings.memoryOnly ? .memory : .all
-        var loaded: LoadedImage
-        if !settings.refresh, let hit = await cache.query(forKey: key, in: tiers, options: .init(includeData: true)),
-           let image = hit.image {
-            loaded = LoadedImage(image: image, data: hit.data, cacheType: hit.cacheType, url: url)
-        } else if settings.fromCacheOnly {
-            throw ImageError(.notFoundInCache, "\(key) is not in the cache")
-        } else {
-            let response = try await downloader.download(url, progress: { report in
-                progress(report.receivedBytes, report.expectedBytes)
-            })
-            let image = try cache.coders.decode(response.data, options: DecodeOptions(fileNameHint: url.lastPathComponent))
-            try await cache.store(image, data: response.data, forKey: key, in: tiers)
-            loaded = LoadedImage(image: image, data: response.data, cacheType: .none, url: url)
-        }
-        if let thumbnail = settings.thumbnail {
-            let size = PixelSize(width: thumbnail, height: thumbnail)
-            if let data = loaded.data {
-                loaded.image = try cache.coders.decode(data, options: DecodeOptions(thumbnailPixelSize: size))
-            } else {
-                loaded.image = try ImageTransformers.Resize(to: size, fit: .aspectFit).transform(loaded.image)
+        let task = manager.imageTask(from: url, options: options, context: context)
+        return try await withTaskCancellationHandler {
+            for try await event in task.events {
+                switch event {
+                case .progress(let received, let expected):
+                    progress(received, expected)
+                case .preview:
+                    continue
+                case .finished(let result):
+                    return LoadedImage(image: result.image, data: result.data, cacheType: result.cacheType, url: url)
+                }
             }
+            // The stream ends with `finished` or by throwing; an end without either means the load was cut off.
+            throw ImageError(.cancelled, "the load of \(url.absoluteString) ended without a result")
+        } onCancel: {
+            task.cancel()
         }
-        loaded.image = try TransformRunner.apply(settings.transforms, to: loaded.image)
-        return loaded
     }
 
-    /// Loads every URL into the caches: finished = loaded now, skipped = already cached, failed = the rest.
-    /// `onEach(index)` runs as each URL is done.
-    func prefetch(_ urls: [URL], onEach: @escaping @Sendable (Int) async -> Void) async -> PrefetchSummary {
-        enum Outcome { case finished, skipped, failed }
-        return await withTaskGroup(of: Outcome.self) { group in
-            for (index, url) in urls.enumerated() {
-                group.addTask {
-                    let outcome: Outcome
-                    if await self.cache.contains(forKey: url.absoluteString, in: .all) != .none {
-                        outcome = .skipped
-                    } else {
-                        do {
-                            _ = try await self.load(url) { _, _ in }
-                            outcome = .finished
-                        } catch {
-                            outcome = .failed
-                        }
-                    }
-                    await onEach(index)
-                    return outcome
-                }
-            }
-            var summary = PrefetchSummary(total: urls.count, finished: 0, skipped: 0, failed: 0)
-            for await outcome in group {
-                switch outcome {
-                case .finished: summary.finished += 1
-                case .skipped: summary.skipped += 1
-                case .failed: summary.failed += 1
-                }
-            }
-            return summary
-        }
+    /// Loads every URL into the caches with the manager's prefetcher. `onEach(done, total)` runs after each
+    /// URL that finished or failed.
+    func prefetch(_ urls: [URL], onEach: @escaping @Sendable (Int, Int) -> Void) async -> PrefetchSummary {
+        let width = settings.concurrency ?? ImageDownloaderConfiguration().maxConcurrentDownloads
+        let prefetcher = ImagePrefetcher(manager: manager, maxConcurrentPrefetchCount: width, options: [])
+        let report = await prefetcher.prefetch(urls, options: options, context: context, progress: onEach)
+        return PrefetchSummary(total: report.total, finished: report.finished, skipped: report.skipped,
+                               failed: report.failed)
     }
 
     /// Closes the downloader's connections.
