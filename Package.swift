@@ -74,7 +74,7 @@ let package = Package(
         .executableTarget(
             name: "WebImageCLI",
             dependencies: [
-                "WebImage",
+                "WebImage", "TestImageServer",  // the loopback server of `webimage demo`
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict

@@ -1,35 +1,132 @@
 #!/usr/bin/env bash
-# Runs every side-by-side benchmark on this machine and rewrites BENCHMARKS.md.
-# Usage: Benchmarks/run.sh            (all suites)
+# Runs the side-by-side benchmarks on this machine and rewrites BENCHMARKS.md.
+# Usage: Benchmarks/run.sh [SUITE...]      (no suite: all of them)
+#   decode animated transform incremental throughput   decoding, animation, transforms, pipelines (issues 2, 3, 7)
+#   cache                                              memory and disk caches (issue 4)
+#   loading                                            downloads from nginx on loopback, curl, aiohttp (issue 5)
+#   manager                                            ImageManager end to end vs aiohttp + Pillow (issue 6)
+#   animation                                          lazy playback memory, one process per mode (issue 3)
+# Each suite's JSON lines go to Benchmarks/out/SUITE.jsonl; BENCHMARKS.md is made from every suite's latest run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+all=(decode animated transform incremental throughput cache loading manager animation)
+suites=("$@")
+[ ${#suites[@]} -eq 0 ] && suites=("${all[@]}")
+for suite in "${suites[@]}"; do
+    case " ${all[*]} " in *" $suite "*) ;; *) echo "unknown suite '$suite'; suites: ${all[*]}" >&2; exit 2 ;; esac
+done
 scripts/install-deps --bench
 data=Benchmarks/data
 out=Benchmarks/out
 mkdir -p "$out"
 /usr/bin/python3 Benchmarks/make_data.py "$data"
-swift build -c release --product WebImageBenchmarks
+swift build -c release --product WebImageBenchmarks 2>&1 | grep -E "error|warning|Compiling|Build" >&2 || true
 bench=.build/release/WebImageBenchmarks
-results="$out/results.jsonl"
-: > "$results"
-echo "decode (one core) ..." >&2
-taskset -c 0 "$bench" decode "$data" | tee -a "$results"
-taskset -c 0 /usr/bin/python3 Benchmarks/pillow_bench.py decode "$data" | tee -a "$results"
-echo "animated (one core) ..." >&2
-cc -O2 -o "$out/giflib_bench" Benchmarks/reference/giflib_bench.c -lgif
-cc -O2 -o "$out/webp_anim_bench" Benchmarks/reference/webp_anim_bench.c -lwebpdemux -lwebp
-taskset -c 0 "$bench" animated "$data" | tee -a "$results"
-taskset -c 0 "$out/giflib_bench" "$data/pan-640x480-20.gif" | tee -a "$results"
-taskset -c 0 "$out/webp_anim_bench" "$data/pan-640x480-20.webp" | tee -a "$results"
-taskset -c 0 /usr/bin/python3 Benchmarks/pillow_bench.py animated "$data" | tee -a "$results"
-echo "transform (one core) ..." >&2
-taskset -c 0 "$bench" transform "$data" | tee -a "$results"
-taskset -c 0 /usr/bin/python3 Benchmarks/pillow_bench.py transform "$data" | tee -a "$results"
-taskset -c 0 /usr/bin/python3 Benchmarks/vips_bench.py "$data" | tee -a "$results"
-echo "incremental (one core) ..." >&2
-taskset -c 0 "$bench" incremental "$data" | tee -a "$results"
-echo "throughput (all cores) ..." >&2
-"$bench" throughput "$data" | tee -a "$results"
-"$bench" thumbnail-peak "$data" | tee -a "$results"
-/usr/bin/python3 Benchmarks/report.py "$results" Benchmarks/notes.md > BENCHMARKS.md
+[ -x "$bench" ] || { echo "the release build failed" >&2; exit 1; }
+
+suite_decode() {
+    taskset -c 0 "$bench" decode "$data"
+    taskset -c 0 /usr/bin/python3 Benchmarks/pillow_bench.py decode "$data"
+}
+
+suite_animated() {
+    cc -O2 -o "$out/giflib_bench" Benchmarks/reference/giflib_bench.c -lgif
+    cc -O2 -o "$out/webp_anim_bench" Benchmarks/reference/webp_anim_bench.c -lwebpdemux -lwebp
+    taskset -c 0 "$bench" animated "$data"
+    taskset -c 0 "$out/giflib_bench" "$data/pan-640x480-20.gif"
+    taskset -c 0 "$out/webp_anim_bench" "$data/pan-640x480-20.webp"
+    taskset -c 0 /usr/bin/python3 Benchmarks/pillow_bench.py animated "$data"
+}
+
+suite_transform() {
+    taskset -c 0 "$bench" transform "$data"
+    taskset -c 0 /usr/bin/python3 Benchmarks/pillow_bench.py transform "$data"
+    taskset -c 0 /usr/bin/python3 Benchmarks/vips_bench.py "$data"
+}
+
+suite_incremental() {
+    taskset -c 0 "$bench" incremental "$data"
+}
+
+suite_throughput() {
+    "$bench" throughput "$data"
+    "$bench" thumbnail-peak "$data"
+}
+
+suite_cache() {
+    # The disk-hit-plus-decode case compares with TurboJPEG on a photo-like 800x600 JPEG.
+    [ -f "$data/cache-photo-800x600.jpg" ] ||
+        convert -size 800x600 -seed 7 plasma:fractal -quality 85 "$data/cache-photo-800x600.jpg"
+    "$bench" cache "$data"  # not pinned: the two-thread cases need both cores
+}
+
+suite_loading() {
+    # nginx (one worker) serves 200 files of 100 KB and, under /drip/, the same at 64 bytes a second.
+    # Runs in the subshell of the pipe below, so the EXIT trap stops nginx when this suite ends.
+    port=18089
+    work="$(mktemp -d)"
+    chmod 755 "$work"  # nginx workers run as nobody when the master is root
+    trap 'kill "$(cat "$work/nginx.pid" 2>/dev/null)" 2>/dev/null || true; rm -rf "$work"' EXIT
+    mkdir -p "$work/www"
+    /usr/bin/python3 -c '
+import os, random, sys
+rng = random.Random(5)
+for i in range(200):
+    with open(os.path.join(sys.argv[1], f"img{i:03d}.jpg"), "wb") as f:
+        f.write(rng.randbytes(100 * 1024))' "$work/www"
+    cat > "$work/nginx.conf" <<CONF
+worker_processes 1;
+daemon on;
+pid $work/nginx.pid;
+error_log $work/error.log;
+events { worker_connections 4096; }
+http {
+    access_log off;
+    sendfile on;
+    keepalive_requests 100000;
+    server {
+        listen 127.0.0.1:$port;
+        root $work/www;
+        location / { }
+        location /drip/ { alias $work/www/; limit_rate 64; }
+    }
+}
+CONF
+    nginx -c "$work/nginx.conf" -p "$work/"
+    local base="http://127.0.0.1:$port"
+    for i in $(seq -f "%03g" 0 199); do
+        echo "url = \"$base/img$i.jpg\""
+        echo 'output = "/dev/null"'
+    done > "$work/curl.cfg"
+    hyperfine -N -w 2 -r 10 --export-json "$work/curl.json" \
+        "curl -s --parallel --parallel-max 8 -K $work/curl.cfg" >/dev/null
+    /usr/bin/python3 -c '
+import json, sys
+median = json.load(open(sys.argv[1]))["results"][0]["median"] * 1000
+print(json.dumps({"suite": "loading", "name": "200 × 100 KB from nginx on loopback, 8 at a time",
+                  "impl": "curl --parallel", "value": median, "unit": "ms"}, ensure_ascii=False))' "$work/curl.json"
+    /usr/bin/python3 Benchmarks/aio_bench.py "$base"
+    "$bench" loading "$base"
+}
+
+suite_manager() {
+    # ImageManager beside aiohttp + Pillow, both against one nginx on loopback (Benchmarks/manager.sh).
+    Benchmarks/manager.sh "$PWD/$data" "$bench"
+}
+
+suite_animation() {
+    /usr/bin/python3 Benchmarks/make_animation.py "$data/animation" >/dev/null
+    local file frames
+    for file in "$data/animation/anim-480x360-200.gif" "$data/animation/anim-480x360-200.webp"; do
+        taskset -c 0 "$bench" animation eager "$file"
+        for frames in 3 8 40 auto; do taskset -c 0 "$bench" animation lazy "$file" "$frames"; done
+    done
+}
+
+for suite in "${suites[@]}"; do
+    echo "$suite ..." >&2
+    "suite_$suite" | tee "$out/$suite.jsonl.partial"
+    mv "$out/$suite.jsonl.partial" "$out/$suite.jsonl"
+done
+/usr/bin/python3 Benchmarks/report.py "$out" Benchmarks/notes.md > BENCHMARKS.md
 echo "Wrote BENCHMARKS.md" >&2

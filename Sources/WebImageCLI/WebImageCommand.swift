@@ -6,9 +6,21 @@ import Foundation
 struct WebImageCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "webimage",
-        abstract: "Decode, inspect, convert and transform images with swift-web-image.",
-        discussion: "Errors go to stderr, one line each; the exit status is 0 only when everything asked for succeeded.",
-        subcommands: [InfoCommand.self, ConvertCommand.self, CacheCommand.self]
+        abstract: "Load, cache, decode, inspect, convert and transform images with swift-web-image.",
+        discussion: """
+            Errors go to stderr, one line each; the exit status is 0 only when everything asked for succeeded. \
+            `webimage help COMMAND` (or `webimage COMMAND --help`) shows each command's flags and examples.
+
+            Examples:
+              webimage demo
+              webimage info --json photo.jpg
+              webimage convert photo.jpg thumb.webp --thumbnail 256
+              webimage fetch --json --out ./images https://example.com/a.jpg
+              webimage prefetch --input urls.txt
+              webimage cache stats --json
+            """,
+        subcommands: [InfoCommand.self, ConvertCommand.self, FetchCommand.self, PrefetchCommand.self,
+                      CacheCommand.self, DemoCommand.self]
     )
 
     /// Runs the command; a usage error prints one line on stderr (not the whole help) and exits non-zero.

@@ -1,10 +1,15 @@
 import Foundation
 
-// webimage-bench SUITE DATA_FOLDER — prints one JSON line per measurement for Benchmarks/run.sh.
+// WebImageBenchmarks SUITE ARGUMENT… — prints one JSON line per measurement for Benchmarks/run.sh.
+let usage = """
+    usage: WebImageBenchmarks decode|animated|transform|incremental|throughput|thumbnail-peak|cache DATA_FOLDER
+           WebImageBenchmarks loading BASE_URL
+           WebImageBenchmarks manager DATA_FOLDER BASE_URL
+           WebImageBenchmarks animation eager|lazy FILE [FRAMES|auto]
+    """
 let arguments = CommandLine.arguments
 guard arguments.count >= 3 else {
-    FileHandle.standardError.write(Data(("usage: webimage-bench decode|animated|transform|incremental|throughput|"
-        + "thumbnail-peak DATA_FOLDER, or webimage-bench manager DATA_FOLDER BASE_URL\n").utf8))
+    FileHandle.standardError.write(Data((usage + "\n").utf8))
     exit(2)
 }
 let folder = URL(fileURLWithPath: arguments[2], isDirectory: true)
@@ -16,11 +21,17 @@ do {
     case "throughput": try await DecodeSuite.throughput(data: folder)
     case "thumbnail-peak": try DecodeSuite.thumbnailPeak(data: folder)
     case "incremental": try IncrementalSuite.run(data: folder)
+    case "cache": try CacheSuite.run(data: folder)
     case "manager":
         guard arguments.count == 4, let base = URL(string: arguments[3]) else { throw CocoaError(.fileReadUnknown) }
         try await ManagerSuite.run(data: folder, base: base)
+    case "loading": try await LoadingSuite.run(base: arguments[2])
+    case "animation":
+        guard arguments.count >= 4 else { throw CocoaError(.fileNoSuchFile) }
+        try PlaybackSuite.run(mode: arguments[2], file: URL(fileURLWithPath: arguments[3]),
+                              frames: arguments.count > 4 ? arguments[4] : nil)
     default:
-        FileHandle.standardError.write(Data("unknown suite \(arguments[1])\n".utf8))
+        FileHandle.standardError.write(Data("unknown suite \(arguments[1])\n\(usage)\n".utf8))
         exit(2)
     }
 } catch {

@@ -24,8 +24,8 @@
 /// rates above 100 as 100.
 ///
 /// **Loops.** With a finite ``loopCount`` the player stops after that many loops on the last frame it showed
-/// (the last frame of the last loop in ``mode`` order), reports ``State/isFinished`` and sends ``Event/finished``
-/// once. ``play()`` after that starts over.
+/// (the last frame of the last loop in ``mode`` order), reports ``State/isFinished`` and sends
+/// ``Event/finished(frameIndex:)`` once. ``play()`` after that starts over.
 ///
 /// **Prefetching.** While playing, ``update()`` asks the image, in a background task, to decode the current frame
 /// and the next ``prefetchCount`` frames in play order, so they are usually buffered before they are due.

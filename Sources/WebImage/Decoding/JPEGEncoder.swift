@@ -2,7 +2,7 @@ import CTurboJPEG
 import Foundation
 
 /// The JPEG encoding path behind ``JPEGCoder``: first frame, optional downscale, alpha flattened onto the
-/// background colour, then TurboJPEG at 4:2:0.
+/// background colour, then TurboJPEG at 4:2:0 (baseline, or progressive when asked).
 enum JPEGEncoder {
     static func encode(_ image: Image, options: EncodeOptions) throws -> Data {
         var pixels = image.pixels  // an animation is written as its first frame: JPEG has one
@@ -22,7 +22,7 @@ enum JPEGEncoder {
         if pixels.containsTransparency {
             pixels = try flattened(pixels, onto: options.backgroundColor)
         }
-        return try compress(pixels, quality: turboJPEGQuality(options.clampedQuality))
+        return try compress(pixels, quality: turboJPEGQuality(options.clampedQuality), progressive: options.progressive)
     }
 
     /// EncodeOptions quality 0...1 as TurboJPEG's 1...100 (0.9 → 90).
@@ -64,14 +64,15 @@ enum JPEGEncoder {
         UInt8(JPEGCMYKConversion.dividing255(UInt32(value) * alpha + background * rest))
     }
 
-    private static func compress(_ pixels: PixelBuffer, quality: Int32) throws -> Data {
+    private static func compress(_ pixels: PixelBuffer, quality: Int32, progressive: Bool) throws -> Data {
         try TurboJPEGHandle.withCompressor { handle in
             var output: UnsafeMutablePointer<UInt8>?
             var outputSize: UInt = 0
             let status = pixels.withUnsafeBytes { source in
                 tjCompress2(handle.raw, source.baseAddress?.assumingMemoryBound(to: UInt8.self),
                             Int32(pixels.width), Int32(pixels.bytesPerRow), Int32(pixels.height),
-                            Int32(TJPF_RGBA.rawValue), &output, &outputSize, Int32(TJSAMP_420.rawValue), quality, 0)
+                            Int32(TJPF_RGBA.rawValue), &output, &outputSize, Int32(TJSAMP_420.rawValue), quality,
+                            progressive ? TJFLAG_PROGRESSIVE : 0)
             }
             guard status == 0, let output else {
                 if let output { tjFree(output) }

@@ -13,7 +13,7 @@ import Foundation
 /// ``decodeCompleteFrames(_:options:)`` returns the frames that arrived whole and the error instead.
 ///
 /// Encoding: 8-bit RGBA, or RGB when fully opaque; lossless. An image of several frames becomes an APNG (every
-/// frame whole, with its duration, and the loop count; see ``APNGEncoder``) unless
+/// frame whole, with its duration, and the loop count; see `APNGEncoder`) unless
 /// ``EncodeOptions/firstFrameOnly``, which writes the first frame as a still PNG.
 public struct PNGCoder: SingleFormatImageCoder {
     /// Always ``ImageFormat/png``.
