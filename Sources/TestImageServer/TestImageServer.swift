@@ -88,7 +88,8 @@ public final class TestImageServer: Sendable {
         }
         let server = TestImageServer(host: host, port: port, scheme: tls == nil ? "http" : "https",
                                      serverChannel: listener, incoming: incoming)
-        let task = Task<Void, Never> {
+        // Connections are handled on the server's own threads (see ServerThreadExecutor for why).
+        let task = Task<Void, Never>(executorPreference: ServerThreadExecutor.shared) {
             await withDiscardingTaskGroup { group in
                 for await connection in connections {
                     group.addTask { await server.handle(connection) }
