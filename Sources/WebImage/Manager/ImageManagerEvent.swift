@@ -29,7 +29,7 @@ struct ManagerMetrics: Sendable {
     let bytesLoaded: Counter
     let decodeTime: Timer
     let transformTime: Timer
-    private let errors: [ImageError.Code: Counter]
+    private let errors: ErrorCounters
 
     static let hitsLabel = "webimage_manager_cache_hits_total"
     static let missesLabel = "webimage_manager_cache_misses_total"
@@ -46,11 +46,7 @@ struct ManagerMetrics: Sendable {
         bytesLoaded = Counter(label: Self.bytesLabel, factory: factory)
         decodeTime = Timer(label: Self.decodeLabel, factory: factory)
         transformTime = Timer(label: Self.transformLabel, factory: factory)
-        var errors: [ImageError.Code: Counter] = [:]
-        for code in ImageError.Code.allCases {
-            errors[code] = Counter(label: Self.errorsLabel, dimensions: [("code", code.rawValue)], factory: factory)
-        }
-        self.errors = errors
+        errors = ErrorCounters(label: Self.errorsLabel, factory: factory)
     }
 
     func recordHit(_ type: ImageCacheType) {
@@ -58,7 +54,7 @@ struct ManagerMetrics: Sendable {
     }
 
     func recordError(_ code: ImageError.Code) {
-        errors[code]?.increment()
+        errors.record(code)
     }
 }
 

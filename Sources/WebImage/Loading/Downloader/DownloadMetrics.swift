@@ -11,7 +11,7 @@ struct DownloadMetrics: Sendable {
     let coalescedJoins: Counter
     /// Attempts after the first.
     let retries: Counter
-    private let errors: [ImageError.Code: Counter]
+    private let errors: ErrorCounters
 
     static let requestsLabel = "webimage_download_requests_total"
     static let bytesLabel = "webimage_download_bytes_total"
@@ -25,14 +25,10 @@ struct DownloadMetrics: Sendable {
         bytes = Counter(label: Self.bytesLabel, factory: factory)
         coalescedJoins = Counter(label: Self.coalescedLabel, factory: factory)
         retries = Counter(label: Self.retriesLabel, factory: factory)
-        var errors: [ImageError.Code: Counter] = [:]
-        for code in ImageError.Code.allCases {
-            errors[code] = Counter(label: Self.errorsLabel, dimensions: [("code", code.rawValue)], factory: factory)
-        }
-        self.errors = errors
+        errors = ErrorCounters(label: Self.errorsLabel, factory: factory)
     }
 
     func recordError(_ code: ImageError.Code) {
-        errors[code]?.increment()
+        errors.record(code)
     }
 }
