@@ -29,7 +29,7 @@ final class Gates: Sendable {
         var allOpen = false
     }
 
-    private let state = Mutex(State())
+    private let state = ServerLock(State())
 
     func close(_ name: String) {
         state.withLock { _ = $0.open.remove(name) }

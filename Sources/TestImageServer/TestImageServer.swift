@@ -35,13 +35,13 @@ public final class TestImageServer: Sendable {
     /// `https` when the server was started with a certificate, else `http`.
     public let scheme: String
 
-    let state = Mutex(ServerState())
-    let files = Mutex<[String: ServedFile]>([:])
+    let state = ServerLock(ServerState())
+    let files = ServerLock<[String: ServedFile]>([:])
     let gates = Gates()
-    private let channels = Mutex<[Int: any Channel]>([:])
+    private let channels = ServerLock<[Int: any Channel]>([:])
     private let nextConnection = Atomic<Int>(0)
     private let serverChannel: any Channel
-    private let acceptTask: Mutex<Task<Void, Never>?> = Mutex(nil)
+    private let acceptTask = ServerLock<Task<Void, Never>?>(nil)
 
     private let incoming: AsyncStream<HTTPConnection>.Continuation
 
