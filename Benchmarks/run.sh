@@ -60,6 +60,32 @@ suite_cache() {
     "$bench" cache "$data"  # not pinned: the two-thread cases need both cores
 }
 
+# Starts nginx (one worker, daemon) serving ROOT on 127.0.0.1:PORT, plus ROOT under /drip/ at 64 bytes a second;
+# its config, pid and log live in WORK. The caller's EXIT trap stops it.
+start_nginx() {
+    local work="$1" root="$2" port="$3"
+    cat > "$work/nginx.conf" <<CONF
+worker_processes 1;
+daemon on;
+pid $work/nginx.pid;
+error_log $work/error.log;
+events { worker_connections 4096; }
+http {
+    access_log off;
+    sendfile on;
+    keepalive_requests 100000;
+    types { image/jpeg jpg; }
+    server {
+        listen 127.0.0.1:$port;
+        root $root;
+        location / { }
+        location /drip/ { alias $root/; limit_rate 64; }
+    }
+}
+CONF
+    nginx -c "$work/nginx.conf" -p "$work/"
+}
+
 suite_loading() {
     # nginx (one worker) serves 200 files of 100 KB and, under /drip/, the same at 64 bytes a second.
     # Runs in the subshell of the pipe below, so the EXIT trap stops nginx when this suite ends.
@@ -74,25 +100,7 @@ rng = random.Random(5)
 for i in range(200):
     with open(os.path.join(sys.argv[1], f"img{i:03d}.jpg"), "wb") as f:
         f.write(rng.randbytes(100 * 1024))' "$work/www"
-    cat > "$work/nginx.conf" <<CONF
-worker_processes 1;
-daemon on;
-pid $work/nginx.pid;
-error_log $work/error.log;
-events { worker_connections 4096; }
-http {
-    access_log off;
-    sendfile on;
-    keepalive_requests 100000;
-    server {
-        listen 127.0.0.1:$port;
-        root $work/www;
-        location / { }
-        location /drip/ { alias $work/www/; limit_rate 64; }
-    }
-}
-CONF
-    nginx -c "$work/nginx.conf" -p "$work/"
+    start_nginx "$work" "$work/www" "$port"
     local base="http://127.0.0.1:$port"
     for i in $(seq -f "%03g" 0 199); do
         echo "url = \"$base/img$i.jpg\""
@@ -110,8 +118,17 @@ print(json.dumps({"suite": "loading", "name": "200 × 100 KB from nginx on loopb
 }
 
 suite_manager() {
-    # ImageManager beside aiohttp + Pillow, both against one nginx on loopback (Benchmarks/manager.sh).
-    Benchmarks/manager.sh "$PWD/$data" "$bench"
+    # ImageManager beside aiohttp + Pillow, both against one nginx on loopback serving 200 640x480 JPEGs.
+    # Runs in the subshell of the pipe below, so the EXIT trap stops nginx when this suite ends.
+    local port=18090
+    work="$(mktemp -d)"
+    chmod 755 "$work"  # nginx workers run as nobody when the master is root
+    trap 'kill "$(cat "$work/nginx.pid" 2>/dev/null)" 2>/dev/null || true; rm -rf "$work"' EXIT
+    /usr/bin/python3 Benchmarks/manager_bench.py make "$data/manager"
+    chmod -R a+rX "$data/manager"
+    start_nginx "$work" "$PWD/$data/manager" "$port"
+    "$bench" manager "$data" "http://127.0.0.1:$port"
+    /usr/bin/python3 Benchmarks/manager_bench.py cold "http://127.0.0.1:$port"
 }
 
 suite_animation() {
