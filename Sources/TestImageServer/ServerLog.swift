@@ -58,18 +58,34 @@ struct ServerState {
 
     var log = ServerLog()
     var connections: [Int: Connection] = [:]
-    var waiters: [(condition: @Sendable (ServerLog) -> Bool, continuation: CheckedContinuation<Void, Never>)] = []
+    var waiters: [Waiter] = []
+    var nextWaiter = 0
     var isShutDown = false
 
-    /// Removes and returns the waiters whose condition now holds.
-    mutating func satisfiedWaiters() -> [CheckedContinuation<Void, Never>] {
-        var ready: [CheckedContinuation<Void, Never>] = []
+    /// Someone waiting for a condition on the log; resumed with whether the condition held.
+    struct Waiter {
+        let id: Int
+        let condition: @Sendable (ServerLog) -> Bool
+        let continuation: CheckedContinuation<Bool, Never>
+    }
+
+    /// Removes and returns the waiters whose condition now holds (all of them once the server is shut down),
+    /// each with the answer to resume it with.
+    mutating func satisfiedWaiters() -> [(CheckedContinuation<Bool, Never>, Bool)] {
+        var ready: [(CheckedContinuation<Bool, Never>, Bool)] = []
         waiters.removeAll { waiter in
-            guard isShutDown || waiter.condition(log) else { return false }
-            ready.append(waiter.continuation)
+            let holds = waiter.condition(log)
+            guard isShutDown || holds else { return false }
+            ready.append((waiter.continuation, holds))
             return true
         }
         return ready
+    }
+
+    /// Removes waiter `id` if it is still waiting, returning its continuation.
+    mutating func removeWaiter(_ id: Int) -> CheckedContinuation<Bool, Never>? {
+        guard let index = waiters.firstIndex(where: { $0.id == id }) else { return nil }
+        return waiters.remove(at: index).continuation
     }
 
     mutating func requestStarted(connection: Int, uri: String, headers: [(name: String, value: String)],
@@ -78,6 +94,11 @@ struct ServerState {
         let path = String(uri.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first ?? "")
         log.requests.append(RecordedRequest(sequence: sequence, uri: uri, path: path, headers: headers,
                                             connection: connection, version: version))
+        guard connections[connection] != nil else {
+            // The client left before the server got to its request (a busy machine): it can never be answered.
+            if !isShutDown { log.clientClosedPaths.append(path) }
+            return sequence
+        }
         log.inFlight += 1
         log.maxInFlight = max(log.maxInFlight, log.inFlight)
         connections[connection]?.openRequest = sequence

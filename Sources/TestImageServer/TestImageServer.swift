@@ -125,25 +125,44 @@ public final class TestImageServer: Sendable {
     /// What the server has seen so far.
     public var log: ServerLog { state.withLock { $0.log } }
 
-    /// Returns once `condition` holds for the server's log (checked after every change), or the server stops.
-    public func waitUntil(_ condition: @escaping @Sendable (ServerLog) -> Bool) async {
-        await withCheckedContinuation { continuation in
-            let ready = state.withLock { state -> Bool in
-                if state.isShutDown || condition(state.log) { return true }
-                state.waiters.append((condition, continuation))
-                return false
+    /// Returns `true` once `condition` holds for the server's log (checked after every change), or `false` if
+    /// it still does not hold after `timeout` or when the server stops. The time limit is a safety net: a test
+    /// whose condition never comes true fails instead of hanging the whole run.
+    @discardableResult
+    public func waitUntil(timeout: Duration = .seconds(60),
+                          _ condition: @escaping @Sendable (ServerLog) -> Bool) async -> Bool {
+        let id = state.withLock { state -> Int in
+            state.nextWaiter += 1
+            return state.nextWaiter
+        }
+        // Started only once the waiter is registered, so that it can always find it.
+        let expiry = ServerLock<Task<Void, Never>?>(nil)
+        defer { expiry.withLock { $0?.cancel() } }
+        return await withCheckedContinuation { continuation in
+            let answer = state.withLock { state -> Bool? in
+                if state.isShutDown || condition(state.log) { return condition(state.log) }
+                state.waiters.append(ServerState.Waiter(id: id, condition: condition, continuation: continuation))
+                return nil
             }
-            if ready { continuation.resume() }
+            if let answer { return continuation.resume(returning: answer) }
+            let state = self.state
+            expiry.withLock {
+                $0 = Task(executorPreference: ServerThreadExecutor.shared) {
+                    try? await Task.sleep(for: timeout)
+                    guard !Task.isCancelled else { return }
+                    state.withLock { $0.removeWaiter(id) }?.resume(returning: false)
+                }
+            }
         }
     }
 
     /// Stops accepting, closes every connection and releases every waiter.
     public func shutdown() async {
-        let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+        let waiters = state.withLock { state -> [(CheckedContinuation<Bool, Never>, Bool)] in
             state.isShutDown = true
             return state.satisfiedWaiters()
         }
-        for waiter in waiters { waiter.resume() }
+        for (waiter, holds) in waiters { waiter.resume(returning: holds) }
         gates.openAll()
         let open = channels.withLock { Array($0.values) }
         for channel in open { try? await channel.close() }
@@ -160,7 +179,7 @@ public final class TestImageServer: Sendable {
             let result = change(&state)
             return (result, state.satisfiedWaiters())
         }
-        for waiter in ready { waiter.resume() }
+        for (waiter, holds) in ready { waiter.resume(returning: holds) }
         return result
     }
 

@@ -105,7 +105,7 @@ struct HTTPImageLoaderTests {
                     try await load(loader, server.url("/huge?bytes=1073741824")) { $0.maximumBodySize = 1 << 20 }
                 }
                 #expect(error?.code == .responseTooLarge)
-                await server.waitUntil { $0.clientClosedPaths.contains("/huge") }
+                await server.expectEventually { $0.clientClosedPaths.contains("/huge") }
             }
         }
     }
@@ -121,7 +121,7 @@ struct HTTPImageLoaderTests {
                 }
                 #expect(error?.code == .responseTooLarge)
                 #expect((received.all.max() ?? 0) <= 1 << 20)
-                await server.waitUntil { $0.clientClosedPaths.contains("/huge") }
+                await server.expectEventually { $0.clientClosedPaths.contains("/huge") }
             }
         }
     }
@@ -152,7 +152,7 @@ struct HTTPImageLoaderTests {
             try await LoadingTest.withHTTPLoader(.init(readTimeout: .milliseconds(300))) { loader in
                 let error = await LoadingTest.failure { try await load(loader, server.url("/stall/a.png?after=100")) }
                 #expect(error?.code == .timedOut)
-                await server.waitUntil { $0.clientClosedPaths.contains("/stall/a.png") }
+                await server.expectEventually { $0.clientClosedPaths.contains("/stall/a.png") }
             }
         }
     }
@@ -161,11 +161,14 @@ struct HTTPImageLoaderTests {
         try await LoadingTest.withServer { server in
             server.serve("a.png", data: image, contentType: "image/png")
             try await LoadingTest.withHTTPLoader { loader in
+                // 50 000 bytes, 10 every 100 ms: over 8 minutes. The timeout is long enough for the request to
+                // reach the server even on a loaded machine (a shorter one could fire before the server saw it).
                 let error = await LoadingTest.failure {
-                    try await load(loader, server.url("/slow/a.png?chunk=10&delayMs=50")) { $0.timeout = .milliseconds(300) }
+                    try await load(loader, server.url("/slow/a.png?chunk=10&delayMs=100")) { $0.timeout = .seconds(2) }
                 }
                 #expect(error?.code == .timedOut)
-                await server.waitUntil { $0.clientClosedPaths.contains("/slow/a.png") }
+                try #require(server.log.count("/slow/a.png") == 1, "the request reached the server before the timeout")
+                await server.expectEventually { $0.clientClosedPaths.contains("/slow/a.png") }
             }
         }
     }
@@ -343,11 +346,11 @@ struct HTTPImageLoaderTests {
             try await LoadingTest.withHTTPLoader { loader in
                 let url = server.url("/stall/a.png?after=10")
                 let task = Task { try await load(loader, url) }
-                await server.waitUntil { $0.count("/stall/a.png") == 1 }
+                await server.expectEventually { $0.count("/stall/a.png") == 1 }
                 task.cancel()
                 let error = await LoadingTest.failure { try await task.value }
                 #expect(error?.code == .cancelled)
-                await server.waitUntil { $0.clientClosedPaths == ["/stall/a.png"] }
+                await server.expectEventually { $0.clientClosedPaths == ["/stall/a.png"] }
             }
         }
     }

@@ -20,7 +20,7 @@ struct HostileServerTests {
                 let error = await LoadingTest.failure { try await load(loader, server.url("/endless-headers")) }
                 #expect(error?.code == .responseTooLarge)
                 #expect(error?.message.contains("headers") == true, "\(String(describing: error))")
-                await server.waitUntil { $0.clientClosedPaths.contains("/endless-headers") }
+                await server.expectEventually { $0.clientClosedPaths.contains("/endless-headers") }
             }
         }
     }
@@ -30,12 +30,13 @@ struct HostileServerTests {
             try await LoadingTest.withHTTPLoader { loader in
                 let error = await LoadingTest.failure {
                     try await load(loader, server.url("/endless-headers?delayMs=20&lineBytes=40")) {
-                        $0.timeout = .milliseconds(400)
+                        $0.timeout = .seconds(2)
                     }
                 }
                 #expect(error?.code == .timedOut)
                 #expect(error?.message.contains("took longer than") == true, "\(String(describing: error))")
-                await server.waitUntil { $0.clientClosedPaths.contains("/endless-headers") }
+                try #require(server.log.count("/endless-headers") == 1, "the request reached the server in time")
+                await server.expectEventually { $0.clientClosedPaths.contains("/endless-headers") }
             }
         }
     }
@@ -48,7 +49,7 @@ struct HostileServerTests {
                 }
                 #expect(error?.code == .timedOut)
                 #expect(error?.message.contains("read timeout") == true, "\(String(describing: error))")
-                await server.waitUntil { $0.clientClosedPaths.contains("/endless-headers") }
+                await server.expectEventually { $0.clientClosedPaths.contains("/endless-headers") }
             }
         }
     }
@@ -64,7 +65,7 @@ struct HostileServerTests {
                 }
                 #expect(error?.code == .responseTooLarge)
                 #expect((received.all.max() ?? 0) <= 1 << 20)
-                await server.waitUntil { $0.clientClosedPaths.contains("/endless-body") }
+                await server.expectEventually { $0.clientClosedPaths.contains("/endless-body") }
             }
         }
     }
@@ -75,13 +76,14 @@ struct HostileServerTests {
                 let received = Recorder<Int64>()
                 let error = await LoadingTest.failure {
                     var request = ImageLoadRequest(url: server.url("/endless-body?delayMs=20&chunk=100"))
-                    request.timeout = .milliseconds(400)
+                    request.timeout = .seconds(2)
                     return try await loader.load(request) { received.append($0.receivedBytes) }
                 }
                 #expect(error?.code == .timedOut)
                 #expect(error?.message.contains("took longer than") == true, "\(String(describing: error))")
                 #expect((received.all.max() ?? 0) < 1 << 20, "far from the body limit: only the total timeout ended it")
-                await server.waitUntil { $0.clientClosedPaths.contains("/endless-body") }
+                try #require(server.log.count("/endless-body") == 1, "the request reached the server in time")
+                await server.expectEventually { $0.clientClosedPaths.contains("/endless-body") }
             }
         }
     }

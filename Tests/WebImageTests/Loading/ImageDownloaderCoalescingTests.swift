@@ -18,7 +18,7 @@ struct ImageDownloaderCoalescingTests {
                 let url = server.url("/gate/g/a.png")
                 let collector = ResultCollector()
                 let tokens = (0..<100).map { downloader.download(url, completion: collector.completion($0)) }
-                await server.waitUntil { $0.count("/gate/g/a.png") == 1 }
+                await server.expectEventually { $0.count("/gate/g/a.png") == 1 }
                 server.openGate("g")
                 await collector.wait(for: 100)
                 #expect(tokens.count == 100)
@@ -43,7 +43,7 @@ struct ImageDownloaderCoalescingTests {
                                     completion: collector.completion(1))
                 downloader.download(url, context: DownloadContext(headers: ["X-Variant": "2"]),
                                     completion: collector.completion(2))
-                await server.waitUntil { $0.count("/gate/g/a.png") == 2 }
+                await server.expectEventually { $0.count("/gate/g/a.png") == 2 }
                 server.openGate("g")
                 await collector.wait(for: 3)
                 #expect(server.log.count("/gate/g/a.png") == 2)
@@ -60,7 +60,7 @@ struct ImageDownloaderCoalescingTests {
                 let url = server.url("/gate/g/a.png")
                 let collector = ResultCollector()
                 let tokens = (0..<3).map { downloader.download(url, completion: collector.completion($0)) }
-                await server.waitUntil { $0.count("/gate/g/a.png") == 1 }
+                await server.expectEventually { $0.count("/gate/g/a.png") == 1 }
                 tokens[0].cancel()
                 tokens[1].cancel()
                 #expect(collector.results.count == 2)
@@ -68,7 +68,7 @@ struct ImageDownloaderCoalescingTests {
                 tokens[2].cancel()
                 await collector.wait(for: 3)
                 #expect(collector.results.values.allSatisfy { $0.errorCode == .cancelled })
-                await server.waitUntil { $0.clientClosedPaths == ["/gate/g/a.png"] }
+                await server.expectEventually { $0.clientClosedPaths == ["/gate/g/a.png"] }
             }
         }
     }
@@ -81,7 +81,7 @@ struct ImageDownloaderCoalescingTests {
                 let collector = ResultCollector()
                 let first = downloader.download(url, completion: collector.completion(0))
                 downloader.download(url, completion: collector.completion(1))
-                await server.waitUntil { $0.count("/gate/g/a.png") == 1 }
+                await server.expectEventually { $0.count("/gate/g/a.png") == 1 }
                 first.cancel()
                 first.cancel()
                 #expect(collector.result(0)?.errorCode == .cancelled)
@@ -100,11 +100,11 @@ struct ImageDownloaderCoalescingTests {
             try await LoadingTest.withDownloader { downloader in
                 let url = server.url("/gate/g/a.png")
                 let task = Task { try await downloader.download(url) }
-                await server.waitUntil { $0.count("/gate/g/a.png") == 1 }
+                await server.expectEventually { $0.count("/gate/g/a.png") == 1 }
                 task.cancel()
                 let error = await LoadingTest.failure { try await task.value }
                 #expect(error?.code == .cancelled)
-                await server.waitUntil { $0.clientClosedPaths == ["/gate/g/a.png"] }
+                await server.expectEventually { $0.clientClosedPaths == ["/gate/g/a.png"] }
             }
         }
     }
@@ -136,7 +136,7 @@ struct ImageDownloaderCoalescingTests {
                 let late = Recorder<ImageLoadProgress>()
                 downloader.download(url, progress: { early.append($0.receivedBytes) },
                                     completion: collector.completion(0))
-                await server.waitUntil { $0.count("/gate/g/big.png") == 1 }
+                await server.expectEventually { $0.count("/gate/g/big.png") == 1 }
                 downloader.download(url, options: .progressiveLoad, progress: { late.append($0) },
                                     completion: collector.completion(1))
                 server.openGate("g")
@@ -159,12 +159,12 @@ struct ImageDownloaderCoalescingTests {
                 let collector = ResultCollector()
                 downloader.download(server.url("/gate/g/a.png"), completion: collector.completion(0))
                 downloader.download(server.url("/files/a.png?queued"), completion: collector.completion(1))
-                await server.waitUntil { $0.count("/gate/g/a.png") == 1 }
+                await server.expectEventually { $0.count("/gate/g/a.png") == 1 }
                 #expect(downloader.queuedCount == 1)
                 downloader.cancelAll()
                 await collector.wait(for: 2)
                 #expect(collector.results.values.allSatisfy { $0.errorCode == .cancelled })
-                await server.waitUntil { $0.clientClosedPaths == ["/gate/g/a.png"] }
+                await server.expectEventually { $0.clientClosedPaths == ["/gate/g/a.png"] }
                 #expect(server.log.count("/files/a.png") == 0)
             }
         }

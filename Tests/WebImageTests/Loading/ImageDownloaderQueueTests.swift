@@ -22,7 +22,7 @@ struct ImageDownloaderQueueTests {
             return try await LoadingTest.withDownloader(configuration) { downloader in
                 let collector = ResultCollector()
                 downloader.download(server.url("/gate/g/a.png"), completion: collector.completion(-1))
-                await server.waitUntil { $0.count("/gate/g/a.png") == 1 }
+                await server.expectEventually { $0.count("/gate/g/a.png") == 1 }
                 for (index, download) in downloads.enumerated() {
                     downloader.download(server.url(download.path), options: download.options,
                                         completion: collector.completion(index))
@@ -72,7 +72,7 @@ struct ImageDownloaderQueueTests {
             try await LoadingTest.withDownloader(configuration) { downloader in
                 let collector = ResultCollector()
                 downloader.download(server.url("/gate/g/a.png"), completion: collector.completion(0))
-                await server.waitUntil { $0.count("/gate/g/a.png") == 1 }
+                await server.expectEventually { $0.count("/gate/g/a.png") == 1 }
                 downloader.download(server.url("/files/a.png?normal"), completion: collector.completion(1))
                 downloader.download(server.url("/files/a.png?shared"), options: .lowPriority,
                                     completion: collector.completion(2))
@@ -97,7 +97,7 @@ struct ImageDownloaderQueueTests {
                 for index in 0..<10 {
                     downloader.download(server.url("/gate/g/a.png?\(index)"), completion: collector.completion(index))
                 }
-                await server.waitUntil { $0.inFlight == 3 }
+                await server.expectEventually { $0.inFlight == 3 }
                 #expect(downloader.runningCount == 3)
                 #expect(downloader.queuedCount == 7)
                 server.openGate("g")
@@ -118,7 +118,7 @@ struct ImageDownloaderQueueTests {
                 for index in 0..<8 {
                     downloader.download(server.url("/gate/g/a.png?\(index)"), completion: collector.completion(index))
                 }
-                await server.waitUntil { $0.inFlight == 6 }
+                await server.expectEventually { $0.inFlight == 6 }
                 #expect(downloader.queuedCount == 2)
                 server.openGate("g")
                 await collector.wait(for: 8)
@@ -136,10 +136,10 @@ struct ImageDownloaderQueueTests {
                 for index in 0..<4 {
                     downloader.download(server.url("/gate/g/a.png?\(index)"), completion: collector.completion(index))
                 }
-                await server.waitUntil { $0.inFlight == 1 }
+                await server.expectEventually { $0.inFlight == 1 }
                 #expect(downloader.queuedCount == 3)
                 downloader.maxConcurrentDownloads = 4
-                await server.waitUntil { $0.inFlight == 4 }
+                await server.expectEventually { $0.inFlight == 4 }
                 #expect(downloader.queuedCount == 0)
                 downloader.maxConcurrentDownloads = 0
                 #expect(downloader.maxConcurrentDownloads == 1)
@@ -156,7 +156,7 @@ struct ImageDownloaderQueueTests {
             try await LoadingTest.withDownloader(configuration) { downloader in
                 let collector = ResultCollector()
                 downloader.download(server.url("/gate/g/a.png"), completion: collector.completion(0))
-                await server.waitUntil { $0.count("/gate/g/a.png") == 1 }
+                await server.expectEventually { $0.count("/gate/g/a.png") == 1 }
                 let queued = downloader.download(server.url("/files/a.png"), completion: collector.completion(1))
                 downloader.download(server.url("/files/a.png?after"), completion: collector.completion(2))
                 queued.cancel()

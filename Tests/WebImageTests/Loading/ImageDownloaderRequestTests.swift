@@ -77,7 +77,7 @@ struct ImageDownloaderRequestTests {
                 downloader.download(url, context: strict, completion: collector.completion(0))
                 downloader.download(url, context: renaming, completion: collector.completion(1))
                 downloader.download(url, completion: collector.completion(2))
-                await server.waitUntil { $0.count("/gate/g/a.png") == 1 }
+                await server.expectEventually { $0.count("/gate/g/a.png") == 1 }
                 server.openGate("g")
                 await collector.wait(for: 3)
                 #expect(collector.result(0)?.errorCode == .invalidDownloadResponse)
@@ -136,7 +136,7 @@ struct ImageDownloaderRequestTests {
                 downloader.download(url, progress: { plain.append($0.partialData) }, completion: collector.completion(0))
                 downloader.download(url, options: .progressiveLoad, progress: { progressive.append($0.partialData) },
                                     completion: collector.completion(1))
-                await server.waitUntil { $0.count("/gate/g/a.png") == 1 }
+                await server.expectEventually { $0.count("/gate/g/a.png") == 1 }
                 server.openGate("g")
                 await collector.wait(for: 2)
                 #expect(!plain.all.isEmpty)

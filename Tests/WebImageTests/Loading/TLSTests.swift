@@ -58,7 +58,7 @@ struct TLSTests {
                     downloader.download(server.url("/gate/g/a.png?\(index)"), options: .allowInvalidSSLCertificates,
                                         completion: collector.completion(index))
                 }
-                await server.waitUntil { $0.inFlight == 4 }
+                await server.expectEventually { $0.inFlight == 4 }
                 server.openGate("g")
                 await collector.wait(for: 4)
                 for index in 0..<4 {

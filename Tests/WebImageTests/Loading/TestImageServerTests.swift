@@ -45,9 +45,18 @@ struct TestImageServerTests {
                 #expect(log.requests.map { $0.header("x-test") } == ["one", "two"])
                 #expect(log.clientClosedPaths.isEmpty)
                 // The server finishes its bookkeeping just after the client has the last byte.
-                await server.waitUntil { $0.inFlight == 0 }
+                await server.expectEventually { $0.inFlight == 0 }
             }
         }
+    }
+
+    @Test func waitingEndsWithAnAnswerWhenTheConditionHoldsTimesOutOrTheServerStops() async throws {
+        let server = try await TestImageServer.start()
+        #expect(await server.waitUntil { $0.requests.isEmpty })
+        #expect(await server.waitUntil(timeout: .milliseconds(20)) { $0.requests.count == 1 } == false)
+        async let stopped = server.waitUntil(timeout: .seconds(600)) { $0.requests.count == 1 }
+        await server.shutdown()
+        #expect(await stopped == false)
     }
 
     @Test func flakyRouteFailsTheGivenNumberOfTimes() async throws {

@@ -19,7 +19,7 @@ struct ManagerCoalescingTests {
                                                       context: context)
                     }
                 }
-                await h.server.waitUntil { $0.count("/gate/g/a.png") == 1 }
+                await h.server.expectEventually { $0.count("/gate/g/a.png") == 1 }
                 h.server.openGate("g")
                 return try await group.reduce(into: []) { $0.append($1) }
             }
@@ -38,8 +38,8 @@ struct ManagerCoalescingTests {
             let url = h.server.url("/gate/t/a.png")
             async let small = h.manager.loadImage(from: url, context: ImageContext(thumbnailPixelSize: PixelSize(width: 20, height: 20)))
             async let large = h.manager.loadImage(from: url, context: ImageContext(thumbnailPixelSize: PixelSize(width: 80, height: 80)))
-            await h.server.waitUntil { $0.count("/gate/t/a.png") == 1 }
-            await ManagerTest.waitUntil { h.downloader.runningCount == 1 && h.manager.isRunning }
+            await h.server.expectEventually { $0.count("/gate/t/a.png") == 1 }
+            await expectEventually { h.downloader.runningCount == 1 && h.manager.isRunning }
             h.server.openGate("t")
             let (s, l) = try await (small, large)
             #expect(s.image.size == PixelSize(width: 20, height: 20))
@@ -56,13 +56,13 @@ struct ManagerCoalescingTests {
             let url = h.server.url("/gate/c/a.png")
             let first = h.manager.imageTask(from: url)
             let second = h.manager.imageTask(from: url)
-            await h.server.waitUntil { $0.count("/gate/c/a.png") == 1 }
+            await h.server.expectEventually { $0.count("/gate/c/a.png") == 1 }
             first.cancel()
             #expect(await LoadingTest.failure { try await first.result }?.code == .cancelled)
             #expect(h.manager.isRunning)
             second.cancel()
             #expect(await LoadingTest.failure { try await second.result }?.code == .cancelled)
-            await ManagerTest.waitUntil { !h.manager.isRunning && h.downloader.runningCount == 0 }
+            await expectEventually { !h.manager.isRunning && h.downloader.runningCount == 0 }
             h.server.openGate("c")
             #expect(await h.cache.contains(forKey: url.absoluteString, in: .all) == .none)
             #expect(h.counter.decodeCount == 0)
@@ -78,10 +78,10 @@ struct ManagerCoalescingTests {
             h.server.serve("a.png", data: try ManagerTest.png(RGBA(3, 3, 3)))
             let url = h.server.url("/gate/k/a.png")
             let task = Task { try await h.manager.loadImage(from: url) }
-            await h.server.waitUntil { $0.count("/gate/k/a.png") == 1 }
+            await h.server.expectEventually { $0.count("/gate/k/a.png") == 1 }
             task.cancel()
             #expect(await LoadingTest.failure { try await task.value }?.code == .cancelled)
-            await ManagerTest.waitUntil { !h.manager.isRunning }
+            await expectEventually { !h.manager.isRunning }
         }
     }
 
@@ -92,7 +92,7 @@ struct ManagerCoalescingTests {
             h.server.serve("b.png", data: try ManagerTest.png(RGBA(4, 4, 4)))
             let a = h.manager.imageTask(from: h.server.url("/gate/x/a.png"))
             let b = h.manager.imageTask(from: h.server.url("/gate/x/b.png"))
-            await h.server.waitUntil { $0.requests.count == 2 }
+            await h.server.expectEventually { $0.requests.count == 2 }
             h.manager.cancelAll()
             #expect(await LoadingTest.failure { try await a.result }?.code == .cancelled)
             #expect(await LoadingTest.failure { try await b.result }?.code == .cancelled)

@@ -92,10 +92,4 @@ enum ManagerTest {
         try ImageCoders.shared.encode(Image(pixels: try PixelBuffer(width: width, height: height, filledWith: color)),
                                       as: .png)
     }
-
-    /// Waits until `condition` holds, yielding between looks (no timing assumptions: tests end by the
-    /// suite's time limit if it never does).
-    static func waitUntil(isolation: isolated (any Actor)? = #isolation, _ condition: () -> Bool) async {
-        while !condition() { try? await Task.sleep(for: .milliseconds(1)) }
-    }
 }

@@ -34,7 +34,7 @@ struct ImagePrefetcherTests {
             let urls: [URL?] = (0..<6).map { h.server.url("/gate/p\($0)/\($0).png") }
             let prefetcher = ImagePrefetcher(manager: h.manager)
             async let report = prefetcher.prefetch(urls)
-            await h.server.waitUntil { $0.requests.count == 3 }
+            await h.server.expectEventually { $0.requests.count == 3 }
             #expect(h.downloader.runningCount + h.downloader.queuedCount == 3)
             #expect(Set(h.server.log.paths) == Set((0..<3).map { "/gate/p\($0)/\($0).png" }))
             for index in 0..<6 { h.server.openGate("p\(index)") }
@@ -50,7 +50,7 @@ struct ImagePrefetcherTests {
             let stuck = Task { await prefetcher.prefetch([h.server.url("/gate/never/0.png"), h.server.url("/gate/never/1.png")]) }
             let other = await prefetcher.prefetch([h.server.url("/files/2.png"), h.server.url("/files/3.png")])
             #expect(other == PrefetchReport(total: 2, finished: 2))
-            await h.server.waitUntil { $0.count("/gate/never/0.png") == 1 }
+            await h.server.expectEventually { $0.count("/gate/never/0.png") == 1 }
             stuck.cancel()
             let cancelled = await stuck.value
             #expect(cancelled.finished == 0)

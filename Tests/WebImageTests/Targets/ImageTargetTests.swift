@@ -62,7 +62,7 @@ struct ImageTargetTests {
             let slow = target.setImage(with: h.server.url("/gate/old/old.png"), manager: h.manager) { _ in
                 completions.value.append("old")
             }
-            await h.server.waitUntil { $0.count("/gate/old/old.png") == 1 }
+            await h.server.expectEventually { $0.count("/gate/old/old.png") == 1 }
             target.setImage(with: h.server.url("/files/new.png"), manager: h.manager) { _ in completions.value.append("new") }
             await target.waitForDisplays(3)  // nil placeholder, nil placeholder, the new image
             h.server.openGate("old")
@@ -110,11 +110,11 @@ struct ImageTargetTests {
             let task = target.setImage(with: h.server.url("/gate/z/a.png"), manager: h.manager) { _ in
                 completed.value = true
             }
-            await h.server.waitUntil { $0.count("/gate/z/a.png") == 1 }
+            await h.server.expectEventually { $0.count("/gate/z/a.png") == 1 }
             target.cancelImageLoad()
             #expect(await LoadingTest.failure { try await #require(task).result }?.code == .cancelled)
             h.server.openGate("z")
-            await ManagerTest.waitUntil { !h.manager.isRunning }
+            await expectEventually { !h.manager.isRunning }
             #expect(!completed.value)
             #expect(target.shown.count == 1)  // the nil placeholder only
         }

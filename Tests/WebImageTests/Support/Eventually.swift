@@ -1,0 +1,36 @@
+import Foundation
+import TestImageServer
+import Testing
+
+/// How long a test waits for something that should happen soon before calling it a failure. Never a timing
+/// assertion: the wait ends as soon as the condition holds; the limit only turns a would-be hang into a failure
+/// with a location, so one broken test cannot stall the whole run.
+let eventualityLimit: Duration = .seconds(60)
+
+extension TestImageServer {
+    /// Waits until `condition` holds for the server's log; records an issue if it still does not after
+    /// ``eventualityLimit``.
+    func expectEventually(sourceLocation: SourceLocation = #_sourceLocation,
+                          _ condition: @escaping @Sendable (ServerLog) -> Bool) async {
+        let held = await waitUntil(timeout: eventualityLimit, condition)
+        if !held {
+            Issue.record("the server's log never met the condition; requests: \(log.paths)",
+                         sourceLocation: sourceLocation)
+        }
+    }
+}
+
+/// Waits until `condition` holds, looking again every millisecond; records an issue if it still does not after
+/// ``eventualityLimit``.
+func expectEventually(isolation: isolated (any Actor)? = #isolation,
+                      sourceLocation: SourceLocation = #_sourceLocation, _ condition: () -> Bool) async {
+    let clock = ContinuousClock()
+    let deadline = clock.now + eventualityLimit
+    while !condition() {
+        guard clock.now < deadline else {
+            Issue.record("the condition never held", sourceLocation: sourceLocation)
+            return
+        }
+        try? await Task.sleep(for: .milliseconds(1))
+    }
+}
