@@ -33,6 +33,8 @@ public struct ServerLog: Sendable {
     public internal(set) var clientClosedPaths: [String] = []
     /// Connections accepted (each HTTP/2 stream counts as one).
     public internal(set) var connectionCount = 0
+    /// Connections accepted and not closed yet.
+    public internal(set) var openConnections = 0
 
     /// How many requests arrived for `path` (query ignored).
     public func count(_ path: String) -> Int {
@@ -115,6 +117,7 @@ struct ServerState {
 
     mutating func connectionClosed(_ id: Int) {
         guard let connection = connections.removeValue(forKey: id) else { return }
+        log.openConnections -= 1
         guard connection.openRequest != nil else { return }
         log.inFlight -= 1
         if !connection.closingByServer, !isShutDown, let path = connection.openPath {

@@ -190,6 +190,7 @@ public final class TestImageServer: Sendable {
         update { state in
             state.connections[id] = ServerState.Connection()
             state.log.connectionCount += 1
+            state.log.openConnections += 1
         }
         channel.closeFuture.whenComplete { _ in
             self.channels.withLock { _ = $0.removeValue(forKey: id) }

@@ -44,6 +44,7 @@ struct TestImageServerTests {
                 #expect(log.requests.map(\.uri) == ["/files/a.png?x=1", "/files/a.png?x=2"])
                 #expect(log.requests.map { $0.header("x-test") } == ["one", "two"])
                 #expect(log.clientClosedPaths.isEmpty)
+                #expect(log.connectionCount == 1 && log.openConnections == 1, "one kept-alive connection")
                 // The server finishes its bookkeeping just after the client has the last byte.
                 await server.expectEventually { $0.inFlight == 0 }
             }

@@ -20,6 +20,17 @@ extension TestImageServer {
     }
 }
 
+extension TestImageServer {
+    /// Waits until the client has abandoned `path`: every connection closed, and the request logged as cut off by
+    /// the client. On a loaded machine a client's timeout can fire before the server even reads the request; then
+    /// the request may never be logged at all, which is as good (nothing is left open).
+    func expectAbandoned(_ path: String, sourceLocation: SourceLocation = #_sourceLocation) async {
+        await expectEventually(sourceLocation: sourceLocation) { log in
+            log.openConnections == 0 && (log.count(path) == 0 || log.clientClosedPaths.contains(path))
+        }
+    }
+}
+
 /// Waits until `condition` holds, looking again every millisecond; records an issue if it still does not after
 /// ``eventualityLimit``.
 func expectEventually(isolation: isolated (any Actor)? = #isolation,

@@ -45,7 +45,8 @@ extension ImageError {
              .httpProxyHandshakeTimeout:
             return ImageError(.timedOut, "the connection could not be made in time (\(error.shortDescription))")
         case .deadlineExceeded:
-            return ImageError(.timedOut, "the response did not arrive before the timeout")
+            // The same words as the total timeout that races it (HTTPImageLoader.withTimeout): they are one limit.
+            return ImageError(.timedOut, "the download took longer than its total timeout")
         case .invalidURL, .emptyHost, .emptyScheme:
             return ImageError(.invalidURL, "the URL cannot be requested (\(error.shortDescription))")
         case .remoteConnectionClosed:
