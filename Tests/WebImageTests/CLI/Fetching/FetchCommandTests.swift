@@ -71,7 +71,7 @@ import Testing
                 ["fetch", "--json", "--cache-dir", work.path, missing, served.a, "not a url"])
             #expect(result.status == 1)
             let lines = try result.jsonLines()
-            try #require(lines.count == 3)
+            try #require(lines.count == 3, "stderr: \(result.stderr)")
             #expect(lines[0]["status"] as? String == "error")
             #expect((lines[0]["error"] as? [String: Any])?["code"] as? String == "invalidDownloadStatusCode")
             #expect(lines[1]["status"] as? String == "ok")
