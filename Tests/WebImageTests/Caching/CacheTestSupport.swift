@@ -128,6 +128,7 @@ enum WebImageTool {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
+        process.environment = CommandLineTool.environment
         return process
     }
 
