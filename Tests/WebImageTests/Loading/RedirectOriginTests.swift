@@ -96,14 +96,16 @@ struct RedirectOriginTests {
 
     @Test func aRedirectToAnUntrustedCertificateIsRefusedByDefault() async throws {
         try await withTwoServers(firstIsTLS: true) { secure, plain in
-            try await LoadingTest.withHTTPLoader(.init(connectTimeout: .seconds(1))) { loader in
+            // AsyncHTTPClient retries a failed handshake until the connect timeout: long enough for a loaded
+            // machine to make the first (plain) hop, short enough to end the retries soon.
+            try await LoadingTest.withHTTPLoader(.init(connectTimeout: .seconds(4))) { loader in
                 let target = secure.url("/files/a.png").absoluteString
                 let error = await LoadingTest.failure {
                     try await loader.load(ImageLoadRequest(url: plain.url("/redirect-to?url=\(target)")), progress: nil)
                 }
                 // The TLS error, or on a busy machine the connect timeout that ends the client's retries.
                 #expect(error?.code == .connectionFailed || error?.code == .timedOut)
-                #expect(plain.log.requests.count == 1)
+                #expect(plain.log.requests.count == 1 || error?.code == .timedOut, "only a timeout stops the first hop")
                 #expect(secure.log.requests.isEmpty, "no request went over the unverified connection")
             }
         }
