@@ -22,7 +22,8 @@ final class LoadingSession: Sendable {
 
     /// The manager's options for these settings.
     var options: ImageOptions {
-        var options: ImageOptions = []
+        // The process ends when the last load is delivered: a cache write still running then would be lost.
+        var options: ImageOptions = [.waitStoreCache]
         if settings.refresh { options.insert(.refreshCached) }
         if settings.retryFailed { options.insert(.retryFailed) }
         if settings.fromCacheOnly { options.insert(.fromCacheOnly) }

@@ -3,16 +3,16 @@ import Testing
 @testable import WebImage
 
 @Suite struct ConvertCommandTests {
-    private func withFolder(_ body: (URL) throws -> Void) throws {
+    private func withFolder(_ body: (URL) async throws -> Void) async throws {
         let folder = try CommandLineTool.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        try body(folder)
+        try await body(folder)
     }
 
-    @Test func infoReportsTheContractFieldsAfterOrientation() throws {
+    @Test func infoReportsTheContractFieldsAfterOrientation() async throws {
         let path = Fixtures.url("jpeg/orientation-6.jpg").path
         let gif = Fixtures.url("gif/loop-3.gif").path
-        let result = try CommandLineTool.run(["info", "--json", path, gif])
+        let result = try await CommandLineTool.run(["info", "--json", path, gif])
         #expect(result.status == 0)
         #expect(result.stderr.isEmpty)
         let objects = try result.jsonLines()
@@ -26,20 +26,20 @@ import Testing
         #expect(objects.last?["frames"] as? Int == 2 && objects.last?["loopCount"] as? Int == 3)
     }
 
-    @Test func rgbaOutputIsTheUprightStraightAlphaPixels() throws {
-        try withFolder { folder in
+    @Test func rgbaOutputIsTheUprightStraightAlphaPixels() async throws {
+        try await withFolder { folder in
             let output = folder.appendingPathComponent("out.rgba")
-            let result = try CommandLineTool.run(["convert", Fixtures.url("png/exif6.png").path, output.path])
+            let result = try await CommandLineTool.run(["convert", Fixtures.url("png/exif6.png").path, output.path])
             #expect(result.status == 0, "\(result.stderr)")
             let decoded = try ImageCoders.shared.decode(try Fixtures.data("png/exif6.png"))
             #expect(try Data(contentsOf: output) == Data(decoded.pixels.bytes))
         }
     }
 
-    @Test func thumbnailAndFormatFlags() throws {
-        try withFolder { folder in
+    @Test func thumbnailAndFormatFlags() async throws {
+        try await withFolder { folder in
             let output = folder.appendingPathComponent("thumb.bin")
-            let result = try CommandLineTool.run(["convert", Fixtures.url("jpeg/large-quadrants.jpg").path, output.path,
+            let result = try await CommandLineTool.run(["convert", Fixtures.url("jpeg/large-quadrants.jpg").path, output.path,
                                                   "--thumbnail", "100", "--format", "webp", "--quality", "70"])
             #expect(result.status == 0, "\(result.stderr)")
             let image = try ImageCoders.shared.decode(try Data(contentsOf: output))
@@ -48,34 +48,34 @@ import Testing
         }
     }
 
-    @Test func animationsKeepEveryFrameAndFramesCanBeExtracted() throws {
-        try withFolder { folder in
+    @Test func animationsKeepEveryFrameAndFramesCanBeExtracted() async throws {
+        try await withFolder { folder in
             let source = try ImageCoders.shared.decode(try Fixtures.data("gif/delays.gif"))
             let webp = folder.appendingPathComponent("anim.webp")
-            #expect(try CommandLineTool.run(["convert", Fixtures.url("gif/delays.gif").path, webp.path]).status == 0)
+            #expect(try await CommandLineTool.run(["convert", Fixtures.url("gif/delays.gif").path, webp.path]).status == 0)
             let converted = try ImageCoders.shared.decode(try Data(contentsOf: webp))
             #expect(converted.frames.count == source.frames.count)
             #expect(converted.frames.map(\.duration) == source.frames.map(\.duration))
             #expect(converted.loopCount == source.loopCount)
 
             let frame = folder.appendingPathComponent("frame.png")
-            #expect(try CommandLineTool.run(["convert", Fixtures.url("gif/delays.gif").path, frame.path, "--frame", "2"]).status == 0)
+            #expect(try await CommandLineTool.run(["convert", Fixtures.url("gif/delays.gif").path, frame.path, "--frame", "2"]).status == 0)
             let extracted = try ImageCoders.shared.decode(try Data(contentsOf: frame))
             #expect(!extracted.isAnimated)
             #expect(extracted.pixels.bytes == source.frames[2].pixels.bytes)
 
-            let beyond = try CommandLineTool.run(["convert", Fixtures.url("gif/delays.gif").path, frame.path, "--frame", "99"])
+            let beyond = try await CommandLineTool.run(["convert", Fixtures.url("gif/delays.gif").path, frame.path, "--frame", "99"])
             #expect(beyond.status == 1)
             #expect(beyond.errorLines.count == 1)
         }
     }
 
-    @Test func transformsApplyInTheOrderGiven() throws {
-        try withFolder { folder in
+    @Test func transformsApplyInTheOrderGiven() async throws {
+        try await withFolder { folder in
             let input = Fixtures.url("jpeg/baseline.jpg").path
             let first = folder.appendingPathComponent("a.png"), second = folder.appendingPathComponent("b.png")
-            let resizedFirst = try CommandLineTool.run(["convert", input, first.path, "--resize", "20x10", "--rotate", "90", "--rotate-fit"])
-            let rotatedFirst = try CommandLineTool.run(["convert", input, second.path, "--rotate", "90", "--rotate-fit", "--resize", "20x10"])
+            let resizedFirst = try await CommandLineTool.run(["convert", input, first.path, "--resize", "20x10", "--rotate", "90", "--rotate-fit"])
+            let rotatedFirst = try await CommandLineTool.run(["convert", input, second.path, "--rotate", "90", "--rotate-fit", "--resize", "20x10"])
             #expect(resizedFirst.status == 0 && rotatedFirst.status == 0)
             let a = try ImageCoders.shared.decode(try Data(contentsOf: first))
             let b = try ImageCoders.shared.decode(try Data(contentsOf: second))
@@ -84,20 +84,20 @@ import Testing
         }
     }
 
-    @Test func failuresAreOneLineAndLeaveNoOutput() throws {
-        try withFolder { folder in
+    @Test func failuresAreOneLineAndLeaveNoOutput() async throws {
+        try await withFolder { folder in
             let unwritable = folder.appendingPathComponent("missing/folder/out.png")
-            let result = try CommandLineTool.run(["convert", Fixtures.url("jpeg/baseline.jpg").path, unwritable.path])
+            let result = try await CommandLineTool.run(["convert", Fixtures.url("jpeg/baseline.jpg").path, unwritable.path])
             #expect(result.status == 1)
             #expect(result.errorLines.count == 1 && result.stderr.contains("io"))
 
             let bomb = folder.appendingPathComponent("bomb.png")
-            let refused = try CommandLineTool.run(["convert", Fixtures.url("jpeg/bomb-65535.jpg").path, bomb.path])
+            let refused = try await CommandLineTool.run(["convert", Fixtures.url("jpeg/bomb-65535.jpg").path, bomb.path])
             #expect(refused.status == 1)
             #expect(refused.stderr.contains("imageTooLarge"))
             #expect(!FileManager.default.fileExists(atPath: bomb.path))
 
-            let badFlag = try CommandLineTool.run(["convert", Fixtures.url("jpeg/baseline.jpg").path, bomb.path, "--resize", "0x4"])
+            let badFlag = try await CommandLineTool.run(["convert", Fixtures.url("jpeg/baseline.jpg").path, bomb.path, "--resize", "0x4"])
             #expect(badFlag.status != 0)
             #expect(!FileManager.default.fileExists(atPath: bomb.path))
         }

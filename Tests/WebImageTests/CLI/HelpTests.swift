@@ -3,8 +3,8 @@ import Testing
 /// Every command's `--help` exits 0 and shows examples.
 @Suite struct HelpTests {
     @Test(arguments: [[], ["info"], ["convert"], ["fetch"], ["prefetch"], ["cache"], ["demo"]])
-    func helpHasExamples(command: [String]) throws {
-        let result = try CommandLineTool.run(command + ["--help"])
+    func helpHasExamples(command: [String]) async throws {
+        let result = try await CommandLineTool.run(command + ["--help"])
         #expect(result.status == 0)
         #expect(result.stdout.contains("Examples:"))
         let examples = result.stdout.components(separatedBy: "Examples:").last ?? ""
@@ -12,8 +12,8 @@ import Testing
         #expect(examples.contains("webimage \(name)"))
     }
 
-    @Test func rootHelpListsEveryCommand() throws {
-        let result = try CommandLineTool.run(["--help"])
+    @Test func rootHelpListsEveryCommand() async throws {
+        let result = try await CommandLineTool.run(["--help"])
         for name in ["info", "convert", "fetch", "prefetch", "cache", "demo"] {
             #expect(result.stdout.contains("  \(name) "))
         }

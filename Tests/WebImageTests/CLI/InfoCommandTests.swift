@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 @Suite struct InfoCommandTests {
-    @Test func unreadableInputsGiveJSONErrorsAndAFailingStatus() throws {
+    @Test func unreadableInputsGiveJSONErrorsAndAFailingStatus() async throws {
         let folder = try CommandLineTool.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let text = folder.appendingPathComponent("notes.txt")
@@ -12,7 +12,7 @@ import Testing
         let pdf = folder.appendingPathComponent("doc.pdf")
         try Data("%PDF-1.4\n".utf8).write(to: pdf)
 
-        let result = try CommandLineTool.run(["info", "--json", text.path, empty.path, pdf.path, "/no/such/file.jpg"])
+        let result = try await CommandLineTool.run(["info", "--json", text.path, empty.path, pdf.path, "/no/such/file.jpg"])
         #expect(result.status == 1)
         let objects = try result.jsonLines()
         #expect(objects.count == 4)
@@ -23,17 +23,17 @@ import Testing
         #expect(result.errorLines.count == 4)
     }
 
-    @Test func urlsOtherThanFilesAreRefusedWithoutReading() throws {
-        let result = try CommandLineTool.run(["info", "--json", "ftp://example.invalid/a.png"])
+    @Test func urlsOtherThanFilesAreRefusedWithoutReading() async throws {
+        let result = try await CommandLineTool.run(["info", "--json", "ftp://example.invalid/a.png"])
         #expect(result.status == 1)
         let object = try #require(try result.jsonLines().first)
         #expect((object["error"] as? [String: Any])?["code"] as? String == "invalidURL")
     }
 
-    @Test func usageErrorsAreOneLineAndNonZero() throws {
-        let result = try CommandLineTool.run(["convert", "in.jpg", "out.xyz"])
+    @Test func usageErrorsAreOneLineAndNonZero() async throws {
+        let result = try await CommandLineTool.run(["convert", "in.jpg", "out.xyz"])
         #expect(result.status != 0)
         #expect(result.stderr.contains("names no format"))
-        #expect(try CommandLineTool.run(["info", "--bogus"]).status != 0)
+        #expect(try await CommandLineTool.run(["info", "--bogus"]).status != 0)
     }
 }

@@ -134,7 +134,7 @@ enum WebImageTool {
 
     /// Runs `webimage arguments…` to completion.
     static func run(_ arguments: [String]) async throws -> Output {
-        let result = try CommandLineTool.run(arguments)
+        let result = try await CommandLineTool.run(arguments)
         return Output(status: result.status, standardOutput: result.stdout, standardError: result.stderr)
     }
 

@@ -34,9 +34,10 @@ enum CommandLineTool {
         return environment
     }
 
-    /// Runs `webimage` with `arguments` (standard input from `input`, if any) and waits for it to exit.
+    /// Runs `webimage` with `arguments` (standard input from `input`, if any) and waits for it to exit, blocking
+    /// the calling thread (see ``run(_:input:in:)`` for the one tests call).
     /// Output goes through temporary files rather than pipes, so a chatty child can never block on a full pipe.
-    static func run(_ arguments: [String], input: Data? = nil, in directory: URL? = nil) throws -> Result {
+    static func runBlocking(_ arguments: [String], input: Data? = nil, in directory: URL? = nil) throws -> Result {
         let scratch = FileManager.default.temporaryDirectory
             .appendingPathComponent("webimage-cli-\(UUID().uuidString)", isDirectory: true)
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)

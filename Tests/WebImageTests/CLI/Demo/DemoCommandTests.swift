@@ -9,7 +9,7 @@ import Testing
         let work = try CommandLineTool.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: work) }
         let out = work.appendingPathComponent("demo").path
-        let result = try await CommandLineTool.runDetached(["demo", "--json", "--count", "12", "--out", out])
+        let result = try await CommandLineTool.run(["demo", "--json", "--count", "12", "--out", out])
         #expect(result.status == 0)
         #expect(result.stderr == "")
         let lines = try result.jsonLines()

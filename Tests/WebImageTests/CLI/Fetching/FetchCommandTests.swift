@@ -34,7 +34,7 @@ import Testing
         try await Self.withImages { served, work in
             let out = work.appendingPathComponent("out/nested").path, cache = work.appendingPathComponent("cache").path
             let dataURL = "data:image/png;base64," + served.png.base64EncodedString()
-            let result = try await CommandLineTool.runDetached(
+            let result = try await CommandLineTool.run(
                 ["fetch", "--json", "--cache-dir", cache, "--out", out, served.a, served.b, served.a, dataURL])
             #expect(result.status == 0)
             #expect(result.stderr == "")  // no progress bar: stderr is not a terminal
@@ -56,7 +56,7 @@ import Testing
 
             // A second process with the same cache folder finds both on disk and asks the server nothing.
             let before = served.server.log.requests.count
-            let again = try await CommandLineTool.runDetached(["fetch", "--json", "--cache-dir", cache, served.a, served.b])
+            let again = try await CommandLineTool.run(["fetch", "--json", "--cache-dir", cache, served.a, served.b])
             #expect(again.status == 0)
             #expect(try again.jsonLines().map { $0["cacheType"] as? String } == ["disk", "disk"])
             #expect(try again.jsonLines().allSatisfy { $0["path"] == nil })
@@ -67,7 +67,7 @@ import Testing
     @Test func failuresAreReportedPerURLAndMakeTheExitStatusNonZero() async throws {
         try await Self.withImages { served, work in
             let missing = served.server.url("/status/404").absoluteString
-            let result = try await CommandLineTool.runDetached(
+            let result = try await CommandLineTool.run(
                 ["fetch", "--json", "--cache-dir", work.path, missing, served.a, "not a url"])
             #expect(result.status == 1)
             let lines = try result.jsonLines()
@@ -83,7 +83,7 @@ import Testing
 
     @Test func fromCacheOnlyNeverAsksTheNetwork() async throws {
         try await Self.withImages { served, work in
-            let result = try await CommandLineTool.runDetached(
+            let result = try await CommandLineTool.run(
                 ["fetch", "--json", "--from-cache-only", "--cache-dir", work.path, served.a])
             #expect(result.status == 1)
             let error = (try result.jsonLines().first)?["error"] as? [String: Any]
@@ -94,7 +94,7 @@ import Testing
 
     @Test func thumbnailAndTransformsSaveTheEncodedResult() async throws {
         try await Self.withImages { served, work in
-            let result = try await CommandLineTool.runDetached(
+            let result = try await CommandLineTool.run(
                 ["fetch", "--json", "--cache-dir", work.appendingPathComponent("c").path,
                  "--out", work.appendingPathComponent("o").path, "--thumbnail", "16", "--flip", "h", served.a])
             #expect(result.status == 0)
@@ -112,7 +112,7 @@ import Testing
             let file = work.appendingPathComponent("plain-file")
             try Data("x".utf8).write(to: file)
             for out in [file.path, file.appendingPathComponent("below").path] {
-                let result = try await CommandLineTool.runDetached(
+                let result = try await CommandLineTool.run(
                     ["fetch", "--json", "--cache-dir", work.path, "--out", out, served.a])
                 #expect(result.status == 1)
                 #expect(result.stdout == "")
@@ -125,10 +125,10 @@ import Testing
 
     @Test func textOutputIsOneLinePerURLAndQuietPrintsNothing() async throws {
         try await Self.withImages { served, work in
-            let text = try await CommandLineTool.runDetached(["fetch", "--cache-dir", work.path, served.a])
+            let text = try await CommandLineTool.run(["fetch", "--cache-dir", work.path, served.a])
             #expect(text.status == 0 && text.stderr == "")
             #expect(text.lines == ["\(served.a): png 32x24, \(served.png.count) bytes, from the network"])
-            let quiet = try await CommandLineTool.runDetached(["fetch", "--quiet", "--cache-dir", work.path, served.a])
+            let quiet = try await CommandLineTool.run(["fetch", "--quiet", "--cache-dir", work.path, served.a])
             #expect(quiet.status == 0 && quiet.stdout == "" && quiet.stderr == "")
         }
     }
@@ -136,8 +136,8 @@ import Testing
     @Test(arguments: [["fetch"], ["fetch", "--bogus", "https://h/a.png"], ["fetch", "--concurrency", "0", "https://h/a"],
                       ["fetch", "--thumbnail", "-3", "https://h/a"], ["fetch", "--resize", "0x9", "https://h/a"],
                       ["fetch", "--refresh", "--from-cache-only", "https://h/a"]])
-    func badArgumentsGiveOneLineAndAFailingStatus(arguments: [String]) throws {
-        let result = try CommandLineTool.run(arguments)
+    func badArgumentsGiveOneLineAndAFailingStatus(arguments: [String]) async throws {
+        let result = try await CommandLineTool.run(arguments)
         #expect(result.status != 0)
         #expect(result.stdout == "")
         #expect(result.errorLines.count == 1)
