@@ -131,18 +131,17 @@ public final class TestImageServer: Sendable {
     @discardableResult
     public func waitUntil(timeout: Duration = .seconds(60),
                           _ condition: @escaping @Sendable (ServerLog) -> Bool) async -> Bool {
-        let id = state.withLock { state -> Int in
-            state.nextWaiter += 1
-            return state.nextWaiter
-        }
         // Started only once the waiter is registered, so that it can always find it.
         let expiry = ServerLock<Task<Void, Never>?>(nil)
         defer { expiry.withLock { $0?.cancel() } }
         return await withCheckedContinuation { continuation in
-            let answer = state.withLock { state -> Bool? in
-                if state.isShutDown || condition(state.log) { return condition(state.log) }
-                state.waiters.append(ServerState.Waiter(id: id, condition: condition, continuation: continuation))
-                return nil
+            let (id, answer) = state.withLock { state -> (Int, Bool?) in
+                let holds = condition(state.log)
+                if state.isShutDown || holds { return (0, holds) }
+                state.nextWaiter += 1
+                state.waiters.append(ServerState.Waiter(id: state.nextWaiter, condition: condition,
+                                                        continuation: continuation))
+                return (state.nextWaiter, nil)
             }
             if let answer { return continuation.resume(returning: answer) }
             let state = self.state
