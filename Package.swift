@@ -11,6 +11,14 @@ let package = Package(
     platforms: [.macOS(.v15), .iOS(.v18)],
     products: [
         .library(name: "WebImage", targets: ["WebImage"]),
+        // Coders that need heavy system libraries are products of their own, registered with
+        // `ImageCoders.shared.add(_:)`: a server that reads JPEG, PNG, GIF and WebP links none of them.
+        .library(name: "WebImageAVIF", targets: ["WebImageAVIF"]),
+        .library(name: "WebImageHEIF", targets: ["WebImageHEIF"]),
+        .library(name: "WebImageJXL", targets: ["WebImageJXL"]),
+        .library(name: "WebImageSVG", targets: ["WebImageSVG"]),
+        .library(name: "WebImagePDF", targets: ["WebImagePDF"]),
+        .library(name: "WebImageTIFF", targets: ["WebImageTIFF"]),
         .executable(name: "webimage", targets: ["WebImageCLI"]),
     ],
     dependencies: [
@@ -41,6 +49,20 @@ let package = Package(
         // C wrappers that keep libjpeg's and libpng's setjmp/longjmp error handling out of Swift frames.
         .target(name: "CJPEGIncremental", dependencies: ["CLibJPEG"], linkerSettings: [.linkedLibrary("jpeg")]),
         .target(name: "CPNGIncremental", dependencies: ["CLibPNG"], linkerSettings: [.linkedLibrary("png16")]),
+        // The heavy formats' libraries, one shim each.
+        .systemLibrary(name: "CAVIF", pkgConfig: "libavif", providers: [.apt(["libavif-dev"]), .brew(["libavif"])]),
+        .systemLibrary(name: "CHeif", pkgConfig: "libheif", providers: [.apt(["libheif-dev"]), .brew(["libheif"])]),
+        .systemLibrary(name: "CJXL", pkgConfig: "libjxl", providers: [.apt(["libjxl-dev"]), .brew(["jpeg-xl"])]),
+        .systemLibrary(name: "CRsvg", pkgConfig: "librsvg-2.0", providers: [.apt(["librsvg2-dev"]), .brew(["librsvg"])]),
+        .systemLibrary(name: "CPoppler", pkgConfig: "poppler-glib",
+                       providers: [.apt(["libpoppler-glib-dev"]), .brew(["poppler"])]),
+        .systemLibrary(name: "CTIFF", pkgConfig: "libtiff-4", providers: [.apt(["libtiff-dev"]), .brew(["libtiff"])]),
+        .target(name: "WebImageAVIF", dependencies: ["WebImage", "CAVIF"], swiftSettings: strict),
+        .target(name: "WebImageHEIF", dependencies: ["WebImage", "CHeif"], swiftSettings: strict),
+        .target(name: "WebImageJXL", dependencies: ["WebImage", "CJXL"], swiftSettings: strict),
+        .target(name: "WebImageSVG", dependencies: ["WebImage", "CRsvg"], swiftSettings: strict),
+        .target(name: "WebImagePDF", dependencies: ["WebImage", "CPoppler"], swiftSettings: strict),
+        .target(name: "WebImageTIFF", dependencies: ["WebImage", "CTIFF"], swiftSettings: strict),
         .target(
             name: "WebImage",
             dependencies: [
@@ -75,6 +97,7 @@ let package = Package(
             name: "WebImageCLI",
             dependencies: [
                 "WebImage", "TestImageServer",  // the loopback server of `webimage demo`
+                "WebImageAVIF", "WebImageHEIF", "WebImageJXL", "WebImageSVG", "WebImagePDF", "WebImageTIFF",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict
@@ -100,5 +123,13 @@ let package = Package(
             resources: [.copy("Fixtures")],
             swiftSettings: strict
         ),
-    ]
+    ] + ["AVIF", "HEIF", "JXL", "SVG", "PDF", "TIFF"].map { format in
+        // Each plugin coder is tested on its own, against fixtures written and decoded by other tools.
+        .testTarget(
+            name: "WebImage\(format)Tests",
+            dependencies: ["WebImage\(format)", "WebImage"],
+            resources: [.copy("Fixtures")],
+            swiftSettings: strict
+        )
+    }
 )

@@ -94,7 +94,7 @@ struct ConvertCommand: AsyncParsableCommand {
     private func outputFormat() throws -> OutputFormat {
         let name = format ?? URL(fileURLWithPath: output).pathExtension
         if name.lowercased() == "rgba" { return .rgba }
-        guard let format = ImageFormat(fileExtension: name), ImageFormat.supported.contains(format) else {
+        guard let format = ImageFormat(fileExtension: name), ImageCoders.shared.canEncode(to: format) else {
             let what = self.format == nil ? "the extension of \(output)" : "--format \(name)"
             throw ValidationError("\(what) names no format this tool writes (jpeg, png, webp, gif, rgba)")
         }

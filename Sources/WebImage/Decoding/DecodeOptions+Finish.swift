@@ -1,12 +1,12 @@
 extension DecodeOptions {
     /// The orientation a decoder should apply to pixels stored with `orientation`.
-    func effectiveOrientation(_ orientation: Orientation) -> Orientation {
+    public func effectiveOrientation(_ orientation: Orientation) -> Orientation {
         applyOrientation ? orientation : .up
     }
 
     /// The size, in the stored (not yet oriented) axes, to decode a bitmap of `storedSize` to; `nil` for full size.
     /// Decoders that can shrink while decoding (JPEG DCT scaling) aim at or above this size.
-    func storedTargetSize(for storedSize: PixelSize, orientation: Orientation) -> PixelSize? {
+    public func storedTargetSize(for storedSize: PixelSize, orientation: Orientation) -> PixelSize? {
         let turn = effectiveOrientation(orientation)
         guard let target = targetSize(forDisplayed: turn.displayedSize(of: storedSize)) else { return nil }
         return turn.swapsAxes ? target.transposed : target
@@ -14,7 +14,7 @@ extension DecodeOptions {
 
     /// The common last step of every decoder: area-average down to the requested size, then turn upright.
     /// Returns the pixels and whether they were reduced on purpose (a thumbnail).
-    func finish(_ pixels: PixelBuffer, sourceSize: PixelSize, orientation: Orientation) throws
+    public func finish(_ pixels: PixelBuffer, sourceSize: PixelSize, orientation: Orientation) throws
         -> (pixels: PixelBuffer, reduced: Bool)
     {
         var result = pixels

@@ -11,6 +11,14 @@ public protocol ImageCoder: Sendable {
     func canDecode(_ data: Data) -> Bool
     /// Decodes `data` into an image, applying size, frame and orientation options.
     func decode(_ data: Data, options: DecodeOptions) throws -> Image
+    /// Reads format, size, frames, loop count, alpha, orientation and frame durations from the headers of
+    /// `data`, without decoding pixels. Throws what ``decode(_:options:)`` would for a header it cannot read.
+    ///
+    /// The default implementation decodes the whole image: coders should provide a header reader.
+    func properties(of data: Data) throws -> ImageProperties
+    /// The formats this coder decodes: they make up the `Accept` header the downloader sends, so that a server
+    /// that picks a format from it never answers with one nothing here can read. Empty by default.
+    var decodableFormats: Set<ImageFormat> { get }
     /// Whether this coder can write `format`.
     func canEncode(to format: ImageFormat) -> Bool
     /// Encodes `image` as `format`.
@@ -23,7 +31,16 @@ public protocol SingleFormatImageCoder: ImageCoder {
     var format: ImageFormat { get }
 }
 
+extension ImageCoder {
+    public func properties(of data: Data) throws -> ImageProperties {
+        ImageProperties(of: try decode(data, options: DecodeOptions()))
+    }
+
+    public var decodableFormats: Set<ImageFormat> { [] }
+}
+
 extension SingleFormatImageCoder {
     public func canDecode(_ data: Data) -> Bool { ImageFormat.detect(data) == format }
     public func canEncode(to format: ImageFormat) -> Bool { format == self.format }
+    public var decodableFormats: Set<ImageFormat> { [format] }
 }

@@ -48,6 +48,43 @@ public final class ImageCoders: Sendable {
         throw ImageError(.unsupportedFormat, "\(format.rawValue) images cannot be decoded")
     }
 
+    /// Reads what `data` says about itself from its headers alone (see ``ImageProperties``), with the first
+    /// coder that accepts it. Throws like ``decode(_:options:)``: ``ImageError/Code/unsupportedFormat`` for a
+    /// recognised format no coder reads (``ImageFormat/detect(_:)`` still names it).
+    public func properties(of data: Data) throws -> ImageProperties {
+        guard !data.isEmpty else { throw ImageError(.badImageData, "the data is empty") }
+        if let coder = coders.first(where: { $0.canDecode(data) }) {
+            return try coder.properties(of: data)
+        }
+        let format = ImageFormat.detect(data)
+        if format == .unknown {
+            throw ImageError(.badImageData, "the data is not an image in any known format")
+        }
+        throw ImageError(.unsupportedFormat, "\(format.rawValue) images cannot be decoded")
+    }
+
+    /// Every format some registered coder decodes.
+    public var decodableFormats: Set<ImageFormat> {
+        registered.withLock { $0.reduce(into: Set()) { $0.formUnion($1.decodableFormats) } }
+    }
+
+    /// Whether some registered coder writes `format`.
+    public func canEncode(to format: ImageFormat) -> Bool {
+        coders.contains { $0.canEncode(to: format) }
+    }
+
+    /// An HTTP `Accept` value that asks only for what the registered coders decode: the modern formats first
+    /// (a server that negotiates picks the smallest it may send), then the classic ones. `*/*` stays last with
+    /// a low weight, for servers that ignore the header or send a generic content type: the bytes are checked
+    /// by their magic numbers either way.
+    public var acceptHeader: String {
+        let decodable = decodableFormats
+        let preference: [ImageFormat] = [.jxl, .avif, .heic, .heif, .webp, .png, .jpeg, .gif, .svg, .tiff, .bmp, .ico, .pdf]
+        var types = preference.filter(decodable.contains).map(\.mimeType)
+        types += decodable.subtracting(preference).map(\.mimeType).sorted()
+        return (types + ["*/*;q=0.8"]).joined(separator: ",")
+    }
+
     /// Encodes `image` as `format` with the first coder that writes it.
     public func encode(_ image: Image, as format: ImageFormat, options: EncodeOptions = EncodeOptions()) throws -> Data {
         guard let coder = coders.first(where: { $0.canEncode(to: format) }) else {

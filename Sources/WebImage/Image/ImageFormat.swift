@@ -3,11 +3,7 @@ import Foundation
 /// An encoded image format, recognised from the first bytes of the data (never from a file name or MIME type,
 /// which lie too often).
 public enum ImageFormat: String, Sendable, CaseIterable, Codable {
-    case jpeg, png, gif, webp, heic, heif, avif, tiff, bmp, ico, pdf, svg, unknown
-
-    /// The formats this library decodes and encodes itself. Every other one is recognised but refused with
-    /// ``ImageError/Code/unsupportedFormat``.
-    public static let supported: Set<ImageFormat> = [.jpeg, .png, .gif, .webp]
+    case jpeg, png, gif, webp, heic, heif, avif, jxl, tiff, bmp, ico, pdf, svg, unknown
 
     /// The usual file extension, without a dot.
     public var fileExtension: String {
@@ -28,6 +24,7 @@ public enum ImageFormat: String, Sendable, CaseIterable, Codable {
         case .heic: "image/heic"
         case .heif: "image/heif"
         case .avif: "image/avif"
+        case .jxl: "image/jxl"
         case .tiff: "image/tiff"
         case .bmp: "image/bmp"
         case .ico: "image/x-icon"
@@ -43,6 +40,8 @@ public enum ImageFormat: String, Sendable, CaseIterable, Codable {
         switch name {
         case "jpg", "jpeg", "jpe", "jfif": self = .jpeg
         case "tif": self = .tiff
+        case "cur": self = .ico
+        case "heics", "hif": self = .heic
         case "unknown", "bin": return nil
         default:
             guard let format = ImageFormat(rawValue: name) else { return nil }
@@ -66,6 +65,9 @@ public enum ImageFormat: String, Sendable, CaseIterable, Codable {
         if starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return .png }
         if starts(with: Array("GIF87a".utf8)) || starts(with: Array("GIF89a".utf8)) { return .gif }
         if starts(with: Array("RIFF".utf8)) && starts(with: Array("WEBP".utf8), at: 8) { return .webp }
+        // JPEG XL: a bare codestream starts FF 0A; the ISO BMFF container with its own 12-byte signature box.
+        if starts(with: [0xFF, 0x0A]) { return .jxl }
+        if starts(with: [0x00, 0x00, 0x00, 0x0C, 0x4A, 0x58, 0x4C, 0x20, 0x0D, 0x0A, 0x87, 0x0A]) { return .jxl }
         if starts(with: Array("ftyp".utf8), at: 4) { return isoMediaFormat(bytes) }
         if starts(with: [0x49, 0x49, 0x2A, 0x00]) || starts(with: [0x4D, 0x4D, 0x00, 0x2A]) { return .tiff }
         if starts(with: Array("%PDF".utf8)) { return .pdf }

@@ -35,15 +35,15 @@ public struct ImageLoadRequest: Sendable {
     /// Where the HTTP loader notes what it learned during an attempt (status, partial body, validator).
     var record: TransferRecord?
 
-    /// The `Accept` header sent by default: the formats this library prefers first, then any image.
-    public static let defaultAccept = "image/webp,image/avif,image/*,*/*;q=0.8"
+    /// The `Accept` header sent by default: the formats ``ImageCoders/shared`` decodes, modern ones first (see
+    /// ``ImageCoders/acceptHeader``). Read when a request is made, so coders registered later count.
+    public static var defaultAccept: String { ImageCoders.shared.acceptHeader }
     /// The `User-Agent` header sent by default.
     public static let defaultUserAgent = "swift-web-image/1.0"
     /// The headers every request starts with.
-    public static let defaultHeaders: HTTPHeaderFields = [
-        "Accept": defaultAccept,
-        "User-Agent": defaultUserAgent,
-    ]
+    public static var defaultHeaders: HTTPHeaderFields {
+        ["Accept": defaultAccept, "User-Agent": defaultUserAgent]
+    }
 
     /// Creates a request with the library's defaults: 15 s timeout, 200..<300 accepted, 100 MB limit,
     /// 10 redirects, no cookies, certificates verified.

@@ -74,6 +74,6 @@ struct FetchReporter {
 
     /// The format a transformed image is saved in: its own when this library writes it, else PNG.
     static func outputFormat(for format: ImageFormat) -> ImageFormat {
-        ImageFormat.supported.contains(format) ? format : .png
+        ImageCoders.shared.canEncode(to: format) ? format : .png
     }
 }
