@@ -19,6 +19,9 @@ public struct ImageError: Error, Sendable, Equatable, CustomStringConvertible {
         case responseTooLarge
         case imageTooLarge
         case unsupportedFormat
+        /// An argument out of its range: a frame or page past the last, a transformer parameter that makes no
+        /// sense. Not the data's fault, so it never blocks a URL.
+        case invalidParameter
         case notFoundInCache
         case io
 

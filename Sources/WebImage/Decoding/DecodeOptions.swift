@@ -10,6 +10,11 @@ public struct DecodeOptions: Sendable, Hashable {
     public var scaleDownLimitBytes: Int?
     /// Decode only the first frame of an animation.
     public var firstFrameOnly: Bool
+    /// Decode only this frame of an animation or page of a document (counting from 0), fully composited, as a
+    /// still image. Documents (PDF) and multi-page files (TIFF) render one page either way, the first when this
+    /// is `nil`; a coder that cannot pick one frame ignores it and returns every frame. An index past the last
+    /// frame or page throws ``ImageError/Code/invalidParameter``.
+    public var frameIndex: Int?
     /// Turn the pixels upright according to the EXIF orientation. When off, the raw stored pixels are returned
     /// and ``Image/orientation`` still reports the tag.
     public var applyOrientation: Bool
@@ -23,13 +28,14 @@ public struct DecodeOptions: Sendable, Hashable {
     /// Creates decode options; every parameter has the default described on its property.
     public init(
         thumbnailPixelSize: PixelSize? = nil, preserveAspectRatio: Bool = true, scaleDownLimitBytes: Int? = nil,
-        firstFrameOnly: Bool = false, applyOrientation: Bool = true, scaleFactor: Double? = nil,
+        firstFrameOnly: Bool = false, frameIndex: Int? = nil, applyOrientation: Bool = true, scaleFactor: Double? = nil,
         fileNameHint: String? = nil, limits: DecodeLimits = .default
     ) {
         self.thumbnailPixelSize = thumbnailPixelSize
         self.preserveAspectRatio = preserveAspectRatio
         self.scaleDownLimitBytes = scaleDownLimitBytes
         self.firstFrameOnly = firstFrameOnly
+        self.frameIndex = frameIndex
         self.applyOrientation = applyOrientation
         self.scaleFactor = scaleFactor
         self.fileNameHint = fileNameHint
