@@ -20,6 +20,14 @@ let package = Package(
         .library(name: "WebImagePDF", targets: ["WebImagePDF"]),
         .library(name: "WebImageTIFF", targets: ["WebImageTIFF"]),
         .executable(name: "webimage", targets: ["WebImageCLI"]),
+        // For the benchmark and soak packages beside this one (Benchmarks/, Reliability/), which are kept out of
+        // this package so that `swift test` does not build them: the loopback test server and the C libraries'
+        // shims they call directly. Not API.
+        .library(name: "TestImageServer", targets: ["TestImageServer"]),
+        .library(name: "CTurboJPEG", targets: ["CTurboJPEG"]),
+        .library(name: "CSpng", targets: ["CSpng"]),
+        .library(name: "CWebP", targets: ["CWebP"]),
+        .library(name: "CGif", targets: ["CGif"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -102,18 +110,6 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
-        .executableTarget(
-            name: "WebImageBenchmarks",
-            dependencies: ["WebImage", "CTurboJPEG", "CSpng", "CWebP", "CGif"],
-            path: "Benchmarks/Sources/WebImageBenchmarks",
-            swiftSettings: strict
-        ),
-        .executableTarget(
-            name: "WebImageSoak",
-            dependencies: ["WebImage", "TestImageServer"],
-            path: "Reliability/Soak",
-            swiftSettings: strict
-        ),
         .testTarget(
             name: "WebImageTests",
             dependencies: [
@@ -127,7 +123,7 @@ let package = Package(
         // Each plugin coder is tested on its own, against fixtures written and decoded by other tools.
         .testTarget(
             name: "WebImage\(format)Tests",
-            dependencies: ["WebImage\(format)", "WebImage"],
+            dependencies: [.target(name: "WebImage\(format)"), "WebImage"],
             resources: [.copy("Fixtures")],
             swiftSettings: strict
         )

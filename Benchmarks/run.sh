@@ -20,8 +20,8 @@ data=Benchmarks/data
 out=Benchmarks/out
 mkdir -p "$out"
 /usr/bin/python3 Benchmarks/make_data.py "$data"
-swift build -c release --product WebImageBenchmarks 2>&1 | grep -E "error|warning|Compiling|Build" >&2 || true
-bench=.build/release/WebImageBenchmarks
+swift build -c release --package-path Benchmarks --product WebImageBenchmarks 2>&1 | grep -E "error|warning|Compiling|Build" >&2 || true
+bench=Benchmarks/.build/release/WebImageBenchmarks
 [ -x "$bench" ] || { echo "the release build failed" >&2; exit 1; }
 
 suite_decode() {

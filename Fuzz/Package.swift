@@ -12,8 +12,15 @@ let harnessSettings: [SwiftSetting] = [
 
 let harnesses = [
     "FuzzFormatDetection", "FuzzJPEG", "FuzzPNG", "FuzzGIF", "FuzzWebP", "FuzzAnimatedImage", "FuzzEXIF",
-    "FuzzIncremental", "FuzzDataURL", "FuzzDiskEntryHeader",
+    "FuzzIncremental", "FuzzDataURL", "FuzzDiskEntryHeader", "FuzzBMP", "FuzzICO", "FuzzProperties",
 ]
+
+/// Harnesses of the plugin coders, each with the product it drives (FuzzProperties drives them all).
+let pluginHarnesses = [
+    "FuzzAVIF": "WebImageAVIF", "FuzzHEIF": "WebImageHEIF", "FuzzJXL": "WebImageJXL", "FuzzSVG": "WebImageSVG",
+    "FuzzPDF": "WebImagePDF", "FuzzTIFF": "WebImageTIFF",
+]
+let plugins = ["WebImageAVIF", "WebImageHEIF", "WebImageJXL", "WebImageSVG", "WebImagePDF", "WebImageTIFF"]
 
 let package = Package(
     name: "swift-web-image-fuzz",
@@ -30,7 +37,17 @@ let package = Package(
     ] + harnesses.map { name in
         .executableTarget(
             name: name,
-            dependencies: ["FuzzSupport", .product(name: "WebImage", package: "swift-web-image")],
+            dependencies: ["FuzzSupport", .product(name: "WebImage", package: "swift-web-image")]
+                + (name == "FuzzProperties" ? plugins.map { .product(name: $0, package: "swift-web-image") } : []),
+            swiftSettings: harnessSettings
+        )
+    } + pluginHarnesses.sorted(by: { $0.key < $1.key }).map { name, product in
+        .executableTarget(
+            name: name,
+            dependencies: [
+                "FuzzSupport", .product(name: "WebImage", package: "swift-web-image"),
+                .product(name: product, package: "swift-web-image"),
+            ],
             swiftSettings: harnessSettings
         )
     }

@@ -28,7 +28,7 @@ struct ConvertCommand: AsyncParsableCommand {
     @Argument(help: "The file to write.")
     var output: String
 
-    @Option(help: ArgumentHelp("Output format: jpeg, png, webp, gif or rgba.", valueName: "format"))
+    @Option(help: ArgumentHelp("Output format: jpeg, png, webp, gif, avif, bmp, ico, tiff, jxl (those this build writes) or rgba.", valueName: "format"))
     var format: String?
 
     @Option(help: ArgumentHelp("Quality for JPEG and lossy WebP, 0-100 (default 90).", valueName: "0-100"))
@@ -37,7 +37,7 @@ struct ConvertCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Decode to fit inside N×N pixels (never larger than the source).", valueName: "N"))
     var thumbnail: Int?
 
-    @Option(help: ArgumentHelp("Write only frame K of an animation (the first is 0).", valueName: "K"))
+    @Option(help: ArgumentHelp("Write only frame K of an animation or page K of a document (the first is 0).", valueName: "K"))
     var frame: Int?
 
     @OptionGroup(title: "Transforms (applied in the order given)")
@@ -64,12 +64,19 @@ struct ConvertCommand: AsyncParsableCommand {
         let data = try InputReader.read(input)
         var decodeOptions = DecodeOptions(fileNameHint: input)
         if let thumbnail { decodeOptions.thumbnailPixelSize = PixelSize(width: thumbnail, height: thumbnail) }
+        if let frame {
+            // Checked from the headers first, so that a page past the end of a long PDF renders nothing.
+            let frameCount = try ImageCoders.shared.properties(of: data).frameCount
+            guard frame < frameCount else {
+                throw ImageError(.invalidParameter, "frame \(frame) asked, the image has \(frameCount)")
+            }
+            decodeOptions.frameIndex = frame
+        }
         var image = try ImageCoders.shared.decode(data, options: decodeOptions)
         if let frame {
-            guard frame < image.frames.count else {
-                throw ImageError(.badImageData, "frame \(frame) asked, the image has \(image.frames.count)")
-            }
-            image.frames = [ImageFrame(pixels: image.frames[frame].pixels)]
+            // A coder that picks one frame returns just that one; the others return them all.
+            let picked = image.frames.count > 1 ? image.frames[min(frame, image.frames.count - 1)] : image.frames[0]
+            image.frames = [ImageFrame(pixels: picked.pixels)]
             image.loopCount = 1
         }
         image = try TransformRunner.apply(try TransformFlags.steps(in: CommandLine.arguments), to: image)
@@ -91,12 +98,18 @@ struct ConvertCommand: AsyncParsableCommand {
 
     private enum OutputFormat { case rgba, encoded(ImageFormat) }
 
+    /// The names `--format` takes in this build: the formats some registered coder writes, and `rgba`.
+    private static var writableFormats: String {
+        (ImageFormat.allCases.filter { ImageCoders.shared.canEncode(to: $0) }.map(\.rawValue) + ["rgba"])
+            .joined(separator: ", ")
+    }
+
     private func outputFormat() throws -> OutputFormat {
         let name = format ?? URL(fileURLWithPath: output).pathExtension
         if name.lowercased() == "rgba" { return .rgba }
         guard let format = ImageFormat(fileExtension: name), ImageCoders.shared.canEncode(to: format) else {
             let what = self.format == nil ? "the extension of \(output)" : "--format \(name)"
-            throw ValidationError("\(what) names no format this tool writes (jpeg, png, webp, gif, rgba)")
+            throw ValidationError("\(what) names no format this tool writes (\(Self.writableFormats))")
         }
         return .encoded(format)
     }

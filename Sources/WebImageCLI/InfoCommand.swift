@@ -8,9 +8,11 @@ struct InfoCommand: AsyncParsableCommand {
         commandName: "info",
         abstract: "Print format, size, frames, loop count, alpha, orientation and byte count of images.",
         discussion: """
-            Width and height are after EXIF orientation. With --json, one object per line: \
+            Read from each file's headers alone: no pixel is decoded, so a 12 MP photo or a 1 000-frame GIF costs \
+            a few kilobytes. Width and height are after EXIF orientation. With --json, one object per line: \
             {"source":…,"format":…,"width":…,"height":…,"frames":…,"loopCount":…,"hasAlpha":…,"orientation":…,"bytes":…} \
-            or {"source":…,"error":{"code":…,"message":…}} for an input that cannot be read.
+            or {"source":…,"error":{"code":…,"message":…}} for an input that cannot be read ("format" is added \
+            when the bytes are of a known format this build cannot read).
 
             Examples:
               webimage info photo.jpg
@@ -27,40 +29,45 @@ struct InfoCommand: AsyncParsableCommand {
     func run() async throws {
         var failures = 0
         for source in inputs {
+            var detected = ImageFormat.unknown
             do {
                 let data = try InputReader.read(source)
-                let image = try ImageCoders.shared.decode(data)
-                report(source: source, image: image, bytes: data.count)
+                detected = ImageFormat.detect(data)
+                report(source: source, properties: try ImageCoders.shared.properties(of: data), bytes: data.count)
             } catch {
                 failures += 1
                 let imageError = Console.imageError(error)
-                if json {
-                    Console.line(JSONValue.object([("source", .string(source)), ("error", Console.json(imageError))]).text)
-                }
-                Console.error("\(source): \(imageError)")
+                var fields: [(String, JSONValue)] = [("source", .string(source))]
+                if detected != .unknown { fields.append(("format", .string(detected.rawValue))) }
+                if json { Console.line(JSONValue.object(fields + [("error", Console.json(imageError))]).text) }
+                Console.error("\(source): \(detected == .unknown ? "" : detected.rawValue + ", ")\(imageError)")
             }
         }
         if failures > 0 { throw ExitCode.failure }
     }
 
-    private func report(source: String, image: Image, bytes: Int) {
+    private func report(source: String, properties: ImageProperties, bytes: Int) {
         if json {
             Console.line(JSONValue.object([
                 ("source", .string(source)),
-                ("format", .string(image.format.rawValue)),
-                ("width", .int(image.size.width)),
-                ("height", .int(image.size.height)),
-                ("frames", .int(image.frames.count)),
-                ("loopCount", .int(image.loopCount)),
-                ("hasAlpha", .bool(image.hasAlpha)),
-                ("orientation", .int(image.orientation.rawValue)),
+                ("format", .string(properties.format.rawValue)),
+                ("width", .int(properties.size.width)),
+                ("height", .int(properties.size.height)),
+                ("frames", .int(properties.frameCount)),
+                ("loopCount", .int(properties.loopCount)),
+                ("hasAlpha", .bool(properties.hasAlpha)),
+                ("orientation", .int(properties.orientation.rawValue)),
                 ("bytes", .int(bytes)),
             ]).text)
         } else {
-            var line = "\(source): \(image.format.rawValue) \(image.size.width)x\(image.size.height)"
-            if image.isAnimated { line += ", \(image.frames.count) frames, loop \(image.loopCount)" }
-            if image.hasAlpha { line += ", alpha" }
-            if image.orientation != .up { line += ", orientation \(image.orientation.rawValue)" }
+            var line = "\(source): \(properties.format.rawValue) \(properties.size.width)x\(properties.size.height)"
+            if properties.frameCount > 1 {
+                line += properties.isAnimated
+                    ? ", \(properties.frameCount) frames, loop \(properties.loopCount)"
+                    : ", \(properties.frameCount) pages"
+            }
+            if properties.hasAlpha { line += ", alpha" }
+            if properties.orientation != .up { line += ", orientation \(properties.orientation.rawValue)" }
             Console.line(line + ", \(bytes) bytes")
         }
     }

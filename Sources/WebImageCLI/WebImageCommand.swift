@@ -25,6 +25,7 @@ struct WebImageCommand: AsyncParsableCommand {
 
     /// Runs the command; a usage error prints one line on stderr (not the whole help) and exits non-zero.
     static func main() async {
+        PluginCoders.register()
         do {
             var command = try parseAsRoot()
             if var asyncCommand = command as? AsyncParsableCommand {

@@ -11,7 +11,21 @@
 /// decode is lenient (``PNGCoder/decodeCompleteFrames(_:options:)``).
 enum APNGDecoder {
     /// PNG colour types whose samples carry alpha: grey + alpha (4) and RGBA (6).
-    private static let colorTypesWithAlpha: Set<UInt8> = [4, 6]
+    /// Whether the composited animation can show a transparent pixel: an alpha channel or tRNS chunk, or
+    /// frames that leave part of the transparent canvas uncovered (see ``CanvasOpacity``).
+    static func mayShowTransparency(_ file: APNGFile) -> Bool {
+        if PNGCoder.colorTypeHasAlpha(file.colorType) || file.transparency != nil { return true }
+        var opacity = CanvasOpacity(canvas: file.canvas)
+        for frame in file.frames {
+            let disposal: CanvasOpacity.Disposal = switch frame.control.disposal {
+            case .none: .keep
+            case .background: .clearToTransparent
+            case .previous: .restorePrevious
+            }
+            opacity.draw(rect: frame.control.rect, declaresTransparency: false, disposal: disposal)
+        }
+        return opacity.hasShownTransparency
+    }
 
     static func decode(_ bytes: UnsafeRawBufferPointer, options: DecodeOptions) throws -> Image {
         try decodeFrames(bytes, options: options, lenient: false).image
@@ -29,7 +43,8 @@ enum APNGDecoder {
             ?? .up
         var frameImage = APNGFrameImage(file: file, limits: options.limits)
         var canvas = APNGCanvas(size: file.canvas)
-        var hasAlpha = colorTypesWithAlpha.contains(file.colorType) || file.transparency != nil
+        // Alpha from the chunks, not the pixels, so that ``PNGCoder/properties(of:)`` says the same.
+        let hasAlpha = mayShowTransparency(file)
         var reduced = false
         var frames: [ImageFrame] = []
         frames.reserveCapacity(file.frames.count)
@@ -46,7 +61,6 @@ enum APNGDecoder {
                 break
             }
             canvas.draw(pixels, control: frame.control)
-            if !hasAlpha && canvas.containsTransparency { hasAlpha = true }
             let finished = try options.finish(canvas.snapshot(), sourceSize: file.canvas, orientation: orientation)
             reduced = reduced || finished.reduced
             frames.append(ImageFrame(pixels: finished.pixels, duration: frame.control.duration))

@@ -8,6 +8,15 @@ enum GIFDisposal: Equatable {
     /// Put back what the rectangle held before the frame was drawn (disposal 3).
     case previous
 
+    /// The same disposal in the terms of ``CanvasOpacity``.
+    var canvasDisposal: CanvasOpacity.Disposal {
+        switch self {
+        case .none: .keep
+        case .background: .clearToTransparent
+        case .previous: .restorePrevious
+        }
+    }
+
     /// The disposal named by the 3-bit field of a graphic control extension.
     init(code: Int) {
         switch code {

@@ -19,6 +19,7 @@ struct GIFFrameCompositor {
     /// The frames so far, loop count and alpha; ``GIFFrameDecoder/Progress/stopReason`` is the caller's to set.
     var progress = GIFFrameDecoder.Progress()
     private var canvas: GIFCanvas?
+    private var opacity: CanvasOpacity?
     private var control = GIFFrameDecoder.GraphicControl()
     private var frameNumber = 0
 
@@ -50,6 +51,7 @@ struct GIFFrameCompositor {
             let size = reader.screenSize.area > 0 ? reader.screenSize : GIFFrameDecoder.extent(of: descriptor.rect)
             try options.limits.check(size)
             canvas = GIFCanvas(size: size)
+            opacity = CanvasOpacity(canvas: size)
         }
         guard var current = canvas else { return .noFrame }
         canvas = nil  // keep the canvas uniquely referenced while drawing
@@ -60,7 +62,10 @@ struct GIFFrameCompositor {
             return .damaged(error)
         }
         let pixels = try current.snapshot()
-        if !progress.hasAlpha && current.containsTransparency { progress.hasAlpha = true }
+        // Alpha from the records, not the pixels, so that ``GIFCoder/properties(of:)`` says the same.
+        opacity?.draw(rect: descriptor.rect, declaresTransparency: control.transparentIndex != nil,
+                      disposal: control.disposal.canvasDisposal)
+        progress.hasAlpha = opacity?.hasShownTransparency ?? true
         let finished = try options.finish(pixels, sourceSize: current.size, orientation: .up)
         progress.reduced = progress.reduced || finished.reduced
         let frame = ImageFrame(pixels: finished.pixels, duration: GIFFrameDecoder.duration(control.delayCentiseconds))

@@ -66,7 +66,8 @@ enum WebPAnimationDecoder {
             frames.append(ImageFrame(pixels: finished.pixels, duration: duration(milliseconds: milliseconds)))
         }
 
-        let hasAlpha = container.declaresAlpha || frames.contains { $0.pixels.containsTransparency }
+        // Alpha from the frame headers, not the pixels, so that ``WebPCoder/properties(of:)`` says the same.
+        let hasAlpha = container.mayShowTransparency(frames: container.frameHeaders)
         var flags: Image.Flags = hasAlpha ? .hasAlpha : []
         if reduced { flags.insert(.thumbnail) }
         let image = Image(frames: frames, loopCount: container.loopCount, format: .webp,

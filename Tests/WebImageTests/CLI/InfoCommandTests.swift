@@ -17,9 +17,12 @@ import Testing
         let objects = try result.jsonLines()
         #expect(objects.count == 4)
         let codes = objects.map { ($0["error"] as? [String: Any])?["code"] as? String }
-        #expect(codes == ["badImageData", "badImageData", "unsupportedFormat", "io"])
+        #expect(codes == ["badImageData", "badImageData", "badImageData", "io"])
         #expect(objects.map { $0["source"] as? String } == [text.path, empty.path, pdf.path, "/no/such/file.jpg"])
-        #expect(objects.allSatisfy { Set($0.keys) == ["source", "error"] })
+        // A file of a recognised format that cannot be read still says what it is.
+        #expect(objects.map { Set($0.keys) } == [["source", "error"], ["source", "error"],
+                                                 ["source", "format", "error"], ["source", "error"]])
+        #expect(objects[2]["format"] as? String == "pdf")
         #expect(result.errorLines.count == 4)
     }
 

@@ -37,6 +37,24 @@ private struct TestCoder: ImageCoder {
         }
     }
 
+    @Test func acceptFollowsTheRegisteredCoders() {
+        let coders = ImageCoders(coders: [JPEGCoder(), GIFCoder()])
+        #expect(coders.acceptHeader == "image/jpeg,image/gif,*/*;q=0.8")
+        coders.add(WebPCoder())
+        #expect(coders.acceptHeader == "image/webp,image/jpeg,image/gif,*/*;q=0.8")
+        #expect(coders.decodableFormats == [.jpeg, .gif, .webp])
+        #expect(ImageCoders().acceptHeader == "*/*;q=0.8")
+    }
+
+    @Test func jpegXLIsDetectedInBothForms() {
+        #expect(ImageFormat.detect(Data([0xFF, 0x0A, 0xFA, 0x1F])) == .jxl)
+        let container: [UInt8] = [0, 0, 0, 0x0C, 0x4A, 0x58, 0x4C, 0x20, 0x0D, 0x0A, 0x87, 0x0A, 0, 0, 0, 0x14]
+        #expect(ImageFormat.detect(Data(container)) == .jxl)
+        #expect(ImageFormat(fileExtension: "jxl") == .jxl)
+        #expect(ImageFormat.jxl.mimeType == "image/jxl")
+        #expect(ImageFormat.detect(Data([0xFF, 0xD8, 0xFF, 0xE0])) == .jpeg)
+    }
+
     @Test func errorCodesKeepSDWebImageNumbers() {
         #expect(ImageError.Code.invalidURL.legacyCode == 1000)
         #expect(ImageError.Code.cancelled.legacyCode == 2002)

@@ -52,6 +52,20 @@ struct ManagerFailureTests {
         }
     }
 
+    @Test("a format no coder reads does not block the URL: the server may negotiate another one next time")
+    func unsupportedFormatsDoNotBlock() async throws {
+        try await ManagerHarness.with { h in
+            let heic = Data([0, 0, 0, 24] + Array("ftypheic".utf8) + [0, 0, 0, 0] + Array("mif1heic".utf8))
+            h.server.serve("photo", data: heic, contentType: "image/heic")
+            let url = h.server.url("/files/photo")
+            #expect(await LoadingTest.failure { try await h.manager.loadImage(from: url) }?.code == .unsupportedFormat)
+            #expect(!h.manager.failedURLs.contains(url))
+            h.server.serve("photo", data: try ManagerTest.png(RGBA(1, 2, 3)))
+            _ = try await h.manager.loadImage(from: url)
+            #expect(h.server.log.count("/files/photo") == 2)
+        }
+    }
+
     @Test("5xx does not block the URL")
     func serverErrorsDoNotBlock() async throws {
         try await ManagerHarness.with { h in

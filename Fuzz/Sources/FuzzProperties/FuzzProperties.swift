@@ -1,0 +1,35 @@
+import Foundation
+import FuzzSupport
+import WebImage
+import WebImageAVIF
+import WebImageHEIF
+import WebImageJXL
+import WebImagePDF
+import WebImageSVG
+import WebImageTIFF
+
+/// Every coder's header-only properties reader, on any bytes: whatever format detection picks, it must answer
+/// or throw, never trap, hang or read out of bounds.
+private let coders: ImageCoders = {
+    let coders = ImageCoders(coders: ImageCoders.builtIn)
+    for coder: any ImageCoder in [AVIFCoder(), HEIFCoder(), JXLCoder(), SVGCoder(), PDFCoder(), TIFFCoder()] {
+        coders.add(coder)
+    }
+    return coders
+}()
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzProperties(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
+    let data = Data(UnsafeRawBufferPointer(start: start, count: count))
+    if let properties = try? coders.properties(of: data) {
+        precondition(properties.size.width > 0 && properties.size.height > 0 && properties.frameCount > 0,
+                     "properties of an image with no pixels or frames: \(properties)")
+    }
+    return 0
+}
+
+/// The entry point SwiftPM's debug build links as `main`; see `runFuzzDriver`.
+@_cdecl("FuzzProperties_main")
+public func fuzzPropertiesMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) -> CInt {
+    runFuzzDriver(argc, argv, fuzzProperties)
+}

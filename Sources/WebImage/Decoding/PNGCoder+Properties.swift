@@ -1,0 +1,53 @@
+import Foundation
+
+extension PNGCoder {
+    /// Reads a PNG's properties from its chunk headers: IHDR, tRNS, eXIf, and for an APNG the acTL and each
+    /// fcTL (the layout the decoder checks, without inflating any image data). A file without its IEND chunk is
+    /// refused, as the decoder refuses it.
+    public func properties(of data: Data) throws -> ImageProperties {
+        try data.withUnsafeBytes { bytes in
+            APNGFile.declaresAnimation(bytes) ? try Self.animationProperties(bytes) : try Self.stillProperties(bytes)
+        }
+    }
+
+    private static func stillProperties(_ bytes: UnsafeRawBufferPointer) throws -> ImageProperties {
+        var reader = try PNGChunkReader(bytes)
+        let header = try reader.next()
+        guard header.type == .IHDR, header.data.count == 13 else {
+            throw ImageError(.badImageData, "PNG: the file does not start with a 13-byte IHDR chunk")
+        }
+        let size = PixelSize(width: Int(reader.uint32(at: header.data.lowerBound)),
+                             height: Int(reader.uint32(at: header.data.lowerBound + 4)))
+        guard size.width > 0, size.height > 0, size.width <= Int(Int32.max), size.height <= Int(Int32.max) else {
+            throw ImageError(.badImageData, "PNG: the header declares \(size) pixels")
+        }
+        var hasAlpha = colorTypeHasAlpha(bytes[header.data.lowerBound + 9])
+        var orientation = Orientation.up
+        while true {
+            let chunk = try reader.next(verifyingChecksum: false)
+            if chunk.type == .IEND { break }
+            if chunk.type == .tRNS { hasAlpha = true }
+            if chunk.type == .eXIf {
+                orientation = EXIFReader.orientation(in: UnsafeRawBufferPointer(rebasing: bytes[chunk.data])) ?? .up
+            }
+        }
+        return ImageProperties(format: .png, size: orientation.displayedSize(of: size), hasAlpha: hasAlpha,
+                               orientation: orientation)
+    }
+
+    private static func animationProperties(_ bytes: UnsafeRawBufferPointer) throws -> ImageProperties {
+        let unlimited = DecodeLimits(maxPixels: .max, maxFrames: .max, maxTotalPixels: .max)
+        let file = try APNGFile(bytes, limits: unlimited, keepingFirstFrameOnly: false)
+        guard !file.frames.isEmpty else { throw ImageError(.badImageData, "APNG: the animation has no frames") }
+        let orientation = file.exif.flatMap { EXIFReader.orientation(in: UnsafeRawBufferPointer(rebasing: bytes[$0])) }
+            ?? .up
+        let isStill = file.frames.count == 1
+        return ImageProperties(
+            format: .png, size: orientation.displayedSize(of: file.canvas), frameCount: file.frames.count,
+            loopCount: isStill ? 1 : file.playCount, hasAlpha: APNGDecoder.mayShowTransparency(file),
+            orientation: orientation, frameDurations: isStill ? [] : file.frames.map(\.control.duration))
+    }
+
+    /// Colour types 4 (grey + alpha) and 6 (RGBA) carry an alpha channel.
+    static func colorTypeHasAlpha(_ colorType: UInt8) -> Bool { colorType == 4 || colorType == 6 }
+}

@@ -1,0 +1,17 @@
+import WebImage
+import WebImageAVIF
+import WebImageHEIF
+import WebImageJXL
+import WebImagePDF
+import WebImageSVG
+import WebImageTIFF
+
+/// The tool reads and writes every format the package has a coder for: the plugin products are registered with
+/// the shared registry before any command runs (the library itself starts with the built-in coders only).
+enum PluginCoders {
+    static func register() {
+        for coder: any ImageCoder in [AVIFCoder(), HEIFCoder(), JXLCoder(), SVGCoder(), PDFCoder(), TIFFCoder()] {
+            ImageCoders.shared.add(coder)
+        }
+    }
+}
