@@ -15,6 +15,10 @@ let package = Package(
             name: "WebImageBenchmarks",
             dependencies: [
                 .product(name: "WebImage", package: "swift-web-image"),
+                .product(name: "WebImageAVIF", package: "swift-web-image"),
+                .product(name: "WebImageHEIF", package: "swift-web-image"),
+                .product(name: "WebImageJXL", package: "swift-web-image"),
+                .product(name: "WebImageSVG", package: "swift-web-image"),
                 .product(name: "CTurboJPEG", package: "swift-web-image"),
                 .product(name: "CSpng", package: "swift-web-image"),
                 .product(name: "CWebP", package: "swift-web-image"),

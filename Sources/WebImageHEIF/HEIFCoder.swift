@@ -1,14 +1,102 @@
+import CHeif
 import Foundation
 import WebImage
 
-/// Placeholder while the HEIF coder is written; replaced in the same change.
-public struct HEIFCoder: SingleFormatImageCoder {
+/// HEIC and HEIF through libheif (the `WebImageHEIF` product; register it with
+/// `ImageCoders.shared.add(HEIFCoder())`). One coder reads both ``ImageFormat/heic`` (HEVC brands) and
+/// ``ImageFormat/heif`` (`mif1`/`msf1` brands); the decoded image and its properties carry the detected one.
+///
+/// Decoding returns the primary image as RGBA8 with straight alpha. libheif applies the file's transformations
+/// (`irot`, `imir`, `clap`) itself, so the pixels are upright, ``Image/orientation`` is ``Orientation/up`` and
+/// the size is the transformed one; ``DecodeOptions/applyOrientation`` has nothing to turn. When a thumbnail
+/// size or scale-down limit is asked, the smallest embedded thumbnail at least that large is decoded instead of
+/// the primary image, then area-averaged to the exact size. Limits are checked against the item sizes in the
+/// header before anything is decoded (libheif keeps its own security limits too).
+///
+/// Image sequences (`.heics`): libheif 1.15 reads only still items, so a sequence file gives its still primary
+/// image when it has one, and throws ``ImageError/Code/unsupportedFormat`` when it holds nothing but a `moov`
+/// track. ``ImageProperties/frameCount`` is always 1.
+///
+/// Encoding is not offered: ``encode(_:as:options:)`` throws ``ImageError/Code/unsupportedFormat``.
+public struct HEIFCoder: ImageCoder {
+    /// Creates the coder; it holds no state.
     public init() {}
-    public var format: ImageFormat { .heic }
+
+    /// ``ImageFormat/heic`` and ``ImageFormat/heif``.
+    public var decodableFormats: Set<ImageFormat> { [.heic, .heif] }
+
+    /// Whether `data` starts with an ISO BMFF `ftyp` box naming a HEIC or HEIF brand.
+    public func canDecode(_ data: Data) -> Bool { Self.format(of: data) != nil }
+
+    /// Always `false`: this coder only reads.
+    public func canEncode(to format: ImageFormat) -> Bool { false }
+
+    /// Decodes the primary image (or an embedded thumbnail, see the type's description).
     public func decode(_ data: Data, options: DecodeOptions) throws -> Image {
-        throw ImageError(.unsupportedFormat, "not yet")
+        let format = Self.format(of: data) ?? .heif
+        if let index = options.frameIndex, index != 0 {
+            throw ImageError(.invalidParameter, "HEIF: frame \(index) asked of a still image")
+        }
+        return try data.withUnsafeBytes { bytes in
+            try HEIFFile.withFile(bytes) { file in
+                let size = file.size
+                try options.limits.check(size)
+                var reduced = false
+                let pixels: PixelBuffer
+                if let target = options.targetSize(forDisplayed: size) {
+                    pixels = try Self.decodeReduced(file, to: target, limits: options.limits)
+                    reduced = true
+                } else {
+                    pixels = try HEIFImageDecoder.decode(file.primary, limits: options.limits)
+                    reduced = pixels.size != size
+                }
+                var flags: Image.Flags = file.hasAlpha ? .hasAlpha : []
+                if reduced { flags.insert(.thumbnail) }
+                return Image(frames: [ImageFrame(pixels: pixels)], loopCount: 1, format: format,
+                             scale: options.resolvedScale, orientation: .up, flags: flags)
+            }
+        }
     }
+
+    /// Reads the primary image's transformed size and alpha from the item properties; decodes nothing.
+    public func properties(of data: Data) throws -> ImageProperties {
+        let format = Self.format(of: data) ?? .heif
+        return try data.withUnsafeBytes { bytes in
+            try HEIFFile.withFile(bytes) { file in
+                let size = file.size
+                guard size.width > 0, size.height > 0 else {
+                    throw ImageError(.badImageData, "HEIF: the primary image declares an empty size")
+                }
+                return ImageProperties(format: format, size: size, hasAlpha: file.hasAlpha)
+            }
+        }
+    }
+
+    /// Always throws ``ImageError/Code/unsupportedFormat``: this coder only reads.
     public func encode(_ image: Image, as format: ImageFormat, options: EncodeOptions) throws -> Data {
-        throw ImageError(.unsupportedFormat, "not yet")
+        throw ImageError(.unsupportedFormat, "the HEIF coder does not write \(format.rawValue)")
+    }
+
+    /// A reduced decode: from the smallest embedded thumbnail that covers `target`, else from the primary image.
+    private static func decodeReduced(_ file: HEIFFile, to target: PixelSize, limits: DecodeLimits) throws -> PixelBuffer {
+        let thumbnails = try file.thumbnails()
+        defer { thumbnails.forEach { heif_image_handle_release($0.handle) } }
+        let source = thumbnailIndex(sizes: thumbnails.map(\.size), covering: target).map { thumbnails[$0].handle }
+        let pixels = try HEIFImageDecoder.decode(source ?? file.primary, limits: limits)
+        return pixels.size == target ? pixels : try pixels.resized(to: target, filter: .area)
+    }
+
+    /// The index of the smallest thumbnail at least `target` in both dimensions (so that it is only ever scaled
+    /// down), or `nil` when none is large enough.
+    static func thumbnailIndex(sizes: [PixelSize], covering target: PixelSize) -> Int? {
+        sizes.indices
+            .filter { sizes[$0].width >= target.width && sizes[$0].height >= target.height }
+            .min { sizes[$0].area < sizes[$1].area }
+    }
+
+    /// ``ImageFormat/heic`` or ``ImageFormat/heif`` from the `ftyp` brands, else `nil`.
+    static func format(of data: Data) -> ImageFormat? {
+        let format = ImageFormat.detect(data)
+        return format == .heic || format == .heif ? format : nil
     }
 }

@@ -1,14 +1,46 @@
 import Foundation
 import WebImage
 
-/// Placeholder while the PDF coder is written; replaced in the same change.
+/// PDF through poppler-glib and cairo: one page of a document drawn to a bitmap, like SDWebImage's PDF coder.
+///
+/// Decoding draws the first page, or page ``DecodeOptions/frameIndex`` (from 0; past the last page throws
+/// ``ImageError/Code/invalidParameter``), at 72 dpi: one pixel per point of the page's crop box, turned by its
+/// `/Rotate`. With ``DecodeOptions/thumbnailPixelSize`` or ``DecodeOptions/scaleDownLimitBytes`` the page is
+/// drawn directly at the target size. Pages are drawn on white paper, as `pdftoppm` does, so the image is opaque.
+/// Only the asked page is ever drawn, and its size is checked against ``DecodeOptions/limits`` first.
+///
+/// A document that needs a password throws ``ImageError/Code/unsupportedFormat``; a damaged or truncated one
+/// (no `%%EOF` at its end) throws ``ImageError/Code/badImageData``.
+///
+/// ``properties(of:)`` reports the first page's size and, as ``ImageProperties/frameCount``, the number of
+/// pages (a decode returns one page as a one-frame image). PDF is not written.
 public struct PDFCoder: SingleFormatImageCoder {
+    /// Always ``ImageFormat/pdf``.
+    public let format = ImageFormat.pdf
+
+    /// Creates the coder; it holds no state.
     public init() {}
-    public var format: ImageFormat { .pdf }
+
+    /// Renders one page of the PDF in `data`. See the type's description.
     public func decode(_ data: Data, options: DecodeOptions) throws -> Image {
-        throw ImageError(.unsupportedFormat, "not yet")
+        let page = try PDFDocument(data).page(options.frameIndex ?? 0)
+        let size = try page.pixelSize()
+        let target = options.targetSize(forDisplayed: size) ?? size
+        try options.limits.check(target)
+        let pixels = try page.render(into: target)
+        return Image(frames: [ImageFrame(pixels: pixels)], loopCount: 1, format: .pdf,
+                     scale: options.resolvedScale, orientation: .up, flags: target != size ? .thumbnail : [])
     }
+
+    /// The first page's size at 72 dpi and the page count, from the page tree; no page is drawn.
+    public func properties(of data: Data) throws -> ImageProperties {
+        let document = try PDFDocument(data)
+        let size = try document.page(0).pixelSize()
+        return ImageProperties(format: .pdf, size: size, frameCount: document.pageCount)
+    }
+
+    /// Always throws ``ImageError/Code/unsupportedFormat``: documents are not written.
     public func encode(_ image: Image, as format: ImageFormat, options: EncodeOptions) throws -> Data {
-        throw ImageError(.unsupportedFormat, "not yet")
+        throw ImageError(.unsupportedFormat, "the PDF coder cannot write \(format.rawValue)")
     }
 }

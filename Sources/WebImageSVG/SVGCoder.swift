@@ -1,14 +1,48 @@
 import Foundation
 import WebImage
 
-/// Placeholder while the SVG coder is written; replaced in the same change.
+/// SVG through librsvg and cairo: vector documents drawn to a bitmap.
+///
+/// Decoding draws the document at its intrinsic size (its absolute `width` and `height`, else its `viewBox`,
+/// else 512 pixels a side; see the rules in `SVGIntrinsicSize`). With ``DecodeOptions/thumbnailPixelSize`` or
+/// ``DecodeOptions/scaleDownLimitBytes`` it is drawn directly at the target size, so edges stay sharp; like
+/// every decoder it never scales up past the intrinsic size. The background is transparent, so the image always
+/// carries ``Image/Flags/hasAlpha``. The drawn size is checked against ``DecodeOptions/limits`` before any
+/// bitmap exists.
+///
+/// Safety: the document is parsed from its bytes alone, with no base URI, so no `file:`, `http:` or relative
+/// reference (images, `<use>`, stylesheets) is ever read or fetched; XML entity expansion bombs are refused by
+/// libxml2's limits as ``ImageError/Code/badImageData``.
+///
+/// SVG is not written: ``encode(_:as:options:)`` throws ``ImageError/Code/unsupportedFormat``.
 public struct SVGCoder: SingleFormatImageCoder {
+    /// Always ``ImageFormat/svg``.
+    public let format = ImageFormat.svg
+
+    /// Creates the coder; it holds no state.
     public init() {}
-    public var format: ImageFormat { .svg }
+
+    /// Renders the SVG document in `data`. See the type's description.
     public func decode(_ data: Data, options: DecodeOptions) throws -> Image {
-        throw ImageError(.unsupportedFormat, "not yet")
+        let document = try SVGDocument(data)
+        let intrinsic = try document.intrinsicSize()
+        let target = options.targetSize(forDisplayed: intrinsic.pixels) ?? intrinsic.pixels
+        try options.limits.check(target)
+        let pixels = try document.render(exact: intrinsic.exact, pixels: intrinsic.pixels, into: target)
+        var flags: Image.Flags = .hasAlpha
+        if target != intrinsic.pixels { flags.insert(.thumbnail) }
+        return Image(frames: [ImageFrame(pixels: pixels)], loopCount: 1, format: .svg,
+                     scale: options.resolvedScale, orientation: .up, flags: flags)
     }
+
+    /// Parses the document and reports its intrinsic size; nothing is drawn. A still image with alpha.
+    public func properties(of data: Data) throws -> ImageProperties {
+        let size = try SVGDocument(data).intrinsicSize().pixels
+        return ImageProperties(format: .svg, size: size, hasAlpha: true)
+    }
+
+    /// Always throws ``ImageError/Code/unsupportedFormat``: bitmaps are not turned back into vectors.
     public func encode(_ image: Image, as format: ImageFormat, options: EncodeOptions) throws -> Data {
-        throw ImageError(.unsupportedFormat, "not yet")
+        throw ImageError(.unsupportedFormat, "the SVG coder cannot write \(format.rawValue)")
     }
 }

@@ -2,7 +2,7 @@ import Foundation
 
 // WebImageBenchmarks SUITE ARGUMENT… — prints one JSON line per measurement for Benchmarks/run.sh.
 let usage = """
-    usage: WebImageBenchmarks decode|animated|transform|incremental|throughput|thumbnail-peak|cache DATA_FOLDER
+    usage: WebImageBenchmarks decode|formats|animated|transform|incremental|throughput|thumbnail-peak|cache DATA_FOLDER
            WebImageBenchmarks loading BASE_URL
            WebImageBenchmarks manager DATA_FOLDER BASE_URL
            WebImageBenchmarks animation eager|lazy FILE [FRAMES|auto]
@@ -16,6 +16,7 @@ let folder = URL(fileURLWithPath: arguments[2], isDirectory: true)
 do {
     switch arguments[1] {
     case "decode": try DecodeSuite.run(data: folder)
+    case "formats": try FormatsSuite.run(data: folder)
     case "animated": try AnimatedSuite.run(data: folder)
     case "transform": try TransformSuite.run(data: folder)
     case "throughput": try await DecodeSuite.throughput(data: folder)

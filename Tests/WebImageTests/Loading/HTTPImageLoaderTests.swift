@@ -27,7 +27,7 @@ struct HTTPImageLoaderTests {
                 #expect(response.metadata.lastModified == "Wed, 21 Oct 2015 07:28:00 GMT")
                 #expect(response.metadata.expectedContentLength == Int64(image.count))
                 let sent = try #require(server.log.requests.first)
-                #expect(sent.header("Accept") == "image/webp,image/avif,image/*,*/*;q=0.8")
+                #expect(sent.header("Accept") == ImageLoadRequest.defaultAccept)
                 #expect(sent.header("User-Agent") == ImageLoadRequest.defaultUserAgent)
                 #expect(sent.header("Authorization") == nil)
                 #expect(sent.header("Cookie") == nil)
