@@ -2,6 +2,7 @@
 # Runs the side-by-side benchmarks on this machine and rewrites BENCHMARKS.md.
 # Usage: Benchmarks/run.sh [SUITE...]      (no suite: all of them)
 #   decode animated transform incremental throughput   decoding, animation, transforms, pipelines (issues 2, 3, 7)
+#   formats                                            header-only properties, AVIF/HEIC/JXL/SVG decoders (issue 13)
 #   cache                                              memory and disk caches (issue 4)
 #   loading                                            downloads from nginx on loopback, curl, aiohttp (issue 5)
 #   manager                                            ImageManager end to end vs aiohttp + Pillow (issue 6)
@@ -9,7 +10,7 @@
 # Each suite's JSON lines go to Benchmarks/out/SUITE.jsonl; BENCHMARKS.md is made from every suite's latest run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-all=(decode animated transform incremental throughput cache loading manager animation)
+all=(decode formats animated transform incremental throughput cache loading manager animation)
 suites=("$@")
 [ ${#suites[@]} -eq 0 ] && suites=("${all[@]}")
 for suite in "${suites[@]}"; do
@@ -27,6 +28,33 @@ bench=Benchmarks/.build/release/WebImageBenchmarks
 suite_decode() {
     taskset -c 0 "$bench" decode "$data"
     taskset -c 0 /usr/bin/python3 Benchmarks/pillow_bench.py decode "$data"
+}
+
+suite_formats() {
+    local dir="$data/formats"
+    mkdir -p "$dir"
+    [ -f "$dir/photo-1mp.png" ] || convert "$data/photo-12mp.jpg" -resize '1200x900!' "$dir/photo-1mp.png"
+    [ -f "$dir/photo-1mp.avif" ] || avifenc -s 6 -j 1 "$dir/photo-1mp.png" "$dir/photo-1mp.avif" >/dev/null
+    [ -f "$dir/photo-1mp.heic" ] || heif-enc -q 80 -o "$dir/photo-1mp.heic" "$dir/photo-1mp.png" >/dev/null
+    [ -f "$dir/photo-1mp.jxl" ] || cjxl -q 85 "$dir/photo-1mp.png" "$dir/photo-1mp.jxl" >/dev/null 2>&1
+    /usr/bin/python3 Benchmarks/make_formats.py "$dir"
+    cc -O2 -o "$out/avif_bench" Benchmarks/reference/avif_bench.c -lavif
+    cc -O2 -o "$out/heif_bench" Benchmarks/reference/heif_bench.c -lheif
+    # shellcheck disable=SC2046
+    cc -O2 -o "$out/svg_bench" Benchmarks/reference/svg_bench.c $(pkg-config --cflags --libs librsvg-2.0)
+    taskset -c 0 "$bench" formats "$data"
+    taskset -c 0 "$out/avif_bench" "$dir/photo-1mp.avif"
+    taskset -c 0 "$out/heif_bench" "$dir/photo-1mp.heic"
+    taskset -c 0 "$out/svg_bench" "$dir/shapes.svg"
+    # `webimage info` over 1 000 files beside ImageMagick's `identify -ping`, one process each, wall clock.
+    swift build -c release --product webimage 2>&1 | grep -E "error" >&2 || true
+    hyperfine -N -w 2 -r 10 --export-json "$out/info.json" \
+        ".build/release/webimage info $dir/many/*" "identify -ping $dir/many/*" >/dev/null
+    /usr/bin/python3 -c '
+import json, sys
+for result, impl in zip(json.load(open(sys.argv[1]))["results"], ["swift-web-image", "identify -ping (ImageMagick)"]):
+    print(json.dumps({"suite": "formats", "name": "info over 1 000 files (JPEG, PNG, GIF, WebP)", "impl": impl,
+                      "value": result["median"] * 1000, "unit": "ms"}))' "$out/info.json"
 }
 
 suite_animated() {
