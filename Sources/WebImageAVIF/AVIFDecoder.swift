@@ -1,0 +1,70 @@
+import CAVIF
+import WebImage
+
+/// Decodes AVIF through libavif (AV1 by dav1d, or libaom when that is what libavif was built with).
+///
+/// Every size and count is checked against ``DecodeOptions/limits`` from the parsed container, before the AV1
+/// decoder runs; libavif is also given the pixel limit, so the AV1 decoder refuses a frame whose sequence
+/// header is larger than the container said. 8, 10 and 12-bit images are converted to RGBA8 by libavif
+/// (straight alpha; a premultiplied file is unpremultiplied). Thumbnails and orientation are the shared
+/// ``DecodeOptions/finish(_:sourceSize:orientation:)``.
+enum AVIFDecoder {
+    static func decode(_ bytes: UnsafeRawBufferPointer, options: DecodeOptions) throws -> Image {
+        let handle = try AVIFDecoderHandle.parse(bytes, sizeLimit: options.limits.maxPixels)
+        let header = try AVIFHeader(handle, bytes: bytes)
+        try options.limits.check(header.storedSize)
+
+        if let index = options.frameIndex {
+            guard index >= 0, index < header.frameCount else {
+                throw ImageError(.invalidParameter, "AVIF: frame \(index) asked, the file has \(header.frameCount)")
+            }
+            try header.checkTimingCost(frames: index + 1)
+            try handle.decodeFrame(at: index)
+            return try still(handle, header: header, options: options)
+        }
+        if header.isAnimated, !options.firstFrameOnly {
+            return try AVIFSequenceDecoder.decode(handle, header: header, options: options)
+        }
+        try handle.decodeNextFrame()
+        var image = try still(handle, header: header, options: options)
+        if header.isAnimated {
+            // The first frame of a sequence keeps its timing, as the other animated formats do.
+            image.frames[0].duration = header.frameDurations[0]
+            image.loopCount = header.loopCount
+        }
+        return image
+    }
+
+    /// The frame just decoded as a still image.
+    private static func still(_ handle: AVIFDecoderHandle, header: AVIFHeader, options: DecodeOptions) throws -> Image {
+        let finished = try options.finish(try pixels(of: handle, header: header), sourceSize: header.storedSize,
+                                          orientation: header.orientation)
+        var flags: Image.Flags = header.hasAlpha ? .hasAlpha : []
+        if finished.reduced { flags.insert(.thumbnail) }
+        return Image(frames: [ImageFrame(pixels: finished.pixels)], loopCount: 1, format: .avif,
+                     scale: options.resolvedScale, orientation: header.orientation, flags: flags)
+    }
+
+    /// Converts the frame just decoded from YUV (any depth, any subsampling) to RGBA8, written by libavif
+    /// straight into the new buffer. A frame whose AV1 size disagrees with the container is refused: the
+    /// properties and every other frame were sized from the container.
+    static func pixels(of handle: AVIFDecoderHandle, header: AVIFHeader) throws -> PixelBuffer {
+        guard let image = handle.decoder.pointee.image else {
+            throw ImageError(.badImageData, "AVIF: the decoder returned no image")
+        }
+        let size = PixelSize(width: Int(image.pointee.width), height: Int(image.pointee.height))
+        guard size == header.storedSize else {
+            throw ImageError(.badImageData, "AVIF: a frame is \(size), the container says \(header.storedSize)")
+        }
+        return try PixelBuffer(width: size.width, height: size.height) { output in
+            var rgb = avifRGBImage()
+            avifRGBImageSetDefaults(&rgb, image)
+            rgb.depth = 8
+            rgb.format = AVIF_RGB_FORMAT_RGBA  // alpha is written as 255 when the image has no alpha plane
+            rgb.alphaPremultiplied = 0
+            rgb.pixels = output.baseAddress?.assumingMemoryBound(to: UInt8.self)
+            rgb.rowBytes = UInt32(size.width * PixelBuffer.bytesPerPixel)
+            try AVIFStatus.check(avifImageYUVToRGB(image, &rgb), action: "converting YUV to RGB")
+        }
+    }
+}
