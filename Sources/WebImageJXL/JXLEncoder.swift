@@ -1,0 +1,69 @@
+import CJXL
+import Foundation
+import WebImage
+
+/// Writes JPEG XL through libjxl: 8-bit sRGB, alpha when some pixel is not opaque, an animation (millisecond
+/// ticks, the image's loop count) when several frames are given.
+enum JXLEncoder {
+    /// Milliseconds: every library duration is a whole number of them after rounding, and 1000/1 is what
+    /// cjxl writes for APNG input.
+    static let ticksPerSecond: UInt32 = 1000
+
+    static func encode(_ frames: [ImageFrame], loopCount: Int, options: EncodeOptions, effort: Int) throws -> [UInt8] {
+        guard let first = frames.first else { throw ImageError(.badImageData, "JPEG XL: nothing to encode") }
+        let size = first.pixels.size
+        for (index, frame) in frames.enumerated() where frame.pixels.size != size {
+            throw ImageError(.badImageData, "JPEG XL: frame \(index) is \(frame.pixels.size), the canvas \(size)")
+        }
+        let alpha = frames.contains { $0.pixels.containsTransparency }
+        let animated = frames.count > 1
+        let handle = try JXLEncoderHandle()
+        let animation = animated
+            ? JxlAnimationHeader(tps_numerator: ticksPerSecond, tps_denominator: 1,
+                                 num_loops: UInt32(clamping: max(0, loopCount)), have_timecodes: JXL_FALSE)
+            : nil
+        try handle.setImage(size: size, alpha: alpha, lossless: options.lossless, animation: animation)
+        try handle.setQuality(lossless: options.lossless, distance: distance(quality: options.clampedQuality),
+                              effort: min(max(effort, 1), 9))
+        for frame in frames {
+            let ticks = animated ? UInt32(clamping: Int((frame.duration * Double(ticksPerSecond)).rounded())) : nil
+            if alpha {
+                try frame.pixels.withUnsafeBytes { try handle.addFrame($0, channels: 4, ticks: ticks) }
+            } else {
+                // An opaque image is written without an alpha channel: smaller, and its decode says so.
+                try rgb(frame.pixels).withUnsafeBytes { try handle.addFrame($0, channels: 3, ticks: ticks) }
+            }
+        }
+        return try handle.finish()
+    }
+
+    /// The butteraugli distance for a 0…1 quality, on cjxl's own scale (its `-q` maps 100·quality the same
+    /// way): 0.9 is distance 1.0, "visually lossless"; 0.3 and below fall off steeply to the maximum of 15.
+    static func distance(quality: Double) -> Float {
+        let q: Double = quality * 100
+        let distance: Double
+        if q >= 30 {
+            distance = 0.1 + (100 - q) * 0.09
+        } else {
+            distance = 6.4 + pow(2.5, (30 - q) / 5) / 6.25
+        }
+        return Float(min(distance, 15))
+    }
+
+    /// The colour samples of `pixels` without alpha, for opaque images.
+    private static func rgb(_ pixels: PixelBuffer) -> [UInt8] {
+        pixels.withUnsafeBytes { rgba in
+            [UInt8](unsafeUninitializedCapacity: pixels.width * pixels.height * 3) { rgb, count in
+                var source = 0, target = 0
+                while source < rgba.count {
+                    rgb[target] = rgba[source]
+                    rgb[target + 1] = rgba[source + 1]
+                    rgb[target + 2] = rgba[source + 2]
+                    source += 4
+                    target += 3
+                }
+                count = target
+            }
+        }
+    }
+}
