@@ -79,7 +79,7 @@ public struct HEIFCoder: ImageCoder {
 
     /// A reduced decode: from the smallest embedded thumbnail that covers `target`, else from the primary image.
     private static func decodeReduced(_ file: HEIFFile, to target: PixelSize, limits: DecodeLimits) throws -> PixelBuffer {
-        let thumbnails = try file.thumbnails()
+        let thumbnails = file.thumbnails()
         defer { thumbnails.forEach { heif_image_handle_release($0.handle) } }
         let source = thumbnailIndex(sizes: thumbnails.map(\.size), covering: target).map { thumbnails[$0].handle }
         let pixels = try HEIFImageDecoder.decode(source ?? file.primary, limits: limits)
