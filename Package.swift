@@ -68,8 +68,11 @@ let package = Package(
         .target(name: "WebImageAVIF", dependencies: ["WebImage", "CAVIF"], swiftSettings: strict),
         .target(name: "WebImageHEIF", dependencies: ["WebImage", "CHeif"], swiftSettings: strict),
         .target(name: "WebImageJXL", dependencies: ["WebImage", "CJXL"], swiftSettings: strict),
-        .target(name: "WebImageSVG", dependencies: ["WebImage", "CRsvg"], swiftSettings: strict),
-        .target(name: "WebImagePDF", dependencies: ["WebImage", "CPoppler"], swiftSettings: strict),
+        .systemLibrary(name: "CCairo", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"]), .brew(["cairo"])]),
+        // What the two vector coders share: drawing with cairo into a pixel buffer, and the size to draw at.
+        .target(name: "WebImageCairo", dependencies: ["WebImage", "CCairo"], swiftSettings: strict),
+        .target(name: "WebImageSVG", dependencies: ["WebImage", "WebImageCairo", "CRsvg"], swiftSettings: strict),
+        .target(name: "WebImagePDF", dependencies: ["WebImage", "WebImageCairo", "CPoppler"], swiftSettings: strict),
         .target(name: "WebImageTIFF", dependencies: ["WebImage", "CTIFF"], swiftSettings: strict),
         .target(
             name: "WebImage",

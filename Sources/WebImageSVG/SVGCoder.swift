@@ -1,18 +1,22 @@
 import Foundation
 import WebImage
+import WebImageCairo
 
 /// SVG through librsvg and cairo: vector documents drawn to a bitmap.
 ///
 /// Decoding draws the document at its intrinsic size (its absolute `width` and `height`, else its `viewBox`,
 /// else 512 pixels a side; see the rules in `SVGIntrinsicSize`). With ``DecodeOptions/thumbnailPixelSize`` or
-/// ``DecodeOptions/scaleDownLimitBytes`` it is drawn directly at the target size, so edges stay sharp; like
-/// every decoder it never scales up past the intrinsic size. The background is transparent, so the image always
-/// carries ``Image/Flags/hasAlpha``. The drawn size is checked against ``DecodeOptions/limits`` before any
-/// bitmap exists.
+/// ``DecodeOptions/scaleDownLimitBytes`` it is drawn directly at the target size, so edges stay sharp; being a
+/// vector, it is drawn larger than its intrinsic size too when the thumbnail box is larger. The background is
+/// transparent, so the image always carries ``Image/Flags/hasAlpha``. The drawn size is checked against
+/// ``DecodeOptions/limits`` before any bitmap exists. A document is one frame: ``DecodeOptions/frameIndex``
+/// other than 0 throws ``ImageError/Code/invalidParameter``.
 ///
 /// Safety: the document is parsed from its bytes alone, with no base URI, so no `file:`, `http:` or relative
 /// reference (images, `<use>`, stylesheets) is ever read or fetched; XML entity expansion bombs are refused by
-/// libxml2's limits as ``ImageError/Code/badImageData``.
+/// libxml2's limits as ``ImageError/Code/badImageData``. Raster images embedded as `data:` URLs are decoded by
+/// gdk-pixbuf at their own size, so one declaring more than ``DecodeLimits/maxPixels`` refuses the document with
+/// ``ImageError/Code/imageTooLarge`` (its header is read by ``ImageCoders/shared``).
 ///
 /// SVG is not written: ``encode(_:as:options:)`` throws ``ImageError/Code/unsupportedFormat``.
 public struct SVGCoder: SingleFormatImageCoder {
@@ -24,10 +28,14 @@ public struct SVGCoder: SingleFormatImageCoder {
 
     /// Renders the SVG document in `data`. See the type's description.
     public func decode(_ data: Data, options: DecodeOptions) throws -> Image {
+        if let index = options.frameIndex, index != 0 {
+            throw ImageError(.invalidParameter, "SVG: frame \(index) asked of a document with one frame")
+        }
         let document = try SVGDocument(data)
         let intrinsic = try document.intrinsicSize()
-        let target = options.targetSize(forDisplayed: intrinsic.pixels) ?? intrinsic.pixels
+        let target = options.vectorTargetSize(for: intrinsic.pixels)
         try options.limits.check(target)
+        try SVGEmbeddedImages.check(data, limits: options.limits)
         let pixels = try document.render(exact: intrinsic.exact, pixels: intrinsic.pixels, into: target)
         var flags: Image.Flags = .hasAlpha
         if target != intrinsic.pixels { flags.insert(.thumbnail) }
