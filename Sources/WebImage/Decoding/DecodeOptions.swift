@@ -1,7 +1,8 @@
 /// How to decode: size, frames, orientation and limits. The defaults decode everything at full size, upright.
 public struct DecodeOptions: Sendable, Hashable {
-    /// Decode straight to a bitmap no larger than this (SDWebImage's `imageThumbnailPixelSize`). The source is
-    /// never scaled up. With ``preserveAspectRatio`` the result fits inside the box; without it, the result
+    /// Decode straight to a bitmap no larger than this (SDWebImage's `imageThumbnailPixelSize`). A bitmap source
+    /// is never scaled up; a vector one (SVG, PDF) has no resolution to lose and is drawn at the box's size,
+    /// larger or smaller than its own, as SDWebImage's vector coders do. With ``preserveAspectRatio`` the result fits inside the box; without it, the result
     /// is exactly this size.
     public var thumbnailPixelSize: PixelSize?
     /// Keep the aspect ratio when making a thumbnail. On by default.
