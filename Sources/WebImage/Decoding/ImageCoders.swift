@@ -1,14 +1,15 @@
 import Foundation
 
 /// The registry of coders. The coder added last is asked first, so a plugin can take over a format from a
-/// built-in coder. ``shared`` starts with the built-in JPEG, PNG, GIF and WebP coders.
+/// built-in coder. ``shared`` starts with the built-in JPEG, PNG, GIF, WebP, BMP and ICO coders; the heavy
+/// formats (AVIF, HEIF, JPEG XL, SVG, PDF, TIFF) are products of their own whose coders you add.
 public final class ImageCoders: Sendable {
     /// The registry used when no other is given.
     public static let shared = ImageCoders(coders: ImageCoders.builtIn)
 
     /// The built-in coders, in registration order.
     public static var builtIn: [any ImageCoder] {
-        [JPEGCoder(), PNGCoder(), GIFCoder(), WebPCoder()]
+        [JPEGCoder(), PNGCoder(), GIFCoder(), WebPCoder(), BMPCoder(), ICOCoder()]
     }
 
     private let registered: Locked<[any ImageCoder]>

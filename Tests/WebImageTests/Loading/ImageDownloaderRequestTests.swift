@@ -28,7 +28,7 @@ struct ImageDownloaderRequestTests {
                 let sent = try #require(server.log.requests.first)
                 #expect(sent.header("Accept") == ImageLoadRequest.defaultAccept)
                 // Only what the registered coders read: no AVIF or HEIC until their coders are added.
-                #expect(sent.header("Accept") == "image/webp,image/png,image/jpeg,image/gif,*/*;q=0.8")
+                #expect(sent.header("Accept") == "image/webp,image/png,image/jpeg,image/gif,image/bmp,image/x-icon,*/*;q=0.8")
                 #expect(sent.header("User-Agent") == "custom-agent")
                 #expect(sent.header("X-App") == "override")
                 #expect(sent.header("X-Call") == "1")
