@@ -116,17 +116,19 @@ let package = Package(
         .testTarget(
             name: "WebImageTests",
             dependencies: [
-                "WebImage", "WebImageCLI", "TestImageServer", "CTurboJPEG",
+                "WebImage", "WebImageCLI", "TestImageServer", "CTurboJPEG", "CoderTestSupport",
                 .product(name: "MetricsTestKit", package: "swift-metrics"),
             ],
             resources: [.copy("Fixtures")],
             swiftSettings: strict
         ),
+        // What the plugin coders' test targets share.
+        .target(name: "CoderTestSupport", path: "Tests/CoderTestSupport", swiftSettings: strict),
     ] + ["AVIF", "HEIF", "JXL", "SVG", "PDF", "TIFF"].map { format in
         // Each plugin coder is tested on its own, against fixtures written and decoded by other tools.
         .testTarget(
             name: "WebImage\(format)Tests",
-            dependencies: [.target(name: "WebImage\(format)"), "WebImage"],
+            dependencies: [.target(name: "WebImage\(format)"), "WebImage", "CoderTestSupport"],
             resources: [.copy("Fixtures")],
             swiftSettings: strict
         )

@@ -1,3 +1,4 @@
+import CoderTestSupport
 import Foundation
 import Testing
 import WebImage
@@ -66,18 +67,5 @@ import WebImageJXL
     @Test func otherFormatsAreNotDecoded() {
         #expect(!JXLCoder().canDecode(Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])))
         #expect(errorCode { _ = try JXLCoder().decode(Data("not an image".utf8), options: DecodeOptions()) } == .badImageData)
-    }
-}
-
-/// A small deterministic generator for the corruption positions.
-struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

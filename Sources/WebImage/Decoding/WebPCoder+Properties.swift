@@ -5,14 +5,7 @@ extension WebPCoder {
     /// Reads a WebP file's properties from its RIFF chunks: the bitstream header of a still image, or the
     /// canvas, ANIM and ANMF chunk headers of an animation. No frame is decoded.
     public func properties(of data: Data) throws -> ImageProperties {
-        try data.withUnsafeBytes { bytes in
-            guard let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) else {
-                throw ImageError(.badImageData, "WebP: the data is empty")
-            }
-            try Self.checkWhole(bytes)
-            var features = WebPBitstreamFeatures()
-            let status = WebPGetFeatures(base, bytes.count, &features)
-            guard status == VP8_STATUS_OK else { throw WebPStatus.error(status, action: "reading the header") }
+        try Self.withFeatures(of: data) { bytes, features in
             guard features.has_animation != 0 else {
                 let orientation = WebPStillDecoder.isExtendedFormat(bytes)
                     ? try WebPContainer(bytes).exifOrientation ?? .up : .up

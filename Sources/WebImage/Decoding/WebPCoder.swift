@@ -22,18 +22,28 @@ public struct WebPCoder: SingleFormatImageCoder {
 
     /// Decodes a still or animated WebP file. See the type's description.
     public func decode(_ data: Data, options: DecodeOptions) throws -> Image {
-        try data.withUnsafeBytes { bytes in
-            guard let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) else {
-                throw ImageError(.badImageData, "WebP: the data is empty")
-            }
-            try Self.checkWhole(bytes)
-            var features = WebPBitstreamFeatures()
-            let status = WebPGetFeatures(base, bytes.count, &features)
-            guard status == VP8_STATUS_OK else { throw WebPStatus.error(status, action: "reading the header") }
+        try Self.withFeatures(of: data) { bytes, features in
             if features.has_animation != 0 {
                 return try WebPAnimationDecoder.decode(bytes, options: options)
             }
             return try WebPStillDecoder.decode(bytes, features: features, options: options)
+        }
+    }
+
+    /// Calls `body` with the bytes of a whole WebP file and its bitstream features; throws for a cut file or
+    /// a header libwebp cannot read.
+    static func withFeatures<R>(
+        of data: Data, _ body: (UnsafeRawBufferPointer, WebPBitstreamFeatures) throws -> R
+    ) throws -> R {
+        try data.withUnsafeBytes { bytes in
+            guard let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) else {
+                throw ImageError(.badImageData, "WebP: the data is empty")
+            }
+            try checkWhole(bytes)
+            var features = WebPBitstreamFeatures()
+            let status = WebPGetFeatures(base, bytes.count, &features)
+            guard status == VP8_STATUS_OK else { throw WebPStatus.error(status, action: "reading the header") }
+            return try body(bytes, features)
         }
     }
 

@@ -1,3 +1,4 @@
+import CoderTestSupport
 import Foundation
 import Testing
 @testable import WebImage
@@ -107,7 +108,7 @@ import Testing
         var zeros = rle8
         zeros.replaceSubrange(zeros.startIndex + 1078..<zeros.endIndex, with: Data(count: rle8.count - 1078))
         let image = try BMPCoder().decode(zeros, options: DecodeOptions())
-        #expect(BMPTestRandom.distinctColours(image.pixels) == 1)
+        #expect(BMPTestSupport.distinctColours(image.pixels) == 1)
     }
 
     @Test func hugeDeclaredSizesAreRefusedFromTheHeader() throws {
@@ -128,7 +129,7 @@ import Testing
     @Test(arguments: BMPDecodingTests.names)
     func corruptCopiesNeverCrash(_ name: String) throws {
         let data = try Fixtures.data("bmp/\(name).bmp")
-        var generator = BMPTestRandom(seed: UInt64(data.count))
+        var generator = SplitMix(seed: UInt64(data.count))
         for _ in 0..<60 {
             var copy = data
             for _ in 0..<3 {

@@ -1,3 +1,4 @@
+import CoderTestSupport
 import Foundation
 import Testing
 @testable import WebImage
@@ -82,7 +83,7 @@ import Testing
     @Test(arguments: ICODecodingTests.names)
     func corruptCopiesNeverCrash(_ name: String) throws {
         let data = try Fixtures.data("ico/\(name)")
-        var generator = BMPTestRandom(seed: UInt64(data.count))
+        var generator = SplitMix(seed: UInt64(data.count))
         for _ in 0..<60 {
             var copy = data
             for _ in 0..<3 {

@@ -1,3 +1,4 @@
+import CoderTestSupport
 import Foundation
 import Testing
 @testable import WebImage
@@ -5,17 +6,8 @@ import Testing
 /// Damaged files fed in random pieces: the decoder never crashes, always ends with an image or an
 /// ``ImageError``, and agrees with the one-shot coders on which.
 @Suite struct IncrementalDamageTests {
-    /// A small deterministic generator (SplitMix64), so every run damages the same bytes.
-    struct Generator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
+    /// Every run damages the same bytes.
+    typealias Generator = SplitMix
 
     /// `data` with a few bytes past the signature replaced by random ones.
     static func damaged(_ data: Data, using generator: inout Generator) -> Data {
@@ -52,7 +44,7 @@ import Testing
                       "gif/anim-magick.gif", "gif/dispose-previous.gif", "gif/interlaced.gif"])
     func damageGivesTheOneShotCodersAnswer(_ path: String) throws {
         let original = try Fixtures.data(path)
-        var generator = Generator(state: UInt64(truncatingIfNeeded: path.utf8.count &* 7919))
+        var generator = Generator(seed: UInt64(truncatingIfNeeded: path.utf8.count &* 7919))
         for round in 0..<80 {
             let data = Self.damaged(original, using: &generator)
             let oneShot = Result { try ImageCoders.shared.decode(data) }
@@ -81,7 +73,7 @@ import Testing
                       "incremental/progressive_gray.jpg"])
     func damagedJPEGEndsInAnImageOrATypedError(_ path: String) throws {
         let original = try Fixtures.data(path)
-        var generator = Generator(state: UInt64(truncatingIfNeeded: path.utf8.count &* 104_729))
+        var generator = Generator(seed: UInt64(truncatingIfNeeded: path.utf8.count &* 104_729))
         var failures = 0
         for round in 0..<80 {
             let data = Self.damaged(original, using: &generator)
