@@ -84,17 +84,7 @@ final class PDFPage {
 
     /// The page's size in pixels at 72 dpi: one pixel a point, rounded up like `pdftoppm`.
     func pixelSize() throws -> PixelSize {
-        let points = pointSize
-        func side(_ value: Double, _ name: String) throws -> Int {
-            guard value.isFinite, value > 0 else {
-                throw ImageError(.badImageData, "PDF: the page's \(name) is \(value) points")
-            }
-            guard value <= Double(Int32.max) else {
-                throw ImageError(.imageTooLarge, "PDF: the page's \(name) is \(value) points")
-            }
-            return max(1, Int((value - 1e-6).rounded(.up)))
-        }
-        return PixelSize(width: try side(points.width, "width"), height: try side(points.height, "height"))
+        try VectorSize.wholePixels(width: pointSize.width, height: pointSize.height, subject: "PDF: the page")
     }
 
     /// Draws the page on white so that its box of points fills `target` pixels. The cairo context is scaled,

@@ -1,5 +1,6 @@
 import CRsvg
 import WebImage
+import WebImageCairo
 
 /// The size an SVG is drawn at when no size is asked for, from its `width`, `height` and `viewBox`.
 ///
@@ -51,15 +52,6 @@ enum SVGIntrinsicSize {
     /// Whole pixels for an exact size: rounded up like `rsvg-convert` (a 10.5-wide drawing needs 11 columns),
     /// after forgiving float noise. Throws for an empty or absurd size.
     static func pixels(_ exact: (width: Double, height: Double)) throws -> PixelSize {
-        func side(_ value: Double, _ name: String) throws -> Int {
-            guard value.isFinite, value > 0 else {
-                throw ImageError(.badImageData, "SVG: the document's \(name) is \(value), nothing can be drawn")
-            }
-            guard value <= Double(Int32.max) else {
-                throw ImageError(.imageTooLarge, "SVG: the document declares a \(name) of \(value) pixels")
-            }
-            return max(1, Int((value - 1e-6).rounded(.up)))
-        }
-        return PixelSize(width: try side(exact.width, "width"), height: try side(exact.height, "height"))
+        try VectorSize.wholePixels(width: exact.width, height: exact.height, subject: "SVG: the document")
     }
 }
