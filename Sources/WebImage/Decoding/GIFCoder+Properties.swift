@@ -29,8 +29,10 @@ extension GIFCoder {
                     case .image(let descriptor):
                         if opacity == nil {
                             let screen = reader.screenSize
-                            opacity = CanvasOpacity(
-                                canvas: screen.area > 0 ? screen : GIFFrameDecoder.extent(of: descriptor.rect))
+                            let canvas = screen.area > 0 ? screen : GIFFrameDecoder.extent(of: descriptor.rect)
+                            // The decoder's refusal of an empty canvas; no pixel limit, nothing is allocated here.
+                            try DecodeLimits(maxPixels: .max).check(canvas)
+                            opacity = CanvasOpacity(canvas: canvas)
                         }
                         opacity?.draw(rect: descriptor.rect, declaresTransparency: control.transparentIndex != nil,
                                       disposal: control.disposal.canvasDisposal)

@@ -52,6 +52,13 @@ import Testing
         }
     }
 
+    @Test func anEmptyCanvasIsRefusedAsTheDecoderRefusesIt() throws {
+        // Found by FuzzProperties: a zero screen and a frame of width 0 at row 3.
+        let gif = Data(base64Encoded: "R0lGODlhAAAAAJEAAMgeHh7IHh4eyNzcFCwAAAMAAAACAAACA0Q1VgA7")!
+        #expect { try ImageCoders.shared.decode(gif) } throws: { ($0 as? ImageError)?.code == .badImageData }
+        #expect { try ImageCoders.shared.properties(of: gif) } throws: { ($0 as? ImageError)?.code == .badImageData }
+    }
+
     @Test func recognisedButUnreadableFormatsNameThemselves() throws {
         let heic = Data([0, 0, 0, 24] + Array("ftypheic".utf8) + [0, 0, 0, 0] + Array("mif1heic".utf8))
         let coders = ImageCoders(coders: ImageCoders.builtIn)
