@@ -147,6 +147,8 @@ public final class ImageDownloader: ImageLoader {
             throw ImageError(.invalidURL, "no loader handles \(url.absoluteString)")
         }
         var headers = configuration.headers
+        // Read per request, not when the configuration was made: coders registered later count.
+        if headers["Accept"] == nil { headers["Accept"] = ImageLoadRequest.defaultAccept }
         headers.merge(context.headers)
         if let filter = configuration.headersFilter { headers = filter(url, headers) }
         var request = ImageLoadRequest(

@@ -24,8 +24,9 @@ public struct ImageDownloaderConfiguration: Sendable {
     /// The longest wait for a connection (used for the HTTP loader the downloader creates). The HTTP client
     /// keeps trying a refused connection until then.
     public var connectTimeout: Duration = .seconds(10)
-    /// Headers sent with every request (defaults: `Accept` preferring WebP and AVIF, `User-Agent`).
-    public var headers = ImageLoadRequest.defaultHeaders
+    /// Headers sent with every request (default: the `User-Agent`). Without an `Accept` here, each request gets
+    /// ``ImageLoadRequest/defaultAccept`` as it is made: the formats the shared coders decode at that moment.
+    public var headers: HTTPHeaderFields = ["User-Agent": ImageLoadRequest.defaultUserAgent]
     /// Rewrites the headers of each request after the per-download headers were added.
     public var headersFilter: (@Sendable (URL, HTTPHeaderFields) -> HTTPHeaderFields)?
     /// Credentials sent to every request's own origin unless a download's context gives others.
