@@ -123,7 +123,8 @@ let package = Package(
             swiftSettings: strict
         ),
         // What the plugin coders' test targets share.
-        .target(name: "CoderTestSupport", path: "Tests/CoderTestSupport", swiftSettings: strict),
+        .target(name: "CoderTestSupport", dependencies: ["WebImage"], path: "Tests/CoderTestSupport",
+                swiftSettings: strict),
     ] + ["AVIF", "HEIF", "JXL", "SVG", "PDF", "TIFF"].map { format in
         // Each plugin coder is tested on its own, against fixtures written and decoded by other tools.
         .testTarget(

@@ -12,10 +12,10 @@ import WebImageAVIF
         let data = try AVIFFixtures.data(name)
         for length in [0, 1, 11, 24, 40, 100, 300, data.count / 2, data.count - 100, data.count - 1] {
             let cut = data.prefix(length)
-            #expect(AVIFFixtures.errorCode { _ = try coder.decode(cut, options: DecodeOptions()) } == .badImageData,
+            #expect(errorCode { _ = try coder.decode(cut, options: DecodeOptions()) } == .badImageData,
                     "\(name) cut to \(length) bytes")
             // The header may be whole in a cut file; when it is not, the error is typed.
-            if let code = AVIFFixtures.errorCode({ _ = try coder.properties(of: cut) }) {
+            if let code = errorCode({ _ = try coder.properties(of: cut) }) {
                 #expect(code == .badImageData, "\(name) properties cut to \(length) bytes")
             }
         }
@@ -43,8 +43,8 @@ import WebImageAVIF
 
     @Test func notAVIF() {
         for data in [Data(), Data("hello, world".utf8), Data(repeating: 0, count: 64)] {
-            #expect(AVIFFixtures.errorCode { _ = try coder.decode(data, options: DecodeOptions()) } == .badImageData)
-            #expect(AVIFFixtures.errorCode { _ = try coder.properties(of: data) } == .badImageData)
+            #expect(errorCode { _ = try coder.decode(data, options: DecodeOptions()) } == .badImageData)
+            #expect(errorCode { _ = try coder.properties(of: data) } == .badImageData)
         }
     }
 
@@ -52,13 +52,13 @@ import WebImageAVIF
     @Test(arguments: [10_000, 40_000]) func hugeDeclaredSizeIsRefusedFromTheHeader(side: Int) throws {
         let data = try AVIFFixtures.withImageSpatialExtents(
             try AVIFFixtures.data("rgb8-lossless.avif"), width: UInt32(side), height: UInt32(side))
-        #expect(AVIFFixtures.errorCode { _ = try coder.decode(data, options: DecodeOptions()) } == .imageTooLarge)
+        #expect(errorCode { _ = try coder.decode(data, options: DecodeOptions()) } == .imageTooLarge)
     }
 
     @Test func pixelLimit() throws {
         let data = try AVIFFixtures.data("rgb8-lossless.avif")
         let options = DecodeOptions(limits: DecodeLimits(maxPixels: 48 * 32 - 1))
-        #expect(AVIFFixtures.errorCode { _ = try coder.decode(data, options: options) } == .imageTooLarge)
+        #expect(errorCode { _ = try coder.decode(data, options: options) } == .imageTooLarge)
         let exact = DecodeOptions(limits: DecodeLimits(maxPixels: 48 * 32))
         #expect(try coder.decode(data, options: exact).size == PixelSize(width: 48, height: 32))
     }
@@ -76,7 +76,7 @@ import WebImageAVIF
     @Test func emptyDeclaredSize() throws {
         let data = try AVIFFixtures.withImageSpatialExtents(
             try AVIFFixtures.data("rgb8-lossless.avif"), width: 0, height: 32)
-        #expect(AVIFFixtures.errorCode { _ = try coder.decode(data, options: DecodeOptions()) } == .badImageData)
-        #expect(AVIFFixtures.errorCode { _ = try coder.properties(of: data) } == .badImageData)
+        #expect(errorCode { _ = try coder.decode(data, options: DecodeOptions()) } == .badImageData)
+        #expect(errorCode { _ = try coder.properties(of: data) } == .badImageData)
     }
 }

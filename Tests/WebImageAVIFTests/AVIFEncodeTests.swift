@@ -1,3 +1,4 @@
+import CoderTestSupport
 import Foundation
 import Testing
 import WebImage
@@ -94,7 +95,7 @@ import WebImageAVIF
 
     @Test func otherFormatsAreRefused() throws {
         let image = Image(pixels: try source("src-rgb.rgba"))
-        #expect(AVIFFixtures.errorCode { _ = try coder.encode(image, as: .png, options: EncodeOptions()) }
+        #expect(errorCode { _ = try coder.encode(image, as: .png, options: EncodeOptions()) }
                 == .unsupportedFormat)
     }
 }

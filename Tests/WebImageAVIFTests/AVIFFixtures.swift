@@ -1,3 +1,4 @@
+import CoderTestSupport
 import Foundation
 import Testing
 import WebImage
@@ -49,18 +50,5 @@ enum AVIFFixtures {
             for byte in 0..<4 { bytes[start + offset + byte] = UInt8(truncatingIfNeeded: value >> (24 - 8 * byte)) }
         }
         return Data(bytes)
-    }
-
-    /// The error code `body` threw, or `nil` when it did not throw.
-    static func errorCode(_ body: () throws -> Void) -> ImageError.Code? {
-        do {
-            try body()
-            return nil
-        } catch let error as ImageError {
-            return error.code
-        } catch {
-            Issue.record("not an ImageError: \(error)")
-            return nil
-        }
     }
 }

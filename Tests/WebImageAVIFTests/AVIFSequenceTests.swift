@@ -1,3 +1,4 @@
+import CoderTestSupport
 import Foundation
 import Testing
 import WebImage
@@ -35,7 +36,7 @@ import WebImageAVIF
     @Test func frameIndexPastTheEndIsRefused() throws {
         for (name, index) in [("sequence.avif", 3), ("rgb8-lossless.avif", 1), ("rgb8-lossless.avif", -1)] {
             let data = try AVIFFixtures.data(name)
-            #expect(AVIFFixtures.errorCode { _ = try coder.decode(data, options: DecodeOptions(frameIndex: index)) }
+            #expect(errorCode { _ = try coder.decode(data, options: DecodeOptions(frameIndex: index)) }
                     == .invalidParameter)
         }
     }
@@ -50,9 +51,9 @@ import WebImageAVIF
     @Test func frameLimitsAreCheckedFromTheHeader() throws {
         let data = try AVIFFixtures.data("sequence.avif")
         let fewFrames = DecodeOptions(limits: DecodeLimits(maxFrames: 2))
-        #expect(AVIFFixtures.errorCode { _ = try coder.decode(data, options: fewFrames) } == .imageTooLarge)
+        #expect(errorCode { _ = try coder.decode(data, options: fewFrames) } == .imageTooLarge)
         let fewPixels = DecodeOptions(limits: DecodeLimits(maxTotalPixels: 32 * 24 * 2))
-        #expect(AVIFFixtures.errorCode { _ = try coder.decode(data, options: fewPixels) } == .imageTooLarge)
+        #expect(errorCode { _ = try coder.decode(data, options: fewPixels) } == .imageTooLarge)
         var firstOnly = fewFrames
         firstOnly.firstFrameOnly = true
         #expect(try coder.decode(data, options: firstOnly).frames.count == 1)
@@ -76,7 +77,7 @@ import WebImageAVIF
         let (data, durations) = try sequence(frames: 1700)
         let properties = try coder.properties(of: data)
         #expect(properties.frameCount == 1700 && properties.frameDurations == durations)
-        #expect(AVIFFixtures.errorCode { _ = try coder.decode(data, options: DecodeOptions()) } == .imageTooLarge)
+        #expect(errorCode { _ = try coder.decode(data, options: DecodeOptions()) } == .imageTooLarge)
         let first = try coder.decode(data, options: DecodeOptions(firstFrameOnly: true))
         #expect(first.frames.count == 1 && first.frames[0].duration == durations[0])
     }

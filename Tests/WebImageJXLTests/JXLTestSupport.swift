@@ -1,3 +1,4 @@
+import CoderTestSupport
 import Foundation
 import Testing
 import WebImage
@@ -36,19 +37,6 @@ func psnr(_ a: [UInt8], _ b: [UInt8]) -> Double {
     }
     guard sum > 0 else { return .infinity }
     return 10 * log10(255 * 255 / (sum / Double(a.count)))
-}
-
-/// The error code `body` throws, or `nil` when it returns.
-func errorCode(_ body: () throws -> Void) -> ImageError.Code? {
-    do {
-        try body()
-        return nil
-    } catch let error as ImageError {
-        return error.code
-    } catch {
-        Issue.record("not an ImageError: \(error)")
-        return nil
-    }
 }
 
 /// A bare codestream whose size header declares `side`×`side` pixels, followed by default image metadata

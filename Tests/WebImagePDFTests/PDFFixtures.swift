@@ -1,3 +1,4 @@
+import CoderTestSupport
 import Foundation
 import Testing
 import WebImage
@@ -97,14 +98,5 @@ enum PDFFixtures {
         }
         out += "trailer\n<< /Size \(objects.count + 1) /Root 1 0 R >>\nstartxref\n\(xref)\n%%EOF\n"
         return Data(out.utf8)
-    }
-
-    static func code(of body: () throws -> some Any) -> ImageError.Code? {
-        do {
-            _ = try body()
-            return nil
-        } catch {
-            return (error as? ImageError)?.code
-        }
     }
 }

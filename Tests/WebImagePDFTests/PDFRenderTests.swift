@@ -1,3 +1,4 @@
+import CoderTestSupport
 import Foundation
 import Testing
 import WebImage
@@ -42,7 +43,7 @@ import WebImagePDF
     @Test func pagePastTheLastIsAnInvalidParameter() throws {
         let data = try PDFFixtures.data("two-pages.pdf")
         for page in [2, 100, -1] {
-            #expect(PDFFixtures.code { try coder.decode(data, options: DecodeOptions(frameIndex: page)) }
+            #expect(errorCode { try coder.decode(data, options: DecodeOptions(frameIndex: page)) }
                     == .invalidParameter)
         }
     }
@@ -116,6 +117,6 @@ import WebImagePDF
 
     @Test func doesNotEncode() throws {
         let image = try coder.decode(try PDFFixtures.data("fractional.pdf"), options: DecodeOptions())
-        #expect(PDFFixtures.code { try coder.encode(image, as: .pdf, options: EncodeOptions()) } == .unsupportedFormat)
+        #expect(errorCode { try coder.encode(image, as: .pdf, options: EncodeOptions()) } == .unsupportedFormat)
     }
 }

@@ -1,3 +1,4 @@
+import CoderTestSupport
 import Foundation
 import Testing
 import WebImage
@@ -22,7 +23,7 @@ import WebImagePDF
     @Test func hugePagesAreRefusedBeforeDrawing() throws {
         let data = PDFFixtures.document(pages: 1, mediaBox: "0 0 100000 100000")
         #expect(try coder.properties(of: data).size == PixelSize(width: 100_000, height: 100_000))
-        #expect(PDFFixtures.code { try coder.decode(data, options: DecodeOptions()) } == .imageTooLarge)
+        #expect(errorCode { try coder.decode(data, options: DecodeOptions()) } == .imageTooLarge)
         let small = DecodeOptions(thumbnailPixelSize: PixelSize(width: 64, height: 64))
         let thumbnail = try coder.decode(data, options: small)
         #expect(thumbnail.size == PixelSize(width: 64, height: 64))
@@ -41,24 +42,24 @@ import WebImagePDF
         // poppler would decode this image at 20 000 × 20 000 (1.6 GB) to draw a 20×20 page.
         let data = PDFFixtures.document(imageWidth: 20_000, height: 20_000, hex: "00>")
         #expect(try coder.properties(of: data).size == PixelSize(width: 20, height: 20))
-        #expect(PDFFixtures.code { try coder.decode(data, options: DecodeOptions()) } == .imageTooLarge)
+        #expect(errorCode { try coder.decode(data, options: DecodeOptions()) } == .imageTooLarge)
         let thumbnail = DecodeOptions(thumbnailPixelSize: PixelSize(width: 4, height: 4))
-        #expect(PDFFixtures.code { try coder.decode(data, options: thumbnail) } == .imageTooLarge)
+        #expect(errorCode { try coder.decode(data, options: thumbnail) } == .imageTooLarge)
         let small = PDFFixtures.document(imageWidth: 2, height: 2, hex: "FF000000FF000000FFFFFFFF>")
         let limits = DecodeLimits(maxPixels: 3)
         let thumbnailOfSmall = DecodeOptions(thumbnailPixelSize: PixelSize(width: 1, height: 1), limits: limits)
-        #expect(PDFFixtures.code { try coder.decode(small, options: thumbnailOfSmall) } == .imageTooLarge)
+        #expect(errorCode { try coder.decode(small, options: thumbnailOfSmall) } == .imageTooLarge)
     }
 
     @Test func pixelLimitApplies() throws {
         let data = try PDFFixtures.data("shapes.pdf")
         let options = DecodeOptions(limits: DecodeLimits(maxPixels: 100 * 80 - 1))
-        #expect(PDFFixtures.code { try coder.decode(data, options: options) } == .imageTooLarge)
+        #expect(errorCode { try coder.decode(data, options: options) } == .imageTooLarge)
     }
 
     @Test func sizesCairoCannotDrawAreRefused() {
         let data = PDFFixtures.document(pages: 1, mediaBox: "0 0 40000 2")
-        #expect(PDFFixtures.code { try coder.decode(data, options: DecodeOptions()) } == .imageTooLarge)
+        #expect(errorCode { try coder.decode(data, options: DecodeOptions()) } == .imageTooLarge)
     }
 
     @Test func emptyPageBoxFallsBackToLetter() throws {
@@ -70,14 +71,14 @@ import WebImagePDF
 
     @Test func documentWithoutPagesIsBadData() {
         let data = PDFFixtures.document(pages: 0)
-        #expect(PDFFixtures.code { try coder.decode(data, options: DecodeOptions()) } == .badImageData)
-        #expect(PDFFixtures.code { try coder.properties(of: data) } == .badImageData)
+        #expect(errorCode { try coder.decode(data, options: DecodeOptions()) } == .badImageData)
+        #expect(errorCode { try coder.properties(of: data) } == .badImageData)
     }
 
     @Test func passwordProtectedIsUnsupported() throws {
         let data = try PDFFixtures.data("encrypted.pdf")
-        #expect(PDFFixtures.code { try coder.decode(data, options: DecodeOptions()) } == .unsupportedFormat)
-        #expect(PDFFixtures.code { try coder.properties(of: data) } == .unsupportedFormat)
+        #expect(errorCode { try coder.decode(data, options: DecodeOptions()) } == .unsupportedFormat)
+        #expect(errorCode { try coder.properties(of: data) } == .unsupportedFormat)
         do {
             _ = try coder.decode(data, options: DecodeOptions())
         } catch let error as ImageError {
@@ -89,9 +90,9 @@ import WebImagePDF
         let data = try PDFFixtures.data("shapes.pdf")
         for length in [0, 1, 4, 9, 40, 200, data.count / 2, data.count - 60, data.count - 7] {
             let cut = data.prefix(length)
-            #expect(PDFFixtures.code { try coder.decode(cut, options: DecodeOptions()) } == .badImageData,
+            #expect(errorCode { try coder.decode(cut, options: DecodeOptions()) } == .badImageData,
                     "cut at \(length)")
-            #expect(PDFFixtures.code { try coder.properties(of: cut) } == .badImageData, "cut at \(length)")
+            #expect(errorCode { try coder.properties(of: cut) } == .badImageData, "cut at \(length)")
         }
     }
 
@@ -99,8 +100,8 @@ import WebImagePDF
         for text in ["%PDF-1.4\nnothing here at all\n%%EOF\n", "%PDF-", "%PDF-1.7\n1 0 obj << /Type /Catalog >>\n%%EOF",
                      "<html>error</html>\n%%EOF"] {
             let data = Data(text.utf8)
-            #expect(PDFFixtures.code { try coder.decode(data, options: DecodeOptions()) } == .badImageData, "\(text)")
-            #expect(PDFFixtures.code { try coder.properties(of: data) } == .badImageData, "\(text)")
+            #expect(errorCode { try coder.decode(data, options: DecodeOptions()) } == .badImageData, "\(text)")
+            #expect(errorCode { try coder.properties(of: data) } == .badImageData, "\(text)")
         }
     }
 

@@ -1,3 +1,4 @@
+import CoderTestSupport
 import Foundation
 import Testing
 import WebImage
@@ -33,14 +34,5 @@ enum SVGFixtures {
     static func document(_ attributes: String) -> Data {
         let rect = #"<rect width="10" height="10" fill="lime"/>"#
         return Data(#"<svg xmlns="http://www.w3.org/2000/svg" \#(attributes)>\#(rect)</svg>"#.utf8)
-    }
-
-    static func code(of body: () throws -> some Any) -> ImageError.Code? {
-        do {
-            _ = try body()
-            return nil
-        } catch {
-            return (error as? ImageError)?.code
-        }
     }
 }

@@ -1,3 +1,4 @@
+import CoderTestSupport
 import Foundation
 import Testing
 import WebImage
@@ -86,7 +87,7 @@ import WebImageSVG
     @Test func onlyFrameZeroExists() throws {
         let data = try SVGFixtures.data("fractional.svg")
         #expect(try coder.decode(data, options: DecodeOptions(frameIndex: 0)).size == PixelSize(width: 11, height: 8))
-        #expect(SVGFixtures.code { try coder.decode(data, options: DecodeOptions(frameIndex: 1)) } == .invalidParameter)
+        #expect(errorCode { try coder.decode(data, options: DecodeOptions(frameIndex: 1)) } == .invalidParameter)
     }
 
     @Test func scaleComesFromTheFileName() throws {
@@ -129,6 +130,6 @@ import WebImageSVG
     @Test func doesNotEncode() throws {
         let image = try coder.decode(try SVGFixtures.data("fractional.svg"), options: DecodeOptions())
         #expect(!coder.canEncode(to: .png))
-        #expect(SVGFixtures.code { try coder.encode(image, as: .svg, options: EncodeOptions()) } == .unsupportedFormat)
+        #expect(errorCode { try coder.encode(image, as: .svg, options: EncodeOptions()) } == .unsupportedFormat)
     }
 }

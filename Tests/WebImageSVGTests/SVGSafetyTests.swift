@@ -58,20 +58,20 @@ import WebImageSVG
             <image href="data:image/png;base64,\(png.base64EncodedString())" width="4" height="4"/></svg>
             """.utf8)
         let tight = DecodeOptions(limits: DecodeLimits(maxPixels: 100))
-        #expect(SVGFixtures.code { try coder.decode(document, options: tight) } == .imageTooLarge)
+        #expect(errorCode { try coder.decode(document, options: tight) } == .imageTooLarge)
         #expect(try coder.decode(document, options: DecodeOptions()).pixels[2, 2] == RGBA(0, 0, 255, 255))
     }
 
     @Test func entityBombIsRefused() throws {
         let data = try SVGFixtures.data("entity-bomb.svg")
-        #expect(SVGFixtures.code { try coder.decode(data, options: DecodeOptions()) } == .badImageData)
-        #expect(SVGFixtures.code { try coder.properties(of: data) } == .badImageData)
+        #expect(errorCode { try coder.decode(data, options: DecodeOptions()) } == .badImageData)
+        #expect(errorCode { try coder.properties(of: data) } == .badImageData)
     }
 
     @Test func hugeDeclaredSizeIsRefusedBeforeDrawing() throws {
         let data = SVGFixtures.document(#"width="100000" height="100000""#)
         #expect(try coder.properties(of: data).size == PixelSize(width: 100_000, height: 100_000))
-        #expect(SVGFixtures.code { try coder.decode(data, options: DecodeOptions()) } == .imageTooLarge)
+        #expect(errorCode { try coder.decode(data, options: DecodeOptions()) } == .imageTooLarge)
         // A thumbnail of it is small, so it is drawn: the limit applies to the rendered size.
         let small = DecodeOptions(thumbnailPixelSize: PixelSize(width: 16, height: 16))
         let thumbnail = try coder.decode(data, options: small)
@@ -81,31 +81,31 @@ import WebImageSVG
     @Test func pixelLimitApplies() throws {
         let data = try SVGFixtures.data("shapes.svg")
         let limits = DecodeLimits(maxPixels: 64 * 48 - 1)
-        #expect(SVGFixtures.code { try coder.decode(data, options: DecodeOptions(limits: limits)) } == .imageTooLarge)
+        #expect(errorCode { try coder.decode(data, options: DecodeOptions(limits: limits)) } == .imageTooLarge)
     }
 
     @Test func sizesCairoCannotDrawAreRefused() throws {
         let data = SVGFixtures.document(#"width="40000" height="2""#)
-        #expect(SVGFixtures.code { try coder.decode(data, options: DecodeOptions()) } == .imageTooLarge)
+        #expect(errorCode { try coder.decode(data, options: DecodeOptions()) } == .imageTooLarge)
         let absurd = SVGFixtures.document(#"width="1e12" height="1""#)
-        #expect(SVGFixtures.code { try coder.properties(of: absurd) } == .imageTooLarge)
-        #expect(SVGFixtures.code { try coder.decode(absurd, options: DecodeOptions()) } == .imageTooLarge)
+        #expect(errorCode { try coder.properties(of: absurd) } == .imageTooLarge)
+        #expect(errorCode { try coder.decode(absurd, options: DecodeOptions()) } == .imageTooLarge)
     }
 
     @Test(arguments: [#"width="0" height="10""#, #"width="10" height="0""#, #"viewBox="0 0 0 0" width="0""#])
     func emptyDocumentsAreBadData(attributes: String) throws {
         let data = SVGFixtures.document(attributes)
-        #expect(SVGFixtures.code { try coder.decode(data, options: DecodeOptions()) } == .badImageData)
-        #expect(SVGFixtures.code { try coder.properties(of: data) } == .badImageData)
+        #expect(errorCode { try coder.decode(data, options: DecodeOptions()) } == .badImageData)
+        #expect(errorCode { try coder.properties(of: data) } == .badImageData)
     }
 
     @Test func truncationsAreBadData() throws {
         let data = try SVGFixtures.data("gradient.svg")
         for length in [0, 1, 5, 30, 100, 250, data.count / 2, data.count - 20, data.count - 8] {
             let cut = data.prefix(length)
-            #expect(SVGFixtures.code { try coder.decode(cut, options: DecodeOptions()) } == .badImageData,
+            #expect(errorCode { try coder.decode(cut, options: DecodeOptions()) } == .badImageData,
                     "cut at \(length)")
-            #expect(SVGFixtures.code { try coder.properties(of: cut) } == .badImageData, "cut at \(length)")
+            #expect(errorCode { try coder.properties(of: cut) } == .badImageData, "cut at \(length)")
         }
     }
 
@@ -113,7 +113,7 @@ import WebImageSVG
         for bytes in [Data("not xml at all".utf8), Data([0x3C, 0x73, 0x76, 0x67, 0x00, 0xFF, 0xFE]),
                       Data(#"<svg xmlns="http://www.w3.org/2000/svg"><rect></svg>"#.utf8),
                       Data("<html><body>an error page</body></html>".utf8)] {
-            #expect(SVGFixtures.code { try coder.decode(bytes, options: DecodeOptions()) } == .badImageData)
+            #expect(errorCode { try coder.decode(bytes, options: DecodeOptions()) } == .badImageData)
         }
     }
 
