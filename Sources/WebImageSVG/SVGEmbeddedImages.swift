@@ -5,8 +5,8 @@ import WebImage
 ///
 /// Why: librsvg hands an embedded PNG, JPEG or GIF to gdk-pixbuf, which decodes it at its own size whatever size
 /// it is drawn at: an 83 KB SVG holding an 8 000 × 8 000 PNG takes 450 MB to draw at 20×20. External references
-/// are never loaded (see `SVGDocument`), so `data:` URLs are the only way in. Each one is decoded from base64 (or
-/// percent-encoding) and its size read by ``ImageCoders/shared``'s header readers; one over
+/// are never loaded (see `SVGDocument`), so `data:` URLs are the only way in. Each one is decoded as the
+/// downloader decodes `data:` URLs and its size read by ``ImageCoders/shared``'s header readers; one over
 /// ``DecodeLimits/maxPixels`` refuses the document. A payload no registered coder reads is left to librsvg.
 /// What this cannot see: a URL spelled with XML character or entity references, which the parser expands.
 enum SVGEmbeddedImages {
@@ -18,7 +18,10 @@ enum SVGEmbeddedImages {
             var end = start + scheme.count
             while end < bytes.count, !isURLEnd(bytes[end]) { end += 1 }
             index = end
-            guard let payload = decode(bytes[(start + scheme.count)..<end]), !payload.isEmpty else { continue }
+            // The library's own `data:` decoder (percent escapes, then base64); a URL it refuses is left to librsvg.
+            let url = String(decoding: bytes[start..<end], as: UTF8.self)
+            guard let payload = try? DataURLImageLoader.decode(url, maximumSize: bytes.count).data, !payload.isEmpty
+            else { continue }
             let properties: ImageProperties
             do {
                 properties = try ImageCoders.shared.properties(of: payload)
@@ -35,43 +38,10 @@ enum SVGEmbeddedImages {
         }
     }
 
-    /// The bytes of a `data:` URL after its scheme: `mediatype[;base64],payload`.
-    static func decode(_ url: ArraySlice<UInt8>) -> Data? {
-        guard let comma = url.firstIndex(of: UInt8(ascii: ",")) else { return nil }
-        let header = String(decoding: url[url.startIndex..<comma], as: UTF8.self).lowercased()
-        let payload = url[(comma + 1)...]
-        if header.hasSuffix(";base64") {
-            return Data(base64Encoded: Data(payload), options: .ignoreUnknownCharacters)
-        }
-        var decoded = [UInt8]()
-        decoded.reserveCapacity(payload.count)
-        var cursor = payload.startIndex
-        while cursor < payload.endIndex {
-            if payload[cursor] == UInt8(ascii: "%"), cursor + 2 < payload.endIndex,
-               let high = hexValue(payload[cursor + 1]), let low = hexValue(payload[cursor + 2]) {
-                decoded.append(high << 4 | low)
-                cursor += 3
-            } else {
-                decoded.append(payload[cursor])
-                cursor += 1
-            }
-        }
-        return Data(decoded)
-    }
-
     /// Where a URL in an attribute or a CSS `url()` ends.
     private static func isURLEnd(_ byte: UInt8) -> Bool {
         byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") || byte == UInt8(ascii: ")")
             || byte == UInt8(ascii: "<") || byte == UInt8(ascii: ">")
-    }
-
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
-        }
     }
 
     private static func find(_ needle: [UInt8], in bytes: [UInt8], from start: Int) -> Int? {

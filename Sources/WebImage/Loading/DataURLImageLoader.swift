@@ -30,8 +30,8 @@ public struct DataURLImageLoader: ImageLoader {
         return ImageLoadResponse(data: decoded.data, metadata: metadata)
     }
 
-    /// Splits and decodes a `data:` URL string.
-    static func decode(_ string: String, maximumSize: Int) throws -> (mediaType: String, data: Data) {
+    /// Splits and decodes a `data:` URL string (also used by the SVG coder for the images a document embeds).
+    package static func decode(_ string: String, maximumSize: Int) throws -> (mediaType: String, data: Data) {
         guard string.lowercased().hasPrefix("data:"), let comma = string.firstIndex(of: ",") else {
             throw ImageError(.invalidURL, "a data: URL needs a comma before its payload")
         }
