@@ -87,31 +87,22 @@ struct ICOPNGHeader {
     let hasAlpha: Bool
 
     init(_ bytes: UnsafeRawBufferPointer) throws {
-        func bigEndian32(_ offset: Int) -> Int {
-            Int(bytes[offset]) << 24 | Int(bytes[offset + 1]) << 16 | Int(bytes[offset + 2]) << 8
-                | Int(bytes[offset + 3])
-        }
-        func type(at offset: Int) -> String { String(decoding: bytes[offset + 4..<offset + 8], as: UTF8.self) }
-        guard bytes.count >= 33, type(at: 8) == "IHDR" else {
-            throw ImageError(.badImageData, "ICO: a PNG entry without an IHDR chunk")
-        }
-        size = PixelSize(width: bigEndian32(16), height: bigEndian32(20))
-        let depth = Int(bytes[24]), colourType = Int(bytes[25])
-        let channels = [0: 1, 2: 3, 3: 1, 4: 2, 6: 4][colourType] ?? 1
+        var reader = try PNGChunkReader(bytes)
+        guard let header = try? reader.next(verifyingChecksum: false), header.type == .IHDR, header.data.count == 13
+        else { throw ImageError(.badImageData, "ICO: a PNG entry without an IHDR chunk") }
+        size = PixelSize(width: Int(reader.uint32(at: header.data.lowerBound)),
+                         height: Int(reader.uint32(at: header.data.lowerBound + 4)))
+        let depth = Int(bytes[header.data.lowerBound + 8]), colourType = bytes[header.data.lowerBound + 9]
+        let channels = [0: 1, 2: 3, 3: 1, 4: 2, 6: 4][Int(colourType)] ?? 1
         bitsPerPixel = depth * channels
+        // Walk to the first IDAT looking for tRNS; a damaged chunk ends the walk (the decoder judges the rest).
         var transparency = false
-        var offset = 33  // the chunk after IHDR; walk to the first IDAT looking for tRNS
-        while offset + 8 <= bytes.count {
-            let chunk = type(at: offset)
-            if chunk == "IDAT" { break }
-            if chunk == "tRNS" {
+        while let chunk = try? reader.next(verifyingChecksum: false), chunk.type != .IDAT, chunk.type != .IEND {
+            if chunk.type == .tRNS {
                 transparency = true
                 break
             }
-            let length = bigEndian32(offset)
-            guard length <= bytes.count - offset - 12 else { break }
-            offset += 12 + length
         }
-        hasAlpha = colourType == 4 || colourType == 6 || transparency
+        hasAlpha = PNGCoder.colorTypeHasAlpha(colourType) || transparency
     }
 }
