@@ -12,25 +12,24 @@ public final class ImageCoders: Sendable {
         [JPEGCoder(), PNGCoder(), GIFCoder(), WebPCoder(), BMPCoder(), ICOCoder()]
     }
 
-    private let registered: Locked<[any ImageCoder]>
+    private let registered: LastAddedFirstRegistry<any ImageCoder>
 
     /// Creates a registry holding `coders`, asked last to first.
     public init(coders: [any ImageCoder] = []) {
-        registered = Locked(coders)
+        registered = LastAddedFirstRegistry(coders)
     }
 
     /// The registered coders in the order they are asked (last added first).
-    public var coders: [any ImageCoder] { registered.withLock { Array($0.reversed()) } }
+    public var coders: [any ImageCoder] { registered.inAskingOrder }
 
     /// Registers `coder` ahead of every coder already here.
     public func add(_ coder: any ImageCoder) {
-        registered.withLock { $0.append(coder) }
+        registered.add(coder)
     }
 
     /// Removes every coder of the same type as `coder`.
     public func remove(_ coder: any ImageCoder) {
-        let type = ObjectIdentifier(Swift.type(of: coder))
-        registered.withLock { $0.removeAll { ObjectIdentifier(Swift.type(of: $0)) == type } }
+        registered.removeAll(ofTypeOf: coder)
     }
 
     /// Decodes `data` with the first coder that accepts it.
@@ -39,7 +38,7 @@ public final class ImageCoders: Sendable {
     /// ``ImageError/Code/unsupportedFormat`` for a recognised format no coder reads (HEIC, TIFF, SVG, …).
     public func decode(_ data: Data, options: DecodeOptions = DecodeOptions()) throws -> Image {
         guard !data.isEmpty else { throw ImageError(.badImageData, "the data is empty") }
-        if let coder = coders.first(where: { $0.canDecode(data) }) {
+        if let coder = registered.first(where: { $0.canDecode(data) }) {
             return try coder.decode(data, options: options)
         }
         let format = ImageFormat.detect(data)
@@ -54,7 +53,7 @@ public final class ImageCoders: Sendable {
     /// recognised format no coder reads (``ImageFormat/detect(_:)`` still names it).
     public func properties(of data: Data) throws -> ImageProperties {
         guard !data.isEmpty else { throw ImageError(.badImageData, "the data is empty") }
-        if let coder = coders.first(where: { $0.canDecode(data) }) {
+        if let coder = registered.first(where: { $0.canDecode(data) }) {
             return try coder.properties(of: data)
         }
         let format = ImageFormat.detect(data)
@@ -66,7 +65,7 @@ public final class ImageCoders: Sendable {
 
     /// Every format some registered coder decodes.
     public var decodableFormats: Set<ImageFormat> {
-        registered.withLock { $0.reduce(into: Set()) { $0.formUnion($1.decodableFormats) } }
+        registered.reduce(into: Set()) { $0.formUnion($1.decodableFormats) }
     }
 
     /// Whether some registered coder writes `format`.

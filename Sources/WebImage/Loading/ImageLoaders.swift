@@ -3,30 +3,29 @@ import Foundation
 /// A registry of loaders that is itself a loader: a URL goes to the loader added last that can load it, so a
 /// plugin can take over a scheme from a built-in loader (SDWebImage's `SDImageLoadersManager`).
 public final class ImageLoaders: ImageLoader {
-    private let registered: Locked<[any ImageLoader]>
+    private let registered: LastAddedFirstRegistry<any ImageLoader>
 
     /// A registry holding `loaders`, asked last to first.
     public init(_ loaders: [any ImageLoader] = []) {
-        registered = Locked(loaders)
+        registered = LastAddedFirstRegistry(loaders)
     }
 
     /// The registered loaders in the order they are asked (last added first).
-    public var loaders: [any ImageLoader] { registered.withLock { Array($0.reversed()) } }
+    public var loaders: [any ImageLoader] { registered.inAskingOrder }
 
     /// Registers `loader` ahead of every loader already here.
     public func add(_ loader: any ImageLoader) {
-        registered.withLock { $0.append(loader) }
+        registered.add(loader)
     }
 
     /// Removes every loader of the same type as `loader`.
     public func remove(_ loader: any ImageLoader) {
-        let type = ObjectIdentifier(Swift.type(of: loader))
-        registered.withLock { $0.removeAll { ObjectIdentifier(Swift.type(of: $0)) == type } }
+        registered.removeAll(ofTypeOf: loader)
     }
 
     /// The loader that would handle `url`, if any.
     public func loader(for url: URL) -> (any ImageLoader)? {
-        registered.withLock { $0.last { $0.canLoad(url) } }
+        registered.first { $0.canLoad(url) }
     }
 
     public func canLoad(_ url: URL) -> Bool {
