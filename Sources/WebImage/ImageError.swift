@@ -9,7 +9,6 @@ public struct ImageError: Error, Sendable, Equatable, CustomStringConvertible {
         case badImageData
         case cacheNotModified
         case blackListed
-        case invalidDownloadOperation
         case invalidDownloadStatusCode
         case cancelled
         case invalidDownloadResponse
@@ -22,6 +21,9 @@ public struct ImageError: Error, Sendable, Equatable, CustomStringConvertible {
         /// An argument out of its range: a frame or page past the last, a transformer parameter that makes no
         /// sense. Not the data's fault, so it never blocks a URL.
         case invalidParameter
+        /// A request the HTTP loader's ``AddressPolicy`` or hop check refused to send (an address on the local
+        /// network, say). Nothing was sent to that destination.
+        case destinationRefused
         case notFoundInCache
         case io
 
@@ -32,7 +34,6 @@ public struct ImageError: Error, Sendable, Equatable, CustomStringConvertible {
             case .badImageData: 1001
             case .cacheNotModified: 1002
             case .blackListed: 1003
-            case .invalidDownloadOperation: 2000
             case .invalidDownloadStatusCode: 2001
             case .cancelled: 2002
             case .invalidDownloadResponse: 2003

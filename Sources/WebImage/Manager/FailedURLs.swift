@@ -14,7 +14,8 @@ public final class FailedURLs: Sendable {
     }
 
     /// Whether a failure with `error` blocks the URL: an invalid URL, bad image data, an image over the limits,
-    /// a refused response (content type, response modifier, body too large), an HTTP 404 or 410. Not:
+    /// a refused response (content type, response modifier, body too large), a destination the HTTP loader's
+    /// address policy or hop check refused, an HTTP 404 or 410. Not:
     /// cancellation, timeouts, connection and DNS failures, other statuses (5xx may recover), local disk errors,
     /// cache-only misses, invalid parameters (the caller's, not the URL's), and a format no registered coder
     /// reads: a server that negotiates by `Accept` may send another format next time, and a coder for it may be
@@ -22,11 +23,11 @@ public final class FailedURLs: Sendable {
     public static func blocks(after error: ImageError) -> Bool {
         switch error.code {
         case .invalidURL, .badImageData, .imageTooLarge, .invalidDownloadContentType,
-             .invalidDownloadResponse, .responseTooLarge:
+             .invalidDownloadResponse, .responseTooLarge, .destinationRefused:
             return true
         case .invalidDownloadStatusCode:
             return error.statusCode == 404 || error.statusCode == 410
-        case .cacheNotModified, .blackListed, .invalidDownloadOperation, .cancelled, .timedOut, .connectionFailed,
+        case .cacheNotModified, .blackListed, .cancelled, .timedOut, .connectionFailed,
              .notFoundInCache, .io, .unsupportedFormat, .invalidParameter:
             return false
         }

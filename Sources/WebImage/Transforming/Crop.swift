@@ -2,7 +2,7 @@ extension ImageTransformers {
     /// Cuts out a rectangle (SDWebImage's `SDImageCroppingTransformer`).
     ///
     /// The rectangle is clamped to the image: the part that lies inside is kept. A rectangle with a zero or
-    /// negative side, or one that misses the image entirely, throws ``ImageError/Code/badImageData``. Pixels are
+    /// negative side, or one that misses the image entirely, throws ``ImageError/Code/invalidParameter``. Pixels are
     /// copied exactly.
     ///
     /// Key: `Cropping({X,Y,W,H})` with the rectangle as given (before clamping): `Cropping({10,20,100,50})`.
@@ -21,11 +21,11 @@ extension ImageTransformers {
         /// The transformed image; see the type's documentation for the rules and errors.
         public func transform(_ image: Image) throws -> Image {
             guard rect.width > 0, rect.height > 0 else {
-                throw ImageError(.badImageData, "cannot crop to an empty rectangle (\(rect))")
+                throw ImageError(.invalidParameter, "cannot crop to an empty rectangle (\(rect))")
             }
             let kept = rect.clamped(to: image.size)
             guard kept.width > 0, kept.height > 0 else {
-                throw ImageError(.badImageData, "the crop rectangle \(rect) lies outside the \(image.size) image")
+                throw ImageError(.invalidParameter, "the crop rectangle \(rect) lies outside the \(image.size) image")
             }
             if kept.size == image.size { return image.markedTransformed(preservingMetadata: preservesMetadata) }
             return try image.transformingFrames(preservingMetadata: preservesMetadata, alpha: .unchanged) { pixels in

@@ -28,7 +28,7 @@ extension Image {
             let pixels = try done[identity] ?? body(frame.pixels)
             done[identity] = pixels
             if let first = newFrames.first, first.pixels.size != pixels.size {
-                throw ImageError(.badImageData,
+                throw ImageError(.invalidParameter,
                                  "a transformation made frames of different sizes (\(first.pixels.size), \(pixels.size))")
             }
             newFrames.append(ImageFrame(pixels: pixels, duration: frame.duration))
@@ -66,19 +66,19 @@ extension Image {
 extension ImageTransformers {
     /// Throws ``ImageError/Code/imageTooLarge`` when `frameCount` frames of `size` would pass
     /// ``DecodeLimits/default`` (the bound on every transformer's output), and
-    /// ``ImageError/Code/badImageData`` for an empty size.
+    /// ``ImageError/Code/invalidParameter`` for an empty size.
     static func checkResult(_ size: PixelSize, frameCount: Int) throws {
         guard size.width > 0, size.height > 0 else {
-            throw ImageError(.badImageData, "a transformation cannot make an empty image (\(size))")
+            throw ImageError(.invalidParameter, "a transformation cannot make an empty image (\(size))")
         }
         try DecodeLimits.default.check(size)
         try DecodeLimits.default.check(frameCount: frameCount, canvas: size)
     }
 
-    /// Throws ``ImageError/Code/badImageData`` unless `value` is finite and not negative.
+    /// Throws ``ImageError/Code/invalidParameter`` unless `value` is finite and not negative.
     static func checkNonNegative(_ value: Double, _ name: String) throws {
         guard value.isFinite, value >= 0 else {
-            throw ImageError(.badImageData, "\(name) must be a finite number >= 0, got \(value)")
+            throw ImageError(.invalidParameter, "\(name) must be a finite number >= 0, got \(value)")
         }
     }
 }

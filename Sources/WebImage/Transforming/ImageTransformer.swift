@@ -33,7 +33,7 @@ extension ImageTransformer {
 /// ``ImageTransformer`` (`.resize(to:fit:)`, `.crop(_:)`, `.roundCorners(radius:)`, …).
 ///
 /// Shared rules: parameters are checked when ``ImageTransformer/transform(_:)`` runs (bad values throw
-/// ``ImageError/Code/badImageData``, results over ``DecodeLimits/default`` throw
+/// ``ImageError/Code/invalidParameter``, results over ``DecodeLimits/default`` throw
 /// ``ImageError/Code/imageTooLarge`` before any allocation); filters and blends work in premultiplied alpha;
 /// an image without ``Image/Flags/hasAlpha`` is trusted to be opaque and is not rescanned; every frame of an
 /// animation is transformed, with cancellation checked between frames (``ImageError/Code/cancelled``).

@@ -2,7 +2,7 @@ extension ImageTransformers {
     /// Resizes to a target size: stretched, fitted inside, or filling it and cropped at the centre
     /// (SDWebImage's `SDImageResizingTransformer`).
     ///
-    /// Sizes with a zero or negative side throw ``ImageError/Code/badImageData``; results over
+    /// Sizes with a zero or negative side throw ``ImageError/Code/invalidParameter``; results over
     /// ``DecodeLimits/default``'s pixel limit, or sides over ``PixelBuffer/maximumFilteredSide``, throw
     /// ``ImageError/Code/imageTooLarge``.
     ///
@@ -47,7 +47,7 @@ extension ImageTransformers {
         /// The transformed image; see the type's documentation for the rules and errors.
         public func transform(_ image: Image) throws -> Image {
             guard size.width > 0, size.height > 0 else {
-                throw ImageError(.badImageData, "cannot resize to \(size)")
+                throw ImageError(.invalidParameter, "cannot resize to \(size)")
             }
             let plan = Self.plan(source: image.size, target: size, fit: fit)
             try ImageTransformers.checkResult(plan.size, frameCount: image.frames.count)

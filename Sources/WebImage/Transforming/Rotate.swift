@@ -14,7 +14,7 @@ extension ImageTransformers {
     /// premultiplied alpha; the corners the rotated image leaves uncovered are transparent and their edges
     /// anti-aliased. With ``fitSize`` the canvas grows to hold the whole rotated image; without it the canvas
     /// keeps the source size and the rotated image is centred on it (and cut off). NaN or infinite angles throw
-    /// ``ImageError/Code/badImageData``.
+    /// ``ImageError/Code/invalidParameter``.
     ///
     /// Key: `Rotation(DEGREES,FIT)` with the angle as given and `1` or `0` for ``fitSize``: `Rotation(30,1)`.
     public struct Rotate: ImageTransformer {
@@ -37,7 +37,7 @@ extension ImageTransformers {
         /// The transformed image; see the type's documentation for the rules and errors.
         public func transform(_ image: Image) throws -> Image {
             guard degrees.isFinite else {
-                throw ImageError(.badImageData, "cannot rotate by \(degrees) degrees")
+                throw ImageError(.invalidParameter, "cannot rotate by \(degrees) degrees")
             }
             var turn = fmod(degrees, 360)
             if turn < 0 { turn += 360 }

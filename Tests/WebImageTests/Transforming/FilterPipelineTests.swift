@@ -49,7 +49,7 @@ import Testing
         let shrinkDark = ImageTransformers.Filter(name: "odd") { pixels in
             pixels[0, 0] == RGBA(0, 0, 0) ? try PixelBuffer(width: 1, height: 1, filledWith: RGBA(0, 0, 0)) : pixels
         }
-        #expect(TransformTestSupport.error(shrinkDark, on: source) == .badImageData)
+        #expect(TransformTestSupport.error(shrinkDark, on: source) == .invalidParameter)
     }
 
     @Test func filterErrorsPassThrough() throws {
@@ -73,7 +73,7 @@ import Testing
 
     @Test func pipelineStopsAtTheFirstErrorAndReportsMetadata() throws {
         let pipeline = ImageTransformers.Pipeline([.blur(radius: 1), .rotate(degrees: .nan, fitSize: true), Self.invert])
-        #expect(TransformTestSupport.error(pipeline, on: try image()) == .badImageData)
+        #expect(TransformTestSupport.error(pipeline, on: try image()) == .invalidParameter)
         #expect(pipeline.preservesMetadata)
         let dropping = ImageTransformers.Pipeline([.blur(radius: 1), ImageTransformers.Filter(name: "x", preservesMetadata: false) { $0 }])
         #expect(!dropping.preservesMetadata)

@@ -156,7 +156,7 @@ import Testing
         for rect in [PixelRect(x: 5, y: 0, width: 2, height: 2), PixelRect(x: 0, y: -4, width: 2, height: 4),
                      PixelRect(x: 0, y: 0, width: 0, height: 2), PixelRect(x: 1, y: 1, width: 2, height: -1),
                      PixelRect(x: Int.max, y: Int.max, width: Int.max, height: Int.max)] {
-            #expect(TransformTestSupport.error(ImageTransformers.Crop(rect), on: image) == .badImageData, "\(rect)")
+            #expect(TransformTestSupport.error(ImageTransformers.Crop(rect), on: image) == .invalidParameter, "\(rect)")
         }
     }
 
@@ -164,7 +164,7 @@ import Testing
         let image = try source()
         for degrees in [Double.nan, .infinity, -.infinity] {
             #expect(TransformTestSupport.error(ImageTransformers.Rotate(degrees: degrees, fitSize: true), on: image)
-                == .badImageData)
+                == .invalidParameter)
         }
     }
 

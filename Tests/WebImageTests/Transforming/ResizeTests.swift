@@ -128,7 +128,7 @@ import Testing
         for size in [PixelSize(width: 0, height: 10), PixelSize(width: 10, height: -3), PixelSize(width: 0, height: 0)] {
             for fit in ImageTransformers.Resize.Fit.allCases {
                 #expect(TransformTestSupport.error(ImageTransformers.Resize(to: size, fit: fit), on: image)
-                    == .badImageData, "\(size) \(fit)")
+                    == .invalidParameter, "\(size) \(fit)")
             }
         }
         for size in [PixelSize(width: 100_000, height: 100_000), PixelSize(width: Int.max, height: Int.max)] {

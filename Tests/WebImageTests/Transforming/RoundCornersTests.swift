@@ -100,9 +100,9 @@ import Testing
     @Test func badRadiiAndWidthsAreErrors() throws {
         let image = try whiteSquare()
         for value in [Double.nan, .infinity, -1] {
-            #expect(TransformTestSupport.error(ImageTransformers.RoundCorners(radius: value), on: image) == .badImageData)
+            #expect(TransformTestSupport.error(ImageTransformers.RoundCorners(radius: value), on: image) == .invalidParameter)
             #expect(TransformTestSupport.error(ImageTransformers.RoundCorners(radius: 2, borderWidth: value), on: image)
-                == .badImageData)
+                == .invalidParameter)
         }
     }
 }

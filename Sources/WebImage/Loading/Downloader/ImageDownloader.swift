@@ -30,10 +30,12 @@ public final class ImageDownloader: ImageLoader {
     /// Creates a downloader with its own HTTP loader (using the configuration's read and connect timeouts) plus
     /// the `file:` and `data:` loaders.
     public convenience init(configuration: ImageDownloaderConfiguration = ImageDownloaderConfiguration()) {
-        let http = HTTPImageLoader(configuration: .init(readTimeout: configuration.readTimeout,
-                                                        connectTimeout: configuration.connectTimeout,
-                                                        maximumDecompressedSize: configuration.maximumBodySize),
-                                   logger: configuration.logger)
+        var httpConfiguration = HTTPImageLoader.Configuration(
+            readTimeout: configuration.readTimeout, connectTimeout: configuration.connectTimeout,
+            maximumDecompressedSize: configuration.maximumBodySize)
+        httpConfiguration.addressPolicy = configuration.addressPolicy
+        httpConfiguration.hopCheck = configuration.hopCheck
+        let http = HTTPImageLoader(configuration: httpConfiguration, logger: configuration.logger)
         self.init(configuration: configuration,
                   loaders: ImageLoaders([http, FileImageLoader(), DataURLImageLoader()]), httpLoader: http)
     }

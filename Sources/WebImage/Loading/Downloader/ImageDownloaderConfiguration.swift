@@ -45,6 +45,11 @@ public struct ImageDownloaderConfiguration: Sendable {
     public var maximumBodySize = 100 * 1024 * 1024
     /// The most redirects followed.
     public var maximumRedirects = 10
+    /// The addresses the HTTP loader the downloader creates may connect to, checked at every hop (default
+    /// ``AddressPolicy/unrestricted``; see ``HTTPImageLoader/Configuration/addressPolicy``).
+    public var addressPolicy = AddressPolicy.unrestricted
+    /// A check of every hop's URL and address for the HTTP loader the downloader creates.
+    public var hopCheck: HTTPHopCheck?
     /// The smallest step of `fractionCompleted` between two progress reports to one caller (0 reports every
     /// chunk; the final report is always sent).
     public var minimumProgressInterval = 0.0

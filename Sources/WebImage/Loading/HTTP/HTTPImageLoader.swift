@@ -25,6 +25,11 @@ public final class HTTPImageLoader: ImageLoader {
         public var maximumDecompressedSize: Int
         /// How many HTTP/1 connections to one host may be open at once.
         public var maximumConnectionsPerHost: Int
+        /// The addresses requests may go to, checked at every hop against the address connected to (default
+        /// ``AddressPolicy/unrestricted``; an image server uses ``AddressPolicy/publicOnly``).
+        public var addressPolicy: AddressPolicy = .unrestricted
+        /// A check of every hop's URL and address, after the ``addressPolicy``; `nil` checks nothing.
+        public var hopCheck: HTTPHopCheck?
 
         /// Creates a configuration (defaults: 15 s read, 10 s connect, decompression on, 100 MB, 16 connections).
         public init(readTimeout: Duration = .seconds(15), connectTimeout: Duration = .seconds(10),
@@ -43,6 +48,8 @@ public final class HTTPImageLoader: ImageLoader {
     /// Cookies kept for requests that handle cookies.
     public let cookies: CookieJar
     let client: HTTPClient
+    /// Clients connecting a host to one checked address; `nil` when destinations are not checked.
+    let pinnedClients: PinnedClients?
     let logger: Logger
     private let isShutDown = Atomic<Bool>(false)
 
@@ -52,6 +59,12 @@ public final class HTTPImageLoader: ImageLoader {
         self.configuration = configuration
         self.cookies = cookies
         self.logger = logger
+        client = Self.makeClient(configuration)
+        pinnedClients = configuration.addressPolicy.isUnrestricted && configuration.hopCheck == nil
+            ? nil : PinnedClients { Self.makeClient(configuration, dnsOverride: $0) }
+    }
+
+    private static func makeClient(_ configuration: Configuration, dnsOverride: [String: String] = [:]) -> HTTPClient {
         var clientConfiguration = HTTPClient.Configuration(
             redirectConfiguration: .disallow,
             timeout: .init(connect: TimeAmount(configuration.connectTimeout),
@@ -61,7 +74,8 @@ public final class HTTPImageLoader: ImageLoader {
             decompression: configuration.decompressesBodies
                 ? .enabled(limit: .size(configuration.maximumDecompressedSize)) : .disabled)
         clientConfiguration.httpVersion = .automatic
-        client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: clientConfiguration)
+        clientConfiguration.dnsOverride = dnsOverride
+        return HTTPClient(eventLoopGroupProvider: .singleton, configuration: clientConfiguration)
     }
 
     deinit {
@@ -73,6 +87,7 @@ public final class HTTPImageLoader: ImageLoader {
     /// Closes the client's connections. Loads after this fail with ``ImageError/Code/connectionFailed``.
     public func shutdown() async throws {
         guard !isShutDown.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        await pinnedClients?.shutdown()
         try await client.shutdown()
     }
 
@@ -110,7 +125,7 @@ public final class HTTPImageLoader: ImageLoader {
         while true {
             let outgoing = makeClientRequest(request, url: url, sameOrigin: Origin(url) == origin)
             logger.debug("request", metadata: ["url": "\(url)"])
-            let response = try await client.execute(outgoing, deadline: deadline, logger: logger)
+            let response = try await send(outgoing, url: url, hop: redirects, deadline: deadline)
             if request.handlesCookies {
                 cookies.store(setCookieValues: response.headers["Set-Cookie"], from: url)
             }

@@ -1,0 +1,66 @@
+import NIOPosix
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Resolves host names with the system resolver (`getaddrinfo`, so `/etc/hosts` and the system's DNS settings
+/// count), on NIO's blocking-work pool rather than on a cooperative thread.
+enum HostResolver {
+    /// The addresses of `host` in the resolver's order of preference, without duplicates. Throws
+    /// ``ImageError/Code/connectionFailed`` when the name does not resolve.
+    static func addresses(of host: String) async throws -> [IPAddress] {
+        if let literal = IPAddress(host) { return [literal] }
+        let result = try await NIOThreadPool.singleton.runIfActive { lookUp(host) }
+        switch result {
+        case .success(let addresses): return addresses
+        case .failure(let message): throw ImageError(.connectionFailed, "cannot resolve \(host): \(message)")
+        }
+    }
+
+    private enum Lookup: Sendable {
+        case success([IPAddress])
+        case failure(String)
+    }
+
+    private static func lookUp(_ host: String) -> Lookup {
+        var hints = addrinfo()
+        hints.ai_family = AF_UNSPEC
+        #if canImport(Glibc)
+        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+        #else
+        hints.ai_socktype = SOCK_STREAM
+        #endif
+        var list: UnsafeMutablePointer<addrinfo>?
+        let status = getaddrinfo(host, nil, &hints, &list)
+        guard status == 0, let first = list else {
+            return .failure(String(cString: gai_strerror(status)))
+        }
+        defer { freeaddrinfo(first) }
+        var addresses: [IPAddress] = []
+        var entry: UnsafeMutablePointer<addrinfo>? = first
+        while let current = entry {
+            if let address = current.pointee.ai_addr, let ip = ipAddress(from: address) {
+                if !addresses.contains(ip) { addresses.append(ip) }
+            }
+            entry = current.pointee.ai_next
+        }
+        return addresses.isEmpty ? .failure("no IPv4 or IPv6 address") : .success(addresses)
+    }
+
+    private static func ipAddress(from address: UnsafeMutablePointer<sockaddr>) -> IPAddress? {
+        switch Int32(address.pointee.sa_family) {
+        case AF_INET:
+            return address.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { v4 in
+                withUnsafeBytes(of: v4.pointee.sin_addr) { IPAddress(bytes: Array($0)) }
+            }
+        case AF_INET6:
+            return address.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { v6 in
+                withUnsafeBytes(of: v6.pointee.sin6_addr) { IPAddress(bytes: Array($0)) }
+            }
+        default:
+            return nil
+        }
+    }
+}
