@@ -58,7 +58,7 @@ extension ImageManager {
             : await resolved.cache.query(forKey: resolved.finalKey, in: types, options: queryOptions)
         guard let hit else { return nil }
         try checkCancellation()
-        var image: Image
+        let image: Image
         if let cached = hit.image {
             image = Self.deliverable(cached, decodeOptions: resolved.decodeOptions)
         } else if let data = hit.data,

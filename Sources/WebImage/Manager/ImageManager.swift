@@ -10,8 +10,9 @@ import Logging
 ///     context: .init(transformer: .use(.resize(to: PixelSize(width: 200, height: 200), fit: .aspectFill))))
 /// ```
 ///
-/// Equal loads running at the same time share one job (one download, one decode, one transform); loads of
-/// one URL with different thumbnail sizes share the download. A load that fails for good blocks its URL
+/// Every load is one ``ImageRequest``. Equal loads running at the same time share their work stage by stage
+/// (one download, one decode, one transform); loads of one URL with different thumbnail sizes share the
+/// download. Shared work runs at the highest priority of the loads that wait for it. A load that fails for good blocks its URL
 /// (see ``FailedURLs``). Decoding and transforming run on at most
 /// ``Configuration/maxConcurrentDecodes`` jobs at once, never on the caller's task.
 public final class ImageManager: Sendable {
@@ -181,7 +182,7 @@ public final class ImageManager: Sendable {
         return (original, final)
     }
 
-    /// Counts a cache store that finishes after delivery, for ``isRunning``.
+    /// The number of the next caller's task.
     func makeTaskID() -> Int {
         counters.withLock { counters in
             defer { counters.nextTaskID += 1 }
@@ -189,6 +190,7 @@ public final class ImageManager: Sendable {
         }
     }
 
+    /// Counts a cache store that finishes after delivery, for ``isRunning``.
     func storeStarted() { counters.withLock { $0.pendingStores += 1 } }
     func storeEnded() { counters.withLock { $0.pendingStores -= 1 } }
 

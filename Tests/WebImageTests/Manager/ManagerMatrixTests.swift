@@ -46,7 +46,7 @@ struct ManagerMatrixTests {
             #expect(try await m.loadImage(from: a, options: [.fromLoaderOnly]).cacheType == .none)
             // handleCookies: a stored cookie goes with the next request.
             h.server.serve("c.png", data: png)
-            _ = try await m.loadImage(from: h.server.url("/cookie/c.png?set=k=v"), options: [.handleCookies])
+            _ = try await m.loadImage(from: h.server.url("/cookie/c.png?set=k%3Dv"), options: [.handleCookies])
             _ = try await m.loadImage(from: h.server.url("/cookie/c.png"), options: [.handleCookies, .fromLoaderOnly])
             #expect(h.server.log.requests(for: "/cookie/c.png").last?.header("Cookie") == "k=v")
             // allowInvalidSSLCertificates: reaches the request (TLS itself is covered in TLSTests).
@@ -109,7 +109,7 @@ struct ManagerMatrixTests {
             #expect(h.server.log.count("/files/a.png") == before)
             // scaleFactor, and the `@2x` file name rule it overrides.
             #expect(try await m.loadImage(from: h.server.url("/files/a@2x.png")).image.scale == 2)
-            #expect(try await m.loadImage(from: a, options: [.fromLoaderOnly],
+            #expect(try await m.loadImage(from: a, options: [.fromLoaderOnly, .waitStoreCache],
                                           context: ImageContext(scaleFactor: 3)).image.scale == 3)
             // queryCacheType / storeCacheType.
             _ = try await m.loadImage(from: a, options: [.fromLoaderOnly, .waitStoreCache],

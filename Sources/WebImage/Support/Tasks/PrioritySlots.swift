@@ -62,14 +62,14 @@ final class PrioritySlots: Sendable {
 
     /// Runs `body` in a slot for `work`, waiting for one first at the work's priority, which it follows while it
     /// waits. A task cancelled while waiting throws ``ImageError/Code/cancelled`` and never runs `body`.
-    func run<Value, Update, T: Sendable>(for work: SharedTask<Value, Update>,
+    func run<Value: Sendable, Update: Sendable, T: Sendable>(for work: SharedTask<Value, Update>,
                                          _ body: () async throws -> T) async throws -> T {
         try await acquire(for: work)
         defer { release() }
         return try await body()
     }
 
-    private func acquire<Value, Update>(for work: SharedTask<Value, Update>) async throws {
+    private func acquire<Value: Sendable, Update: Sendable>(for work: SharedTask<Value, Update>) async throws {
         let id = state.withLock { state -> Int? in
             if state.running < state.width {
                 state.running += 1
