@@ -51,11 +51,16 @@ public struct ImageError: Error, Sendable, Equatable, CustomStringConvertible {
     /// 404 or 410 but not after a 5xx); `nil` for every other failure.
     public let statusCode: Int?
 
-    /// Creates an error with a code, a human-readable message and, for HTTP status failures, the status.
-    public init(_ code: Code, _ message: String, statusCode: Int? = nil) {
+    /// What arrived of a body that broke off, when it can be continued (see ``PartialBody``); `nil` otherwise.
+    public let partialBody: PartialBody?
+
+    /// Creates an error with a code, a human-readable message and, for HTTP failures, the status and what
+    /// arrived of a broken body.
+    public init(_ code: Code, _ message: String, statusCode: Int? = nil, partialBody: PartialBody? = nil) {
         self.code = code
         self.message = message
         self.statusCode = statusCode
+        self.partialBody = partialBody
     }
 
     public var description: String { "\(code.rawValue): \(message)" }

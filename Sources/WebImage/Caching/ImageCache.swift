@@ -109,6 +109,12 @@ public final class ImageCache: ImageCaching {
         }
     }
 
+    public func storeData(_ data: Data, forKey key: String, validators: HTTPValidators) async throws {
+        try await executor.run(lane: lane(key)) { [disk] () throws in
+            try disk.store(data, forKey: key, validators: validators)
+        }
+    }
+
     /// Replaces the HTTP validators of the disk entry for `key` (after a `304 Not Modified`); `false` when
     /// there is no entry.
     @discardableResult

@@ -136,6 +136,16 @@ public final class ImageCaches: ImageCaching {
         if let first = failures.first { throw first }
     }
 
+    /// Writes `data` as given to every cache the store policy selects (one after another); throws the first
+    /// failure after trying every cache.
+    public func storeData(_ data: Data, forKey key: String, validators: HTTPValidators) async throws {
+        var failures: [any Error] = []
+        for cache in targets(\.store).caches {
+            do { try await cache.storeData(data, forKey: key, validators: validators) } catch { failures.append(error) }
+        }
+        if let first = failures.first { throw first }
+    }
+
     /// Updates the validators in every cache the store policy selects; `true` when any of them had the entry.
     @discardableResult
     public func updateValidators(_ validators: HTTPValidators, forKey key: String) async throws -> Bool {

@@ -16,6 +16,9 @@ public protocol ImageCaching: AnyObject, Sendable {
     /// Throws ``ImageError/Code/io`` when the disk write fails (the memory cache is stored all the same).
     func store(_ image: Image?, data: Data?, forKey key: String, in types: ImageCacheType,
                validators: HTTPValidators) async throws
+    /// Writes `data` to the disk part for `key` exactly as given: the bytes a context's ``CacheSerializer``
+    /// chose, which the cache's own serializer must not serialize again.
+    func storeData(_ data: Data, forKey key: String, validators: HTTPValidators) async throws
     /// Replaces the HTTP validators kept with `key`'s disk entry (after a `304 Not Modified`); `false` when
     /// there is no entry. Caches that keep no validators return `false` (the default implementation).
     @discardableResult
@@ -29,6 +32,12 @@ public protocol ImageCaching: AnyObject, Sendable {
 }
 
 extension ImageCaching {
+    /// Stores `data` in the disk tier through ``store(_:data:forKey:in:validators:)``: right for caches that keep
+    /// given bytes as they are.
+    public func storeData(_ data: Data, forKey key: String, validators: HTTPValidators) async throws {
+        try await store(nil, data: data, forKey: key, in: .disk, validators: validators)
+    }
+
     /// Keeps no validators: returns `false`.
     @discardableResult
     public func updateValidators(_ validators: HTTPValidators, forKey key: String) async throws -> Bool { false }

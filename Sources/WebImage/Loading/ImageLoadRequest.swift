@@ -30,11 +30,6 @@ public struct ImageLoadRequest: Sendable {
     /// Where the request goes in the downloader's queue.
     public var priority: DownloadPriority
 
-    /// Bytes of an earlier, broken attempt to continue from with `Range` and `If-Range`.
-    var resume: ResumePoint?
-    /// Where the HTTP loader notes what it learned during an attempt (status, partial body, validator).
-    var record: TransferRecord?
-
     /// The `Accept` header sent by default: the formats ``ImageCoders/shared`` decodes, modern ones first (see
     /// ``ImageCoders/acceptHeader``). Read when a request is made, so coders registered later count.
     public static var defaultAccept: String { ImageCoders.shared.acceptHeader }
@@ -104,14 +99,5 @@ public struct BasicCredentials: Sendable, Hashable {
     }
 }
 
-/// The priority of a download in the queue: higher runs first among what is still waiting.
-public enum DownloadPriority: Int, Sendable, Comparable, CaseIterable {
-    /// Behind everything else (prefetching).
-    case low = 0
-    /// The default.
-    case normal = 1
-    /// Ahead of everything else (what is on screen).
-    case high = 2
-
-    public static func < (lhs: DownloadPriority, rhs: DownloadPriority) -> Bool { lhs.rawValue < rhs.rawValue }
-}
+/// The priority of a download in the downloader's queue: the same scale as an image load's.
+public typealias DownloadPriority = ImagePriority

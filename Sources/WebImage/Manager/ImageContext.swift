@@ -86,30 +86,6 @@ public struct ImageContext: Sendable {
         self.cacheSerializer = cacheSerializer
         self.decodeLimits = decodeLimits
     }
-
-    /// Whether two loads with these contexts may share one pipeline run: only when neither carries anything
-    /// that cannot be compared (hooks, plugins, another cache or loader), since those may change the result.
-    var isShareable: Bool {
-        cache == nil && loader == nil && coders == nil && originalCache == nil && credentials == nil
-            && requestModifier == nil && responseModifier == nil && decryptor == nil && cacheKeyFilter == nil
-            && cacheSerializer == nil
-    }
-
-    /// The parts of a shareable context that change the result, as text for the sharing key (the transformer
-    /// is in the cache key already: transformers are compared by key, which names exactly what they do).
-    var sharingSignature: String {
-        let thumbnail = thumbnailPixelSize.map { "\($0.width)x\($0.height)" } ?? "-"
-        let cacheTypes = [queryCacheType, storeCacheType, originalQueryCacheType, originalStoreCacheType]
-            .map { String($0.rawValue) }.joined()
-        var parts: [String] = [thumbnail, preserveAspectRatio ? "p" : "s", cacheTypes]
-        parts.append(scaleFactor.map { "\($0)" } ?? "-")
-        parts.append(scaleDownLimitBytes.map { "\($0)" } ?? "-")
-        parts.append(timeout.map { "\($0)" } ?? "-")
-        parts.append(decodeLimits.map { "\($0)" } ?? "-")
-        let headerText: [String] = headers.map { field in "\(field.name.lowercased())=\(field.value)" }
-        parts.append(headerText.sorted().joined(separator: "&"))
-        return parts.joined(separator: "|")
-    }
 }
 
 /// Which transformer a load uses.

@@ -1,96 +1,91 @@
 import Foundation
 
+// The two stages below the final image: load the bytes (any loader, one queue, the context's hooks), and
+// decode them (with previews while they arrive, for progressiveLoad).
 extension ImageManager {
-    /// Loads the plan's URL: through ``ImageDownloader`` when that is the loader (its queue, coalescing,
-    /// retries, per-caller hooks), else straight from the loader with the context's hooks applied here.
-    /// Progress and (with `progressiveLoad`) previews go to the job's callers.
-    func load(_ job: PipelineJob, extraHeaders: HTTPHeaderFields) async throws -> ImageLoadResponse {
-        let plan = job.plan
-        let previewer = plan.options.contains(.progressiveLoad)
-            ? ProgressivePreviewer(options: plan.decodeOptions, coders: plan.coders) : nil
-        let progress: ImageLoadProgressHandler = { [weak job] report in
-            guard let job else { return }
-            job.report(report)
-            if let previewer, let data = report.partialData,
-               let preview = previewer.preview(from: data) {
-                job.report(preview: preview)
+    /// The original image for `resolved`, decoded from freshly loaded bytes (`extraHeaders` make the request
+    /// conditional). Joins an equal decode, and below it an equal load, when one runs.
+    func decodedOriginal(_ resolved: ResolvedImageRequest, extraHeaders: HTTPHeaderFields,
+                         for task: FinalImageTask) async throws -> DecodedOriginal {
+        let loadRequest = try resolved.loadRequest(extraHeaders: extraHeaders)
+        let dataKey = resolved.dataTaskKey(for: loadRequest)
+        let progressive = resolved.options.contains(.progressiveLoad)
+        let decodeKey = DecodeTaskKey(data: dataKey, decodeOptions: resolved.decodeOptions,
+                                      coders: PartIdentity(resolved.coders), progressive: progressive)
+        return try await task.dependency(on: decodeTasks, key: decodeKey, onUpdate: { task.report($0) }) {
+            [self] decodeTask in
+            let previewer = progressive
+                ? ProgressivePreviewer(options: resolved.decodeOptions, coders: resolved.coders) : nil
+            let response = try await decodeTask.dependency(on: dataTasks, key: dataKey, onUpdate: { progress in
+                decodeTask.report(.progress(progress))
+                if let previewer, let data = progress.partialData, let preview = previewer.preview(from: data) {
+                    decodeTask.report(.preview(preview))
+                }
+            }) { [self] dataTask in
+                try await load(loadRequest, resolved: resolved, in: dataTask)
             }
+            let image = try await decode(response.data, resolved: resolved, options: resolved.decodeOptions)
+            let trimmed = resolved.decodeOptions.firstFrameOnly
+                && ((try? resolved.coders.properties(of: response.data))?.frameCount ?? 1) > 1
+            return DecodedOriginal(image: image, response: response, isTrimmedAnimation: trimmed)
         }
-        let response: ImageLoadResponse
-        if let downloader = plan.loader as? ImageDownloader {
-            response = try await download(with: downloader, job: job, extraHeaders: extraHeaders, progress: progress)
-        } else {
-            response = try await loadDirectly(plan, extraHeaders: extraHeaders, progress: progress)
-        }
-        metrics.bytesLoaded.increment(by: response.data.count)
-        if events.hasListeners { events.emit(.loaded(plan.url, bytes: response.data.count, notModified: false)) }
-        return response
     }
 
-    private func download(with downloader: ImageDownloader, job: PipelineJob, extraHeaders: HTTPHeaderFields,
-                          progress: @escaping ImageLoadProgressHandler) async throws -> ImageLoadResponse {
-        let plan = job.plan
-        let context = plan.downloadContext(extraHeaders: extraHeaders)
-        let options = plan.options.downloadOptions
-        // A caller that joins later with a higher priority joins the transfer again at that priority; the
-        // downloader then moves it up its queue.
-        let boostOptions = options.subtracting(.progressiveLoad)
-        job.setBooster { priority in
-            downloader.download(plan.url, options: boostOptions.setting(priority), context: context) { _ in }
+    /// Loads `request` with the resolved loader once a load slot is free, then applies the context's response
+    /// modifier and decryptor. The same path for every loader.
+    private func load(_ request: ImageLoadRequest, resolved: ResolvedImageRequest,
+                      in task: DataTask) async throws -> ImageLoadResponse {
+        try await loadSlots.run(for: task) {
+            var response: ImageLoadResponse
+            do {
+                response = try await resolved.loader.load(request) { task.report($0) }
+            } catch {
+                throw ImageError.fromTransport(error)
+            }
+            let context = resolved.context
+            if let modifier = context.responseModifier {
+                guard let metadata = modifier(response.metadata) else {
+                    throw ImageError(.invalidDownloadResponse, "the response modifier rejected the response")
+                }
+                response.metadata = metadata
+            }
+            if let decryptor = context.decryptor {
+                guard let data = decryptor.decrypt(response.data, response: response.metadata), !data.isEmpty else {
+                    throw ImageError(.badImageData, "the loaded data could not be decrypted")
+                }
+                response.data = data
+            }
+            metrics.bytesLoaded.increment(by: response.data.count)
+            if events.hasListeners { events.emit(.loaded(resolved.url, bytes: response.data.count, notModified: false)) }
+            return response
         }
-        defer { job.setBooster(nil) }
-        return try await downloader.download(plan.url, options: options.setting(job.priority), context: context,
-                                             progress: progress)
     }
 
-    private func loadDirectly(_ plan: LoadPlan, extraHeaders: HTTPHeaderFields,
-                              progress: @escaping ImageLoadProgressHandler) async throws -> ImageLoadResponse {
-        let context = plan.context
-        var headers = ImageLoadRequest.defaultHeaders
-        headers.merge(context.headers)
-        headers.merge(extraHeaders)
-        var request = ImageLoadRequest(
-            url: plan.url, headers: headers, timeout: context.timeout ?? .seconds(15),
-            credentials: context.credentials, handlesCookies: plan.options.contains(.handleCookies),
-            allowsInvalidCertificates: plan.options.contains(.allowInvalidSSLCertificates),
-            wantsPartialData: plan.options.contains(.progressiveLoad), priority: plan.options.priority)
-        if let modifier = context.requestModifier {
-            guard let modified = modifier(request) else {
-                throw ImageError(.cancelled, "the request modifier cancelled the load of \(plan.url.absoluteString)")
-            }
-            request = modified
-        }
-        var response: ImageLoadResponse
-        do {
-            response = try await plan.loader.load(request, progress: progress)
-        } catch {
-            throw ImageError.fromTransport(error)
-        }
-        if let modifier = context.responseModifier {
-            guard let metadata = modifier(response.metadata) else {
-                throw ImageError(.invalidDownloadResponse, "the response modifier rejected the response")
-            }
-            response.metadata = metadata
-        }
-        if let decryptor = context.decryptor {
-            guard let data = decryptor.decrypt(response.data, response: response.metadata), !data.isEmpty else {
-                throw ImageError(.badImageData, "the loaded data could not be decrypted")
-            }
-            response.data = data
-        }
-        return response
+    /// Decodes `data` on the bounded decode slots.
+    func decode(_ data: Data, resolved: ResolvedImageRequest, options: DecodeOptions) async throws -> Image {
+        let coders = resolved.coders
+        let start = ContinuousClock.now
+        let image = try await decodeLimiter.run { try coders.decode(data, options: options) }
+        let elapsed = start.duration(to: .now)
+        metrics.decodeTime.recordNanoseconds(elapsed.nanoseconds)
+        if events.hasListeners { events.emit(.decoded(resolved.url, duration: elapsed)) }
+        return image
     }
-}
 
-extension DownloadOptions {
-    /// These options with their priority flags replaced by `priority`.
-    func setting(_ priority: DownloadPriority) -> DownloadOptions {
-        var options = subtracting([.lowPriority, .highPriority])
-        switch priority {
-        case .low: options.insert(.lowPriority)
-        case .normal: break
-        case .high: options.insert(.highPriority)
-        }
-        return options
+    /// Applies the transformer on the bounded slots (animated images only with `transformAnimatedImage`).
+    func transform(_ image: Image, resolved: ResolvedImageRequest) async throws -> Image {
+        guard let transformer = resolved.transformer,
+              !image.isAnimated || resolved.options.contains(.transformAnimatedImage) else { return image }
+        try checkCancellation()
+        let start = ContinuousClock.now
+        let result = try await decodeLimiter.run { try transformer.transform(image) }
+        let elapsed = start.duration(to: .now)
+        metrics.transformTime.recordNanoseconds(elapsed.nanoseconds)
+        if events.hasListeners { events.emit(.transformed(resolved.url, duration: elapsed)) }
+        return result
+    }
+
+    func checkCancellation() throws {
+        if Task.isCancelled { throw ImageError(.cancelled, "the load was cancelled") }
     }
 }

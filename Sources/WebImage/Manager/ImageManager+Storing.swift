@@ -1,59 +1,62 @@
 import Foundation
 
 extension ImageManager {
+    /// Runs `work` (the cache stores of one load) after delivery unless a caller waits for it
+    /// (``ImageOptions/waitStoreCache``, see ``FinalImage/stores``); counted for ``isRunning`` until done. A
+    /// failed store is logged, never delivered as the load's failure (the image itself is fine).
+    func startStores(_ work: @escaping @Sendable () async -> Void) -> Task<Void, Never> {
+        storeStarted()
+        return Task {
+            await work()
+            self.storeEnded()
+        }
+    }
+
     /// Stores a freshly loaded image: the original bytes under the original key (disk by default) when the
     /// result is a thumbnail or transformed, and the result under the final key (memory and disk by default).
-    /// Runs before delivery with `waitStoreCache`, else after it; a failed store is logged, never delivered as
-    /// the load's failure (the image itself is fine).
-    func store(_ image: Image, response: ImageLoadResponse, plan: LoadPlan, validators: HTTPValidators) async throws {
-        let work: @Sendable () async -> Void = { [self] in
-            if plan.hasDerivedKey {
-                // The original is kept as bytes only: what was decoded is the thumbnail, not the original.
-                let types = plan.context.originalStoreCacheType.subtracting(.memory)
-                if !types.isEmpty {
-                    await storeLogged(plan.originalCache, nil, data: response.data, key: plan.originalKey,
-                                      types: types, validators: validators)
-                }
-                await storeFinalLogged(image, originalData: nil, plan: plan, validators: validators)
-            } else {
-                await storeFinalLogged(image, originalData: response.data, plan: plan, validators: validators)
+    func store(_ image: Image, original: DecodedOriginal, resolved: ResolvedImageRequest,
+               validators: HTTPValidators) async {
+        let data = original.response.data
+        if resolved.hasDerivedKey {
+            // The original is kept as bytes only: what was decoded is the thumbnail, not the original.
+            let types = resolved.context.originalStoreCacheType.subtracting(.memory)
+            if !types.isEmpty {
+                await storeLogged(resolved.originalCache, nil, data: data, key: resolved.originalKey, types: types,
+                                  validators: validators)
             }
-        }
-        if plan.options.contains(.waitStoreCache) {
-            await work()
+            await storeFinal(image, originalData: nil, resolved: resolved, validators: validators,
+                             isTrimmedAnimation: original.isTrimmedAnimation)
         } else {
-            storeStarted()
-            Task {
-                await work()
-                self.storeEnded()
-            }
+            await storeFinal(image, originalData: data, resolved: resolved, validators: validators,
+                             isTrimmedAnimation: original.isTrimmedAnimation)
         }
     }
 
-    /// Stores the delivered image under the final key in the context's store types (the context's serializer
-    /// decides the disk bytes when it has one). Throws only for a cancelled load.
-    func storeFinal(_ image: Image, originalData: Data?, plan: LoadPlan, validators: HTTPValidators) async throws {
-        try checkCancellation()
-        await storeFinalLogged(image, originalData: originalData, plan: plan, validators: validators)
-    }
-
-    private func storeFinalLogged(_ image: Image, originalData: Data?, plan: LoadPlan,
-                                  validators: HTTPValidators) async {
-        var types = plan.context.storeCacheType
-        // A first-frame-only decode of an animation is not the image other loads expect from memory.
-        if plan.decodeOptions.firstFrameOnly { types.remove(.memory) }
-        var data = originalData
-        if types.contains(.disk), let serializer = plan.context.cacheSerializer {
-            do {
-                data = try serializer.diskData(for: image, originalData: originalData, forKey: plan.finalKey,
-                                               coders: plan.coders)
-            } catch {
-                data = nil
-            }
-            if data == nil { types.remove(.disk) }
+    /// Stores the delivered image under the final key in the context's store types. With a context serializer,
+    /// its bytes go to disk exactly as it made them (the cache's own serializer is not asked again).
+    func storeFinal(_ image: Image, originalData: Data?, resolved: ResolvedImageRequest, validators: HTTPValidators,
+                    isTrimmedAnimation: Bool) async {
+        var types = resolved.context.storeCacheType
+        // The first frame of an animation is not the image other loads expect from memory; a still image is.
+        if isTrimmedAnimation { types.remove(.memory) }
+        guard types.contains(.disk), let serializer = resolved.context.cacheSerializer else {
+            guard !types.isEmpty else { return }
+            await storeLogged(resolved.cache, image, data: originalData, key: resolved.finalKey, types: types,
+                              validators: validators)
+            return
         }
-        guard !types.isEmpty else { return }
-        await storeLogged(plan.cache, image, data: data, key: plan.finalKey, types: types, validators: validators)
+        if types.contains(.memory) {
+            await storeLogged(resolved.cache, image, data: nil, key: resolved.finalKey, types: .memory,
+                              validators: validators)
+        }
+        guard let bytes = try? serializer.diskData(for: image, originalData: originalData, forKey: resolved.finalKey,
+                                                   coders: resolved.coders) else { return }
+        do {
+            try await resolved.cache.storeData(bytes, forKey: resolved.finalKey, validators: validators)
+            if events.hasListeners { events.emit(.stored(key: resolved.finalKey, .disk)) }
+        } catch {
+            logger.warning("cache store failed", metadata: ["key": "\(resolved.finalKey)", "error": "\(error)"])
+        }
     }
 
     private func storeLogged(_ cache: any ImageCaching, _ image: Image?, data: Data?, key: String,

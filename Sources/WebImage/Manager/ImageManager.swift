@@ -10,8 +10,9 @@ import Logging
 ///     context: .init(transformer: .use(.resize(to: PixelSize(width: 200, height: 200), fit: .aspectFill))))
 /// ```
 ///
-/// Equal loads running at the same time share one job (one download, one decode, one transform); loads of
-/// one URL with different thumbnail sizes share the download. A load that fails for good blocks its URL
+/// Every load is one ``ImageRequest``. Equal loads running at the same time share their work stage by stage
+/// (one download, one decode, one transform); loads of one URL with different thumbnail sizes share the
+/// download. Shared work runs at the highest priority of the loads that wait for it. A load that fails for good blocks its URL
 /// (see ``FailedURLs``). Decoding and transforming run on at most
 /// ``Configuration/maxConcurrentDecodes`` jobs at once, never on the caller's task.
 public final class ImageManager: Sendable {
@@ -30,16 +31,21 @@ public final class ImageManager: Sendable {
     public let failedURLs: FailedURLs
 
     let decodeLimiter: DecodeLimiter
+    /// The load slots every loader's loads wait for, the highest priority first.
+    let loadSlots: PrioritySlots
     let events = EventBroadcaster<ImageManagerEvent>()
     let metrics: ManagerMetrics
-    private let registry = Locked(JobRegistry())
+    /// The three stages' running work, by typed key: final images, decoded originals, loaded bytes.
+    let finalTasks = TaskPool<FinalImageTaskKey, FinalImage, ImageTaskUpdate>()
+    let decodeTasks = TaskPool<DecodeTaskKey, DecodedOriginal, ImageTaskUpdate>()
+    let dataTasks = TaskPool<DataTaskKey, ImageLoadResponse, ImageLoadProgress>()
+    private let counters = Locked(Counters())
     var logger: Logger { configuration.logger }
 
-    private struct JobRegistry {
-        var shared: [String: PipelineJob] = [:]
-        var running: [ObjectIdentifier: PipelineJob] = [:]
+    private struct Counters {
         var pendingStores = 0
         var nextTaskID = 0
+        var nextUniqueToken = 0
     }
 
     /// A manager from its parts; each defaults to the shared one.
@@ -51,24 +57,30 @@ public final class ImageManager: Sendable {
         self.configuration = configuration
         failedURLs = FailedURLs(expiry: configuration.failedURLExpiry)
         decodeLimiter = DecodeLimiter(width: configuration.maxConcurrentDecodes)
+        loadSlots = PrioritySlots(width: configuration.maxConcurrentLoads)
         metrics = ManagerMetrics(factory: configuration.metricsFactory)
     }
 
     // MARK: Loading
 
-    /// Loads the image at `url`. Cancelling the calling task cancels this load (shared work goes on for the
-    /// other callers). Throws ``ImageError``: ``ImageError/Code/invalidURL`` for `nil`, malformed or
+    /// Loads the image `request` names. Cancelling the calling task cancels this load (shared work goes on for
+    /// the other callers). Throws ``ImageError``: ``ImageError/Code/invalidURL`` for `nil`, malformed or
     /// unsupported URLs (no request is made), ``ImageError/Code/blackListed`` for a blocked URL, and whatever
     /// the cache, loader, decoder or transformer reported.
-    public func loadImage(from url: URL?, options: ImageOptions = [],
-                          context: ImageContext = ImageContext()) async throws -> ImageResult {
-        if let url, let hit = memoryHit(url: url, options: options, context: context) { return hit }
-        let task = imageTask(from: url, options: options, context: context)
+    public func loadImage(_ request: ImageRequest) async throws -> ImageResult {
+        if let hit = memoryFastPath(request) { return hit }
+        let task = imageTask(request)
         return try await withTaskCancellationHandler {
             try await task.result
         } onCancel: {
             task.cancel()
         }
+    }
+
+    /// Loads the image at `url` (an ``ImageRequest`` made from the arguments).
+    public func loadImage(from url: URL?, options: ImageOptions = [],
+                          context: ImageContext = ImageContext()) async throws -> ImageResult {
+        try await loadImage(ImageRequest(url: url, options: options, context: context))
     }
 
     /// Loads the image at `urlString`; a string that is not a URL fails with ``ImageError/Code/invalidURL``.
@@ -77,20 +89,32 @@ public final class ImageManager: Sendable {
         try await loadImage(from: Self.url(from: urlString), options: options, context: context)
     }
 
-    /// Starts loading `url` and returns its handle at once; read ``ImageTask/events`` or await
-    /// ``ImageTask/result``.
+    /// Starts loading `request` and returns its handle at once; read ``ImageTask/events`` or await
+    /// ``ImageTask/result``, change ``ImageTask/priority`` while it runs.
+    public func imageTask(_ request: ImageRequest) -> ImageTask {
+        start(request, progress: nil, completion: nil)
+    }
+
+    /// Starts loading `url` (an ``ImageRequest`` made from the arguments) and returns its handle at once.
     public func imageTask(from url: URL?, options: ImageOptions = [],
                           context: ImageContext = ImageContext()) -> ImageTask {
-        start(url: url, options: options, context: context, progress: nil, completion: nil)
+        imageTask(ImageRequest(url: url, options: options, context: context))
     }
 
     /// The callback form: `completion` is called exactly once (also after ``ImageTask/cancel()``, with
     /// ``ImageError/Code/cancelled``); `progress` as bytes arrive. Both run on the manager's tasks.
     @discardableResult
+    public func loadImage(_ request: ImageRequest, progress: ImageLoadProgressHandler? = nil,
+                          completion: @escaping ImageCompletion) -> ImageTask {
+        start(request, progress: progress, completion: completion)
+    }
+
+    /// The callback form for `url` (an ``ImageRequest`` made from the arguments).
+    @discardableResult
     public func loadImage(from url: URL?, options: ImageOptions = [], context: ImageContext = ImageContext(),
                           progress: ImageLoadProgressHandler? = nil,
                           completion: @escaping ImageCompletion) -> ImageTask {
-        start(url: url, options: options, context: context, progress: progress, completion: completion)
+        start(ImageRequest(url: url, options: options, context: context), progress: progress, completion: completion)
     }
 
     /// The final image for `url` if it is in the memory cache: synchronous, no I/O (what a view shows before
@@ -110,21 +134,12 @@ public final class ImageManager: Sendable {
 
     /// Cancels every running load; each caller gets ``ImageError/Code/cancelled``.
     public func cancelAll() {
-        let jobs = registry.withLock { registry -> [PipelineJob] in
-            defer {
-                registry.running = [:]
-                registry.shared = [:]
-            }
-            return Array(registry.running.values)
-        }
-        for job in jobs {
-            job.cancel()
-            job.finish(.failure(ImageError(.cancelled, "all loads were cancelled")))
-        }
+        let failure = ImageError(.cancelled, "all loads were cancelled")
+        for task in finalTasks.all { task.cancel(with: failure) }
     }
 
     /// Whether any load (or a cache store after one) is running.
-    public var isRunning: Bool { registry.withLock { !$0.running.isEmpty || $0.pendingStores > 0 } }
+    public var isRunning: Bool { finalTasks.count > 0 || counters.withLock { $0.pendingStores > 0 } }
 
     /// A stream of pipeline events from now on.
     public func eventStream() -> AsyncStream<ImageManagerEvent> { events.makeStream() }
@@ -167,98 +182,23 @@ public final class ImageManager: Sendable {
         return (original, final)
     }
 
-    /// The synchronous memory path of ``loadImage(from:options:context:)``: a plain memory hit is returned
-    /// without starting a job.
-    private func memoryHit(url: URL, options: ImageOptions, context: ImageContext) -> ImageResult? {
-        guard !options.contains(.fromLoaderOnly), !options.contains(.refreshCached),
-              !options.contains(.queryMemoryData), configuration.optionsProcessor == nil,
-              context.queryCacheType.contains(.memory),
-              !failedURLs.contains(url) || options.contains(.retryFailed) else { return nil }
-        let key = cacheKeys(for: url, context: context, transformer: transformer(for: context)).final
-        guard let image = (context.cache ?? cache).querySynchronously(
-            forKey: key, in: .memory, options: ImageCacheQueryOptions())?.image else { return nil }
-        metrics.recordHit(.memory)
-        if events.hasListeners {
-            events.emit(.started(url))
-            events.emit(.cacheHit(url, .memory))
-            events.emit(.finished(url, error: nil))
-        }
-        return ImageResult(image: image, data: nil, cacheType: .memory, url: url)
-    }
-
-    /// Makes the caller's task and joins or starts the job for it.
-    private func start(url: URL?, options: ImageOptions, context: ImageContext,
-                       progress: ImageLoadProgressHandler?, completion: ImageCompletion?) -> ImageTask {
-        let id = registry.withLock { registry -> Int in
-            defer { registry.nextTaskID += 1 }
-            return registry.nextTaskID
-        }
-        let task = ImageTask(id: id, url: url, completion: completion, progress: progress)
-        guard let url else {
-            task.finish(.failure(ImageError(.invalidURL, "no URL was given")))
-            return task
-        }
-        var options = options, context = context
-        if let processor = configuration.optionsProcessor { (options, context) = processor(url, options, context) }
-        if events.hasListeners { events.emit(.started(url)) }
-        if failedURLs.contains(url), !options.contains(.retryFailed) {
-            let error = ImageError(.blackListed, "\(url.absoluteString) failed before; pass retryFailed to try again")
-            finishUnstarted(task, url: url, error: error)
-            return task
-        }
-        let plan = LoadPlan(url: url, options: options, context: context, manager: self)
-        guard plan.loader.canLoad(url) || options.contains(.fromCacheOnly) else {
-            let error = ImageError(.invalidURL, "no loader handles \(url.absoluteString)")
-            failedURLs.insert(url)
-            finishUnstarted(task, url: url, error: error)
-            return task
-        }
-        attach(task, to: plan)
-        return task
-    }
-
-    private func finishUnstarted(_ task: ImageTask, url: URL, error: ImageError) {
-        metrics.recordError(error.code)
-        if events.hasListeners { events.emit(.finished(url, error: error.code)) }
-        logger.debug("load refused", metadata: ["url": "\(url)", "error": "\(error)"])
-        task.finish(.failure(error))
-    }
-
-    /// Joins a running equal job or starts a new one.
-    private func attach(_ task: ImageTask, to plan: LoadPlan) {
-        let priority = plan.options.priority
-        while true {
-            let (job, isNew) = registry.withLock { registry -> (PipelineJob, Bool) in
-                if let key = plan.sharingKey, let existing = registry.shared[key] { return (existing, false) }
-                let job = PipelineJob(plan: plan)
-                registry.running[ObjectIdentifier(job)] = job
-                if let key = plan.sharingKey { registry.shared[key] = job }
-                return (job, true)
-            }
-            // A shared job that closed between the lookup and the join: retire it and look again.
-            guard job.add(task, priority: priority) else {
-                retire(job)
-                continue
-            }
-            task.setCancellation { [weak self, weak job] in
-                guard let self, let job, job.remove(task) else { return }
-                self.retire(job)
-                job.cancel()
-            }
-            if isNew { job.start { [self] in await self.run(job) } }
-            return
-        }
-    }
-
-    /// Takes `job` out of the registry so no new caller joins it.
-    func retire(_ job: PipelineJob) {
-        registry.withLock { registry in
-            registry.running.removeValue(forKey: ObjectIdentifier(job))
-            if let key = job.plan.sharingKey, registry.shared[key] === job { registry.shared.removeValue(forKey: key) }
+    /// The number of the next caller's task.
+    func makeTaskID() -> Int {
+        counters.withLock { counters in
+            defer { counters.nextTaskID += 1 }
+            return counters.nextTaskID
         }
     }
 
     /// Counts a cache store that finishes after delivery, for ``isRunning``.
-    func storeStarted() { registry.withLock { $0.pendingStores += 1 } }
-    func storeEnded() { registry.withLock { $0.pendingStores -= 1 } }
+    func storeStarted() { counters.withLock { $0.pendingStores += 1 } }
+    func storeEnded() { counters.withLock { $0.pendingStores -= 1 } }
+
+    /// A number no other load has: the sharing key of a load whose hooks cannot be compared.
+    func makeUniqueToken() -> Int {
+        counters.withLock { counters in
+            defer { counters.nextUniqueToken += 1 }
+            return counters.nextUniqueToken
+        }
+    }
 }

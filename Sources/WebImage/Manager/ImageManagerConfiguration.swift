@@ -20,6 +20,9 @@ extension ImageManager {
         public var decodeLimits: DecodeLimits
         /// How many decodes and transforms run at once (default: the number of cores).
         public var maxConcurrentDecodes: Int
+        /// How many loads run at once, whatever the loader (default 6, SDWebImage's download limit); the rest
+        /// wait, the highest priority first.
+        public var maxConcurrentLoads: Int
         /// How long a failed URL stays blocked (`nil`: until removed).
         public var failedURLExpiry: Duration?
         /// The scale-down limit used by ``ImageOptions/scaleDownLargeImages`` when the context gives none.
@@ -33,7 +36,7 @@ extension ImageManager {
         public init(
             defaultTransformer: (any ImageTransformer)? = nil, cacheKeyFilter: CacheKeyFilter? = nil,
             optionsProcessor: OptionsProcessor? = nil, decodeLimits: DecodeLimits = .default,
-            maxConcurrentDecodes: Int = ProcessInfo.processInfo.activeProcessorCount,
+            maxConcurrentDecodes: Int = ProcessInfo.processInfo.activeProcessorCount, maxConcurrentLoads: Int = 6,
             failedURLExpiry: Duration? = nil, defaultScaleDownLimitBytes: Int = 90 * 1024 * 1024,
             logger: Logger = Logger(label: "swift-web-image.manager"), metricsFactory: (any MetricsFactory)? = nil
         ) {
@@ -42,6 +45,7 @@ extension ImageManager {
             self.optionsProcessor = optionsProcessor
             self.decodeLimits = decodeLimits
             self.maxConcurrentDecodes = maxConcurrentDecodes
+            self.maxConcurrentLoads = maxConcurrentLoads
             self.failedURLExpiry = failedURLExpiry
             self.defaultScaleDownLimitBytes = defaultScaleDownLimitBytes
             self.logger = logger

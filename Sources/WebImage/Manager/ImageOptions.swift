@@ -6,9 +6,9 @@ public struct ImageOptions: OptionSet, Sendable, Hashable {
 
     /// Load even when an earlier load of the URL failed permanently (the URL is "blocked"); a success unblocks it.
     public static let retryFailed = ImageOptions(rawValue: 1 << 0)
-    /// Queue the download behind normal ones (prefetching).
+    /// Queue the download behind normal ones (prefetching): the same as ``ImageRequest/priority`` `.low`.
     public static let lowPriority = ImageOptions(rawValue: 1 << 1)
-    /// Queue the download ahead of everything else.
+    /// Queue the download ahead of everything else: the same as ``ImageRequest/priority`` `.high`.
     public static let highPriority = ImageOptions(rawValue: 1 << 2)
     /// Decode while bytes arrive and deliver partial images as ``ImageTaskEvent/preview(_:)`` events.
     public static let progressiveLoad = ImageOptions(rawValue: 1 << 3)
@@ -60,14 +60,14 @@ public struct ImageOptions: OptionSet, Sendable, Hashable {
         return options
     }
 
-    /// The queue priority these options ask for.
-    var priority: DownloadPriority { downloadOptions.priority }
+    /// The priority the two priority flags ask for (``ImageRequest`` turns them into its ``ImageRequest/priority``).
+    var priority: ImagePriority { downloadOptions.priority }
 
-    /// The options that change what a load produces; loads that agree on them may share one pipeline run.
-    /// Priority and how the caller reads the cache (synchronously or not) do not change the result.
-    var sharingSignature: Int {
+    /// The options that change what a load produces; loads that agree on them may share one run. Priority, how
+    /// a caller reads the cache (synchronously or not), whether it waits for the stores, and the target's flags
+    /// are the caller's own.
+    var sharedBehaviour: ImageOptions {
         subtracting([.lowPriority, .highPriority, .queryMemoryDataSync, .queryDiskDataSync, .waitStoreCache,
                      .delayPlaceholder, .avoidAutoSetImage])
-            .rawValue
     }
 }

@@ -18,7 +18,7 @@ public final class ImageTask: Sendable, Hashable {
     /// The URL asked for; `nil` when the caller passed none.
     public let url: URL?
     private let id: Int
-    private let state = Locked(State())
+    private let state: Locked<State>
 
     private struct State {
         var result: Result<ImageResult, ImageError>?
@@ -27,16 +27,33 @@ public final class ImageTask: Sendable, Hashable {
         var waiters: [CheckedContinuation<ImageResult, any Error>] = []
         var completion: ImageCompletion?
         var progress: ImageLoadProgressHandler?
-        var onCancel: (@Sendable () -> Void)?
+        var subscription: SharedTaskSubscription?
         var lastPreview: Image?
+        var priority: ImagePriority
     }
 
-    init(id: Int, url: URL?, completion: ImageCompletion? = nil, progress: ImageLoadProgressHandler? = nil) {
+    init(id: Int, url: URL?, priority: ImagePriority = .normal, completion: ImageCompletion? = nil,
+         progress: ImageLoadProgressHandler? = nil) {
         self.id = id
         self.url = url
+        state = Locked(State(priority: priority))
         state.withLock {
             $0.completion = completion
             $0.progress = progress
+        }
+    }
+
+    /// How urgent this load is. Changing it while the load runs moves the shared work (and its download, while
+    /// it waits for a slot) to the highest priority among the loads that share it.
+    public var priority: ImagePriority {
+        get { state.withLock { $0.priority } }
+        set {
+            let subscription = state.withLock { state -> SharedTaskSubscription? in
+                guard state.priority != newValue else { return nil }
+                state.priority = newValue
+                return state.result == nil ? state.subscription : nil
+            }
+            subscription?.setPriority(newValue)
         }
     }
 
@@ -79,24 +96,25 @@ public final class ImageTask: Sendable, Hashable {
 
     /// Ends this caller's load with ``ImageError/Code/cancelled``. Does nothing once it has finished.
     public func cancel() {
-        let (cancelled, onCancel) = state.withLock { state -> (Bool, (@Sendable () -> Void)?) in
-            (state.result == nil, state.onCancel)
+        let (cancelled, subscription) = state.withLock { state -> (Bool, SharedTaskSubscription?) in
+            (state.result == nil, state.subscription)
         }
         guard cancelled else { return }
         finish(.failure(ImageError(.cancelled, "the load of \(url?.absoluteString ?? "nil") was cancelled")))
-        onCancel?()
+        subscription?.cancel()
     }
 
     // MARK: Driven by the manager
 
-    /// Registers what cancelling must undo (leaving shared work); runs it at once if already cancelled.
-    func setCancellation(_ handler: @escaping @Sendable () -> Void) {
-        let runNow = state.withLock { state -> Bool in
-            guard state.result == nil else { return true }
-            state.onCancel = handler
+    /// Holds this caller's place in the shared work: cancelling leaves it, a priority change goes to it. Leaves
+    /// at once if the task was cancelled already.
+    func attach(_ subscription: SharedTaskSubscription) {
+        let leaveNow = state.withLock { state -> Bool in
+            if case .failure(let error)? = state.result, error.code == .cancelled { return true }
+            state.subscription = subscription
             return false
         }
-        if runNow { handler() }
+        if leaveNow { subscription.cancel() }
     }
 
     func report(_ progress: ImageLoadProgress) {
@@ -128,7 +146,7 @@ public final class ImageTask: Sendable, Hashable {
             state.waiters = []
             state.completion = nil
             state.progress = nil
-            state.onCancel = nil
+            state.subscription = nil
             state.lastPreview = nil
             return taken
         }

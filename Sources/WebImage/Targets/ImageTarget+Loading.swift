@@ -27,10 +27,10 @@ extension ImageTarget {
             completion?(.failure(ImageError(.invalidURL, "no URL was given")))
             return nil
         }
-        if !options.contains(.refreshCached), !options.contains(.fromLoaderOnly),
-           let image = manager.cachedImage(for: url, context: context) {
-            if !options.contains(.avoidAutoSetImage) { display(image, cacheType: .memory) }
-            completion?(.success(ImageResult(image: image, data: nil, cacheType: .memory, url: url)))
+        // The manager's own fast path: the same options processor, cache types and frame rules as a load.
+        if let hit = manager.memoryFastPath(ImageRequest(url: url, options: options, context: context)) {
+            if !options.contains(.avoidAutoSetImage) { display(hit.image, cacheType: .memory) }
+            completion?(.success(hit))
             return nil
         }
         if !options.contains(.delayPlaceholder) { display(placeholder, cacheType: nil) }

@@ -31,14 +31,22 @@ struct ImagePrefetcherTests {
     func bounded() async throws {
         try await ManagerHarness.with { h in
             for index in 0..<6 { h.server.serve("\(index).png", data: try ManagerTest.png(RGBA(1, 1, 1))) }
+            h.server.serve("n.png", data: try ManagerTest.png(RGBA(2, 2, 2)))
             let urls: [URL?] = (0..<6).map { h.server.url("/gate/p\($0)/\($0).png") }
-            let prefetcher = ImagePrefetcher(manager: h.manager)
+            // One load slot: prefetches wait in line, so a normal-priority load started later must pass them.
+            let manager = h.freshManager(configuration: .init(maxConcurrentLoads: 1))
+            let prefetcher = ImagePrefetcher(manager: manager)
             async let report = prefetcher.prefetch(urls)
-            await h.server.expectEventually { $0.requests.count == 3 }
-            #expect(h.downloader.runningCount + h.downloader.queuedCount == 3)
-            #expect(Set(h.server.log.paths) == Set((0..<3).map { "/gate/p\($0)/\($0).png" }))
+            await h.server.expectEventually { $0.requests.count == 1 }
+            await expectEventually { manager.loadSlots.waiting == 2 }  // three in flight, as the prefetcher allows
+            let normal = manager.imageTask(from: h.server.url("/files/n.png"))
+            await expectEventually { manager.loadSlots.waiting == 3 }
+            h.server.openGate("p0")
+            _ = try await normal.result
+            #expect(h.server.log.paths.prefix(2) == ["/gate/p0/0.png", "/files/n.png"])
             for index in 0..<6 { h.server.openGate("p\(index)") }
             #expect(await report.finished == 6)
+            #expect(h.server.log.paths.filter { $0.hasPrefix("/gate/") }.count == 6)
         }
     }
 

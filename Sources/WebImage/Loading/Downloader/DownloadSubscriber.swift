@@ -20,8 +20,6 @@ final class DownloadSubscriber: Sendable {
         var lastFraction: Double?
     }
 
-    let id: Int
-    let priority: DownloadPriority
     let wantsPartialData: Bool
     let minimumProgressInterval: Double
     let responseModifier: DownloadResponseModifier?
@@ -30,11 +28,9 @@ final class DownloadSubscriber: Sendable {
     private let completion: DownloadCompletion
     private let mailbox = Locked(Mailbox())
 
-    init(id: Int, priority: DownloadPriority, wantsPartialData: Bool, minimumProgressInterval: Double,
+    init(wantsPartialData: Bool, minimumProgressInterval: Double,
          responseModifier: DownloadResponseModifier?, decryptor: (any DownloadDecryptor)?,
          progress: ImageLoadProgressHandler?, completion: @escaping DownloadCompletion) {
-        self.id = id
-        self.priority = priority
         self.wantsPartialData = wantsPartialData
         self.minimumProgressInterval = minimumProgressInterval
         self.responseModifier = responseModifier

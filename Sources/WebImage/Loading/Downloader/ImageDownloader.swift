@@ -21,7 +21,10 @@ public final class ImageDownloader: ImageLoader {
     /// The HTTP loader the downloader made (nil when loaders were given).
     public let httpLoader: HTTPImageLoader?
     let configuration: ImageDownloaderConfiguration
-    let state: Locked<DownloaderState>
+    /// Running transfers by request: callers of an equal request join one transfer.
+    let transfers = TaskPool<ImageLoadKey, ImageLoadResponse, ImageLoadProgress>()
+    /// The transfer slots: ``maxConcurrentDownloads`` at once, the highest priority first.
+    let slots: PrioritySlots
     let events = EventBroadcaster<DownloadEvent>()
     let metrics: DownloadMetrics
     let rateLimiter: TokenBucket?
@@ -52,8 +55,8 @@ public final class ImageDownloader: ImageLoader {
         self.httpLoader = httpLoader
         metrics = DownloadMetrics(factory: configuration.metricsFactory)
         rateLimiter = configuration.rateLimit.map { TokenBucket(limit: $0) }
-        state = Locked(DownloaderState(maxConcurrent: max(1, configuration.maxConcurrentDownloads),
-                                      executionOrder: configuration.executionOrder))
+        slots = PrioritySlots(width: configuration.maxConcurrentDownloads,
+                              order: configuration.executionOrder == .fifo ? .fifo : .lifo)
     }
 
     /// Cancels everything and closes the HTTP loader's connections.
@@ -66,19 +69,14 @@ public final class ImageDownloader: ImageLoader {
     /// How many transfers may run at once (at least 1). Raising it starts queued transfers at once; lowering it
     /// lets running transfers finish.
     public var maxConcurrentDownloads: Int {
-        get { state.withLock { $0.maxConcurrent } }
-        set {
-            state.withLock { state in
-                state.maxConcurrent = max(1, newValue)
-                startQueued(&state)
-            }
-        }
+        get { slots.width }
+        set { slots.width = newValue }
     }
 
     /// Transfers running now.
-    public var runningCount: Int { state.withLock { $0.running } }
+    public var runningCount: Int { slots.running }
     /// Transfers waiting for a slot.
-    public var queuedCount: Int { state.withLock { $0.queuedCount } }
+    public var queuedCount: Int { slots.waiting }
 
     /// A stream of transfer events from now on; it ends when the downloader shuts down or the reader stops.
     public func eventStream() -> AsyncStream<DownloadEvent> {
@@ -177,10 +175,8 @@ public final class ImageDownloader: ImageLoader {
 
     /// Cancels every queued and running download; each caller gets ``ImageError/Code/cancelled``.
     public func cancelAll() {
-        let (subscribers, tasks) = state.withLock { $0.removeAll() }
-        for task in tasks { task.cancel() }
         let failure = ImageError(.cancelled, "all downloads were cancelled")
-        for subscriber in subscribers { subscriber.post(result: .failure(failure)) }
+        for transfer in transfers.all { transfer.cancel(with: failure) }
     }
 
     /// Bridges the callback form to async: Swift task cancellation cancels the token.

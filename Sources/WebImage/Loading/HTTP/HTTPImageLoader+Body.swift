@@ -4,15 +4,16 @@ import NIOCore
 import NIOHTTP1
 
 extension HTTPImageLoader {
-    /// Validates the response head, then streams the body with a size limit, progress and resumption.
+    /// Validates the response head, then streams the body with a size limit and progress. A `206` answer to a
+    /// request that asked for a range is returned as it came (the caller that asked continues its own bytes); a
+    /// body that breaks off fails with what had arrived in ``ImageError/partialBody`` when it can be resumed.
     func readBody(of response: HTTPClientResponse, url: URL, request: ImageLoadRequest,
                   progress: ImageLoadProgressHandler?) async throws -> ImageLoadResponse {
         let status = Int(response.status.code)
-        request.record?.noteStatus(status)
         let headers = HTTPHeaderFields(response.headers.map { ($0.name, $0.value) })
         let encoded = headers["Content-Encoding"].map { $0.lowercased() != "identity" } ?? false
         let announced = headers["Content-Length"].flatMap { Int64($0.trimmingCharacters(in: .whitespaces)) }
-        var metadata = ImageResponseMetadata(
+        let metadata = ImageResponseMetadata(
             url: url, statusCode: status, headers: headers,
             mimeType: ImageResponseMetadata.mimeType(fromContentType: headers["Content-Type"]),
             expectedContentLength: encoded ? nil : announced, httpVersion: "\(response.version)")
@@ -22,16 +23,8 @@ extension HTTPImageLoader {
             throw ImageError(.cacheNotModified, "the server says the cached copy of \(url.absoluteString) is current")
         }
         var body = Data()
-        if status == 206, let resume = request.resume {
-            // The rest of a broken transfer: it must start exactly where our bytes end.
-            guard let range = ContentRange(headers["Content-Range"]), range.start == resume.data.count else {
-                throw ImageError(.invalidDownloadResponse, "a resumed response does not continue at byte "
-                    + "\(resume.data.count): \(headers["Content-Range"] ?? "no Content-Range")")
-            }
-            body = resume.data
-            metadata.statusCode = 200
-            metadata.expectedContentLength = range.total ?? announced.map { $0 + Int64(resume.data.count) }
-        } else if !request.acceptableStatusCodes.contains(status) {
+        let askedForRange = request.headers["Range"] != nil
+        if !(status == 206 && askedForRange) && !request.acceptableStatusCodes.contains(status) {
             await discardBody(of: response)
             throw ImageError(.invalidDownloadStatusCode, "HTTP \(status) for \(url.absoluteString)",
                              statusCode: status)
@@ -46,7 +39,7 @@ extension HTTPImageLoader {
             throw ImageError(.responseTooLarge,
                              "the body of \(expected) bytes exceeds the limit of \(request.maximumBodySize)")
         }
-        let validator = TransferRecord.resumeValidator(for: metadata)
+        let validator = PartialBody.resumeValidator(for: metadata)
         if let expected { body.reserveCapacity(Int(expected)) }
         progress?(ImageLoadProgress(receivedBytes: Int64(body.count), expectedBytes: expected,
                                     partialData: request.wantsPartialData ? body : nil, response: metadata))
@@ -62,19 +55,26 @@ extension HTTPImageLoader {
             }
         } catch {
             let mapped = ImageError.fromTransport(error)
-            if mapped.code == .connectionFailed || mapped.code == .timedOut {
-                request.record?.noteInterrupted(body: body, validator: validator)
-            }
-            throw mapped
+            guard mapped.code == .connectionFailed || mapped.code == .timedOut else { throw mapped }
+            throw ImageError(mapped.code, mapped.message, statusCode: status,
+                             partialBody: Self.partial(body, validator: validator))
         }
         if let expected, Int64(body.count) < expected {
-            request.record?.noteInterrupted(body: body, validator: validator)
-            throw ImageError(.connectionFailed, "the body ended after \(body.count) of \(expected) bytes")
+            throw ImageError(.connectionFailed, "the body ended after \(body.count) of \(expected) bytes",
+                             statusCode: status, partialBody: Self.partial(body, validator: validator))
         }
         guard !body.isEmpty else {
             throw ImageError(.badImageData, "the response from \(url.absoluteString) has an empty body")
         }
         return ImageLoadResponse(data: body, metadata: metadata)
+    }
+}
+
+extension HTTPImageLoader {
+    /// What a broken body leaves to resume from: nothing without bytes or a usable validator.
+    static func partial(_ body: Data, validator: String?) -> PartialBody? {
+        guard !body.isEmpty, let validator else { return nil }
+        return PartialBody(data: body, validator: validator)
     }
 }
 

@@ -169,9 +169,6 @@ public final class HTTPImageLoader: ImageLoader {
         if configuration.decompressesBodies, !outgoing.headers.contains(name: "Accept-Encoding") {
             outgoing.headers.add(name: "Accept-Encoding", value: "gzip, deflate")
         }
-        if sameOrigin, let resume = request.resume {
-            for (name, value) in resume.headers { outgoing.headers.replaceOrAdd(name: name, value: value) }
-        }
         if request.allowsInvalidCertificates {
             var tls = TLSConfiguration.makeClientConfiguration()
             tls.certificateVerification = .none

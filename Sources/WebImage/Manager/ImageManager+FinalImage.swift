@@ -1,0 +1,157 @@
+import Foundation
+
+// The final stage of a load, in SDWebImage's order: query the final key, then the original; load and decode
+// (the stages below); transform; store; deliver.
+extension ImageManager {
+    /// The final stage's work with its bookkeeping: failed URLs, metrics, log, events.
+    func finalImage(_ resolved: ResolvedImageRequest, in task: FinalImageTask) async throws -> FinalImage {
+        let url = resolved.url
+        do {
+            let value = try await finalImageStages(resolved, in: task)
+            if resolved.options.contains(.retryFailed) { failedURLs.remove(url) }
+            logger.debug("loaded", metadata: ["url": "\(url)"])
+            if events.hasListeners { events.emit(.finished(url, error: nil)) }
+            return value
+        } catch {
+            let failure = Task.isCancelled ? ImageError(.cancelled, "the load was cancelled")
+                                           : ImageError.fromTransport(error)
+            if FailedURLs.blocks(after: failure) { failedURLs.insert(url) }
+            metrics.recordError(failure.code)
+            logger.debug("load failed", metadata: ["url": "\(url)", "error": "\(failure)"])
+            if events.hasListeners { events.emit(.finished(url, error: failure.code)) }
+            throw failure
+        }
+    }
+
+    private func finalImageStages(_ resolved: ResolvedImageRequest, in task: FinalImageTask) async throws
+        -> FinalImage {
+        if !resolved.options.contains(.fromLoaderOnly) {
+            if let hit = try await queryFinal(resolved) {
+                if resolved.options.contains(.refreshCached) { return try await revalidate(resolved, cached: hit, in: task) }
+                return FinalImage(result: hit, stores: nil)
+            }
+            if resolved.hasDerivedKey, let derived = try await deriveFromCachedOriginal(resolved) { return derived }
+        }
+        guard !resolved.options.contains(.fromCacheOnly) else {
+            throw ImageError(.notFoundInCache, "\(resolved.finalKey) is not cached and fromCacheOnly was given")
+        }
+        metrics.misses.increment()
+        if events.hasListeners { events.emit(.cacheMiss(resolved.url)) }
+        let original = try await decodedOriginal(resolved, extraHeaders: HTTPHeaderFields(), for: task)
+        return try await finish(original, resolved: resolved)
+    }
+
+    // MARK: Cache queries
+
+    /// The final image from the cache, decoded here (bounded) when it came from disk.
+    private func queryFinal(_ resolved: ResolvedImageRequest) async throws -> ImageResult? {
+        let options = resolved.options
+        // An animation asked for without decoding all frames comes with its bytes, from memory too.
+        let wantsData = options.contains(.queryMemoryData) || options.contains(.refreshCached)
+            || (options.contains(.avoidDecodeImage) && !options.contains(.preloadAllFrames))
+        let queryOptions = ImageCacheQueryOptions(includeData: wantsData, skipDecoding: true, fillsMemory: false)
+        let synchronous = options.contains(.queryDiskDataSync)
+            || (wantsData && options.contains(.queryMemoryDataSync))
+        let types = resolved.context.queryCacheType
+        let hit = synchronous
+            ? resolved.cache.querySynchronously(forKey: resolved.finalKey, in: types, options: queryOptions)
+            : await resolved.cache.query(forKey: resolved.finalKey, in: types, options: queryOptions)
+        guard let hit else { return nil }
+        try checkCancellation()
+        let image: Image
+        if let cached = hit.image {
+            image = Self.deliverable(cached, decodeOptions: resolved.decodeOptions)
+        } else if let data = hit.data,
+                  let decoded = try? await decode(data, resolved: resolved, options: resolved.cachedDecodeOptions) {
+            image = decoded
+            let trimmed = resolved.decodeOptions.firstFrameOnly
+                && ((try? resolved.coders.properties(of: data))?.frameCount ?? 1) > 1
+            if resolved.context.storeCacheType.contains(.memory), !trimmed {
+                try? await resolved.cache.store(image, data: nil, forKey: resolved.finalKey, in: .memory,
+                                                validators: .none)
+            }
+        } else {
+            return nil  // Bytes no coder reads count as a miss; the load replaces them.
+        }
+        metrics.recordHit(hit.cacheType)
+        if events.hasListeners { events.emit(.cacheHit(resolved.url, hit.cacheType)) }
+        return ImageResult(image: image, data: hit.data, cacheType: hit.cacheType, url: resolved.url,
+                           validators: hit.metadata?.validators)
+    }
+
+    /// A memory-cached image as a load with `decodeOptions` delivers it: memory holds complete animations, a
+    /// first-frame-only load takes the poster frame.
+    static func deliverable(_ image: Image, decodeOptions: DecodeOptions) -> Image {
+        guard decodeOptions.firstFrameOnly, image.isAnimated else { return image }
+        var poster = image
+        poster.frames = [image.frames[0]]
+        return poster
+    }
+
+    /// On a miss of a thumbnail or transformed image: make it from the cached original instead of loading.
+    private func deriveFromCachedOriginal(_ resolved: ResolvedImageRequest) async throws -> FinalImage? {
+        let options = ImageCacheQueryOptions(skipDecoding: true, fillsMemory: false)
+        guard let hit = await resolved.originalCache.query(forKey: resolved.originalKey,
+                                                           in: resolved.context.originalQueryCacheType,
+                                                           options: options),
+              let data = hit.data ?? hit.image.flatMap({ try? resolved.coders.encode($0, as: .png) })
+        else { return nil }
+        try checkCancellation()
+        guard let image = try? await decode(data, resolved: resolved, options: resolved.decodeOptions) else {
+            return nil
+        }
+        let result = try await transform(image, resolved: resolved)
+        metrics.recordHit(hit.cacheType)
+        if events.hasListeners { events.emit(.cacheHit(resolved.url, hit.cacheType)) }
+        try checkCancellation()
+        let trimmed = resolved.decodeOptions.firstFrameOnly
+            && ((try? resolved.coders.properties(of: data))?.frameCount ?? 1) > 1
+        let stores = startStores {
+            await self.storeFinal(result, originalData: nil, resolved: resolved,
+                                  validators: hit.metadata?.validators ?? .none, isTrimmedAnimation: trimmed)
+        }
+        return FinalImage(result: ImageResult(image: result, data: nil, cacheType: hit.cacheType, url: resolved.url),
+                          stores: stores)
+    }
+
+    // MARK: Revalidation
+
+    /// `refreshCached`: asks the server whether the cached image is still current. A 304 keeps it (with fresh
+    /// validators) and delivers it once; a 200 replaces it and delivers the new image. The one place where a
+    /// cached entry's validators meet the network.
+    private func revalidate(_ resolved: ResolvedImageRequest, cached: ImageResult,
+                            in task: FinalImageTask) async throws -> FinalImage {
+        let validators = cached.validators ?? .none
+        do {
+            let original = try await decodedOriginal(
+                resolved, extraHeaders: validators.canRevalidate ? validators.conditionalHeaders : HTTPHeaderFields(),
+                for: task)
+            return try await finish(original, resolved: resolved)
+        } catch let error as ImageError where error.code == .cacheNotModified {
+            if events.hasListeners { events.emit(.loaded(resolved.url, bytes: 0, notModified: true)) }
+            // Rewriting the entry's header records the successful revalidation (and its access time).
+            _ = try? await resolved.cache.updateValidators(validators, forKey: resolved.finalKey)
+            if resolved.hasDerivedKey {
+                _ = try? await resolved.originalCache.updateValidators(validators, forKey: resolved.originalKey)
+            }
+            var result = cached
+            result.validators = nil
+            return FinalImage(result: result, stores: nil)
+        }
+    }
+
+    // MARK: After loading
+
+    /// Transforms freshly decoded bytes and starts their stores.
+    private func finish(_ original: DecodedOriginal, resolved: ResolvedImageRequest) async throws -> FinalImage {
+        let result = try await transform(original.image, resolved: resolved)
+        try checkCancellation()
+        let validators = HTTPValidators(response: original.response.metadata)
+        let stores = startStores {
+            await self.store(result, original: original, resolved: resolved, validators: validators)
+        }
+        return FinalImage(result: ImageResult(image: result, data: original.response.data, cacheType: .none,
+                                              url: resolved.url),
+                          stores: stores)
+    }
+}

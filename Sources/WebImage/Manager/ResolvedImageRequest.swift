@@ -1,0 +1,94 @@
+import Foundation
+
+/// An ``ImageRequest`` with everything it leaves open decided: the parts to use (context over manager), the cache
+/// keys, the decode options and the key of its final stage.
+struct ResolvedImageRequest: Sendable {
+    let url: URL
+    let request: ImageRequest
+    let cache: any ImageCaching
+    let originalCache: any ImageCaching
+    let loader: any ImageLoader
+    let coders: ImageCoders
+    let transformer: (any ImageTransformer)?
+    /// The key of the bytes as loaded.
+    let originalKey: String
+    /// The key of what is delivered: the original key plus the thumbnail and transformer suffixes.
+    let finalKey: String
+    /// How to decode the original bytes (thumbnail, scale-down, frames, limits).
+    let decodeOptions: DecodeOptions
+    /// Set for contexts with hooks that cannot be compared: the load shares no stage with others.
+    let unique: Int?
+
+    var options: ImageOptions { request.options }
+    var context: ImageContext { request.context }
+
+    init(url: URL, request: ImageRequest, manager: ImageManager) {
+        self.url = url
+        self.request = request
+        let context = request.context, options = request.options
+        cache = context.cache ?? manager.cache
+        originalCache = context.originalCache ?? context.cache ?? manager.cache
+        loader = context.loader ?? manager.loader
+        coders = context.coders ?? manager.coders
+        transformer = manager.transformer(for: context)
+        let keys = manager.cacheKeys(for: url, context: context, transformer: transformer)
+        originalKey = keys.original
+        finalKey = keys.final
+        var decode = DecodeOptions(
+            thumbnailPixelSize: context.thumbnailPixelSize, preserveAspectRatio: context.preserveAspectRatio,
+            firstFrameOnly: options.contains(.decodeFirstFrameOnly)
+                || (options.contains(.avoidDecodeImage) && !options.contains(.preloadAllFrames)),
+            scaleFactor: context.scaleFactor, fileNameHint: keys.original,
+            limits: context.decodeLimits ?? manager.configuration.decodeLimits)
+        if options.contains(.scaleDownLargeImages) {
+            decode.scaleDownLimitBytes = context.scaleDownLimitBytes ?? manager.configuration.defaultScaleDownLimitBytes
+        }
+        decodeOptions = decode
+        let hasHooks = context.requestModifier != nil || context.responseModifier != nil || context.decryptor != nil
+            || context.cacheSerializer != nil
+        unique = hasHooks ? manager.makeUniqueToken() : nil
+    }
+
+    /// Whether the delivered image differs from the loaded one (a thumbnail or a transform), so the original
+    /// and the result are cached under different keys.
+    var hasDerivedKey: Bool { finalKey != originalKey }
+
+    /// How to decode a cached final image: when it is a product (thumbnail or transform), as it is; when it is
+    /// the original, like freshly loaded bytes.
+    var cachedDecodeOptions: DecodeOptions {
+        guard hasDerivedKey else { return decodeOptions }
+        var options = decodeOptions
+        options.thumbnailPixelSize = nil
+        options.scaleDownLimitBytes = nil
+        options.fileNameHint = finalKey
+        return options
+    }
+
+    /// The key of the final stage.
+    var finalTaskKey: FinalImageTaskKey {
+        FinalImageTaskKey(
+            finalCacheKey: finalKey, originalCacheKey: originalKey, options: options.sharedBehaviour,
+            decodeOptions: decodeOptions,
+            cacheTypes: [context.queryCacheType, context.storeCacheType, context.originalQueryCacheType,
+                         context.originalStoreCacheType],
+            headers: context.headers.canonical, credentials: context.credentials, timeout: context.timeout,
+            parts: [PartIdentity(cache), PartIdentity(originalCache), PartIdentity(loader), PartIdentity(coders)],
+            unique: unique)
+    }
+
+    /// The request the loader sends, with `extraHeaders` (conditional requests) on top.
+    func loadRequest(extraHeaders: HTTPHeaderFields) throws -> ImageLoadRequest {
+        let downloadContext = DownloadContext(headers: context.headers, credentials: context.credentials,
+                                              requestModifier: context.requestModifier, timeout: context.timeout)
+        var request = try loader.makeRequest(for: url, options: options.downloadOptions, context: downloadContext)
+        request.headers.merge(extraHeaders)
+        request.priority = self.request.priority
+        return request
+    }
+
+    /// The key of the data stage for `loadRequest`.
+    func dataTaskKey(for loadRequest: ImageLoadRequest) -> DataTaskKey {
+        DataTaskKey(request: ImageLoadKey(loadRequest, retries: true), loader: PartIdentity(loader),
+                    wantsPartialData: loadRequest.wantsPartialData, unique: unique)
+    }
+}
