@@ -10,7 +10,17 @@ extension ImageManager {
             let value = try await finalImageStages(resolved, in: task)
             if resolved.options.contains(.retryFailed) { failedURLs.remove(url) }
             logger.debug("loaded", metadata: ["url": "\(url)"])
-            if events.hasListeners { events.emit(.finished(url, error: nil)) }
+            if events.hasListeners {
+                // A load that waits for its stores finishes after them, as its caller sees it.
+                if resolved.options.contains(.waitStoreCache), let stores = value.stores {
+                    Task { [events] in
+                        await stores.value
+                        events.emit(.finished(url, error: nil))
+                    }
+                } else {
+                    events.emit(.finished(url, error: nil))
+                }
+            }
             return value
         } catch {
             let failure = Task.isCancelled ? ImageError(.cancelled, "the load was cancelled")

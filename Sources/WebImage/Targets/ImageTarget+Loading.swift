@@ -35,7 +35,7 @@ extension ImageTarget {
         }
         if !options.contains(.delayPlaceholder) { display(placeholder, cacheType: nil) }
         let task = manager.loadImage(from: url, options: options, context: context) {
-            [weak self] result in
+            [weak self, completion] result in
             Task { @MainActor in
                 guard let self, state.isCurrent(generation, key: key) else { return }
                 state.end(key, generation: generation)

@@ -62,13 +62,14 @@ struct ImageTargetTests {
             h.server.serve("new.png", data: try ManagerTest.png(RGBA(0, 0, 255)))
             let target = RecordingTarget()
             let completions = Box<[String]>([])
-            let old = try #require(target.setImage(with: h.server.url("/files/old.png"), manager: h.manager) { _ in
-                completions.value.append("old")
-            })
+            let oldDone: @MainActor (Result<ImageResult, ImageError>) -> Void = { _ in completions.value.append("old") }
+            let newDone: @MainActor (Result<ImageResult, ImageError>) -> Void = { _ in completions.value.append("new") }
+            let old = try #require(target.setImage(with: h.server.url("/files/old.png"), manager: h.manager,
+                                                   completion: oldDone))
             // Hold the main actor until the old load has succeeded: its completion is then queued behind the newer
             // request, which is the case the late-completion guard exists for (no cancellation saves it here).
             while !old.isFinished { _ = pthread_self() }
-            target.setImage(with: h.server.url("/files/new.png"), manager: h.manager) { _ in completions.value.append("new") }
+            target.setImage(with: h.server.url("/files/new.png"), manager: h.manager, completion: newDone)
             await target.waitForDisplays(3)  // nil placeholder, nil placeholder, the new image
             #expect(try await old.result.image.pixels[0, 0] == RGBA(255, 0, 0))
             await Task.yield()

@@ -16,8 +16,11 @@ extension ImageDownloader {
             wantsPartialData: request.wantsPartialData, minimumProgressInterval: configuration.minimumProgressInterval,
             responseModifier: responseModifier, decryptor: decryptor, progress: progress, completion: completion)
         // The loader always collects partial data; callers that did not ask for it never see it.
-        var shared = request
-        shared.wantsPartialData = true
+        let shared = {
+            var shared = request
+            shared.wantsPartialData = true
+            return shared
+        }()
         let attempts = RetryingImageLoader(
             loader, policy: retries ? configuration.retryPolicy : .none, rateLimiter: rateLimiter,
             onAttempt: { [metrics] url, retry in
@@ -25,14 +28,17 @@ extension ImageDownloader {
                 if scheme == "http" || scheme == "https" { metrics.requests.increment() }
                 if retry > 0 { metrics.retries.increment() }
             })
+        // The place in line is taken now, in the order callers asked, not when the transfer's task first runs.
+        let place = PrioritySlots.Place()
         let (subscription, joined) = transfers.subscribe(
             ImageLoadKey(request, retries: retries), priority: request.priority,
             onUpdate: { subscriber.post(progress: $0) },
             onCompletion: { subscriber.post(result: $0) },
             work: { [weak self] transfer in
                 guard let self else { throw Self.cancelled }
-                return try await self.run(shared, with: attempts, in: transfer)
+                return try await self.run(shared, with: attempts, in: transfer, place: place)
             })
+        if !joined { slots.reserve(place, priority: request.priority) }
         if joined {
             metrics.coalescedJoins.increment()
             logger.debug("joined transfer", metadata: ["url": "\(request.url)"])
@@ -45,9 +51,10 @@ extension ImageDownloader {
 
     /// The body of one transfer: a slot, the attempts, the events.
     private func run(_ request: ImageLoadRequest, with loader: RetryingImageLoader,
-                     in transfer: SharedTask<ImageLoadResponse, ImageLoadProgress>) async throws -> ImageLoadResponse {
+                     in transfer: SharedTask<ImageLoadResponse, ImageLoadProgress>,
+                     place: PrioritySlots.Place) async throws -> ImageLoadResponse {
         let url = request.url
-        return try await slots.run(for: transfer) {
+        return try await slots.run(in: place, for: transfer) {
             events.emit(.started(url))
             logger.debug("transfer started", metadata: ["url": "\(url)", "priority": "\(transfer.priority)"])
             let result: Result<ImageLoadResponse, ImageError>
