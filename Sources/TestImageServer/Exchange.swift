@@ -9,6 +9,7 @@ struct ServedFile: Sendable {
     let contentType: String
     let etag: String
     let lastModified: String
+    let cacheControl: String?
 
     /// A stable 32-bit FNV-1a hash, for default ETags.
     static func fnv1a(_ data: Data) -> String {

@@ -96,6 +96,7 @@ extension TestImageServer {
             "Content-Type": file.contentType, "ETag": file.etag, "Last-Modified": file.lastModified,
             "Accept-Ranges": "bytes",
         ]
+        if let cacheControl = file.cacheControl { headers.add(name: "Cache-Control", value: cacheControl) }
         if let tags = exchange.header("If-None-Match"),
            tags.split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces) == file.etag }) {
             try await exchange.send(.notModified, headers: headers)

@@ -54,13 +54,37 @@ public struct ImageError: Error, Sendable, Equatable, CustomStringConvertible {
     /// What arrived of a body that broke off, when it can be continued (see ``PartialBody``); `nil` otherwise.
     public let partialBody: PartialBody?
 
-    /// Creates an error with a code, a human-readable message and, for HTTP failures, the status and what
-    /// arrived of a broken body.
-    public init(_ code: Code, _ message: String, statusCode: Int? = nil, partialBody: PartialBody? = nil) {
+    /// The HTTP response behind the failure, when there was one: an unacceptable status, content type, or a
+    /// ``Code/cacheNotModified`` answer (whose headers refresh a cached entry's validators and freshness).
+    public let response: ImageResponseMetadata?
+
+    /// The error this one was made from (a transport, TLS, file-system or system error), for logs and for
+    /// callers that need more than the ``code``; `nil` when the library itself detected the failure. Not part of
+    /// equality.
+    public let underlyingError: (any Error)?
+
+    /// Creates an error with a code, a human-readable message and, for HTTP failures, the status, the response
+    /// and what arrived of a broken body; `underlyingError` is the error it was made from, if any.
+    public init(_ code: Code, _ message: String, statusCode: Int? = nil, partialBody: PartialBody? = nil,
+                response: ImageResponseMetadata? = nil, underlyingError: (any Error)? = nil) {
         self.code = code
         self.message = message
-        self.statusCode = statusCode
+        self.statusCode = statusCode ?? response?.statusCode
         self.partialBody = partialBody
+        self.response = response
+        self.underlyingError = underlyingError
+    }
+
+    /// This error with `underlyingError` recorded as its cause.
+    func causedBy(_ underlyingError: any Error) -> ImageError {
+        ImageError(code, message, statusCode: statusCode, partialBody: partialBody, response: response,
+                   underlyingError: underlyingError)
+    }
+
+    /// Equal when code, message, status, partial body and response are; the underlying error is not compared.
+    public static func == (lhs: ImageError, rhs: ImageError) -> Bool {
+        lhs.code == rhs.code && lhs.message == rhs.message && lhs.statusCode == rhs.statusCode
+            && lhs.partialBody == rhs.partialBody && lhs.response == rhs.response
     }
 
     public var description: String { "\(code.rawValue): \(message)" }

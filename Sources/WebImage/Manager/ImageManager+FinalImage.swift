@@ -37,7 +37,9 @@ extension ImageManager {
         -> FinalImage {
         if !resolved.options.contains(.fromLoaderOnly) {
             if let hit = try await queryFinal(resolved) {
-                if resolved.options.contains(.refreshCached) { return try await revalidate(resolved, cached: hit, in: task) }
+                if needsRevalidation(hit, options: resolved.options) {
+                    return try await revalidate(resolved, cached: hit, in: task)
+                }
                 return FinalImage(result: hit, stores: nil)
             }
             if resolved.hasDerivedKey, let derived = try await deriveFromCachedOriginal(resolved) { return derived }
@@ -57,7 +59,9 @@ extension ImageManager {
     private func queryFinal(_ resolved: ResolvedImageRequest) async throws -> ImageResult? {
         let options = resolved.options
         // An animation asked for without decoding all frames comes with its bytes, from memory too.
+        // Revalidation needs the stored validators, which come with the stored bytes.
         let wantsData = options.contains(.queryMemoryData) || options.contains(.refreshCached)
+            || options.contains(.refreshIfStale)
             || (options.contains(.avoidDecodeImage) && !options.contains(.preloadAllFrames))
         let queryOptions = ImageCacheQueryOptions(includeData: wantsData, skipDecoding: true, fillsMemory: false)
         let synchronous = options.contains(.queryDiskDataSync)
@@ -126,6 +130,14 @@ extension ImageManager {
 
     // MARK: Revalidation
 
+    /// Whether a cache hit must be confirmed by the server first: always with `refreshCached`; with
+    /// `refreshIfStale` when its stored freshness has run out (or was never given).
+    private func needsRevalidation(_ hit: ImageResult, options: ImageOptions) -> Bool {
+        if options.contains(.refreshCached) { return true }
+        guard options.contains(.refreshIfStale) else { return false }
+        return !(hit.validators?.isFresh() ?? false)
+    }
+
     /// `refreshCached`: asks the server whether the cached image is still current. A 304 keeps it (with fresh
     /// validators) and delivers it once; a 200 replaces it and delivers the new image. The one place where a
     /// cached entry's validators meet the network.
@@ -139,10 +151,11 @@ extension ImageManager {
             return try await finish(original, resolved: resolved)
         } catch let error as ImageError where error.code == .cacheNotModified {
             if events.hasListeners { events.emit(.loaded(resolved.url, bytes: 0, notModified: true)) }
-            // Rewriting the entry's header records the successful revalidation (and its access time).
-            _ = try? await resolved.cache.updateValidators(validators, forKey: resolved.finalKey)
+            // The 304's own ETag, Last-Modified and freshness replace the stored ones (RFC 9111 §4.3.4).
+            let refreshed = error.response.map { validators.refreshed(by: $0) } ?? validators
+            _ = try? await resolved.cache.updateValidators(refreshed, forKey: resolved.finalKey)
             if resolved.hasDerivedKey {
-                _ = try? await resolved.originalCache.updateValidators(validators, forKey: resolved.originalKey)
+                _ = try? await resolved.originalCache.updateValidators(refreshed, forKey: resolved.originalKey)
             }
             var result = cached
             result.validators = nil

@@ -8,7 +8,7 @@ extension ImageManager {
         guard let url = request.url else { return nil }
         let request = processed(request, url: url)
         let options = request.options
-        guard !options.contains(.fromLoaderOnly), !options.contains(.refreshCached),
+        guard !options.contains(.fromLoaderOnly), !options.contains(.refreshCached), !options.contains(.refreshIfStale),
               !options.contains(.queryMemoryData), request.context.queryCacheType.contains(.memory),
               !failedURLs.contains(url) || options.contains(.retryFailed) else { return nil }
         let context = request.context

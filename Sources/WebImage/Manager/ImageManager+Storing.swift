@@ -14,31 +14,34 @@ extension ImageManager {
 
     /// Stores a freshly loaded image: the original bytes under the original key (disk by default) when the
     /// result is a thumbnail or transformed, and the result under the final key (memory and disk by default).
+    /// A response with `Cache-Control: no-store` is kept in memory only.
     func store(_ image: Image, original: DecodedOriginal, resolved: ResolvedImageRequest,
                validators: HTTPValidators) async {
         let data = original.response.data
+        let lasting = !original.response.metadata.forbidsStorage
         if resolved.hasDerivedKey {
             // The original is kept as bytes only: what was decoded is the thumbnail, not the original.
             let types = resolved.context.originalStoreCacheType.subtracting(.memory)
-            if !types.isEmpty {
+            if !types.isEmpty, lasting {
                 await storeLogged(resolved.originalCache, nil, data: data, key: resolved.originalKey, types: types,
                                   validators: validators)
             }
             await storeFinal(image, originalData: nil, resolved: resolved, validators: validators,
-                             isTrimmedAnimation: original.isTrimmedAnimation)
+                             isTrimmedAnimation: original.isTrimmedAnimation, allowsDisk: lasting)
         } else {
             await storeFinal(image, originalData: data, resolved: resolved, validators: validators,
-                             isTrimmedAnimation: original.isTrimmedAnimation)
+                             isTrimmedAnimation: original.isTrimmedAnimation, allowsDisk: lasting)
         }
     }
 
     /// Stores the delivered image under the final key in the context's store types. With a context serializer,
     /// its bytes go to disk exactly as it made them (the cache's own serializer is not asked again).
     func storeFinal(_ image: Image, originalData: Data?, resolved: ResolvedImageRequest, validators: HTTPValidators,
-                    isTrimmedAnimation: Bool) async {
+                    isTrimmedAnimation: Bool, allowsDisk: Bool = true) async {
         var types = resolved.context.storeCacheType
         // The first frame of an animation is not the image other loads expect from memory; a still image is.
         if isTrimmedAnimation { types.remove(.memory) }
+        if !allowsDisk { types.remove(.disk) }
         guard types.contains(.disk), let serializer = resolved.context.cacheSerializer else {
             guard !types.isEmpty else { return }
             await storeLogged(resolved.cache, image, data: originalData, key: resolved.finalKey, types: types,

@@ -44,6 +44,12 @@ public struct ImageOptions: OptionSet, Sendable, Hashable {
     /// decoded as usual (a bitmap is what an ``Image`` is).
     public static let avoidDecodeImage = ImageOptions(rawValue: 1 << 17)
 
+    /// Like ``refreshCached``, but by HTTP's rules (RFC 9111): a cached entry still fresh (`max-age`, `Expires`,
+    /// `Age`) is delivered with no request; a stale one, or one stored with `no-cache`, costs one conditional
+    /// request, and a `304` refreshes its validators and freshness. An entry with no freshness information is
+    /// stale.
+    public static let refreshIfStale = ImageOptions(rawValue: 1 << 20)
+
     /// For ``ImageTarget``: show the placeholder only if the load fails, not while it runs.
     public static let delayPlaceholder = ImageOptions(rawValue: 1 << 18)
     /// For ``ImageTarget``: do not show the loaded image; the completion handler decides what to do with it.

@@ -20,19 +20,21 @@ extension HTTPImageLoader {
 
         if status == 304 {
             await discardBody(of: response)
-            throw ImageError(.cacheNotModified, "the server says the cached copy of \(url.absoluteString) is current")
+            throw ImageError(.cacheNotModified, "the server says the cached copy of \(url.absoluteString) is current",
+                             response: metadata)
         }
         var body = Data()
         let askedForRange = request.headers["Range"] != nil
         if !(status == 206 && askedForRange) && !request.acceptableStatusCodes.contains(status) {
             await discardBody(of: response)
             throw ImageError(.invalidDownloadStatusCode, "HTTP \(status) for \(url.absoluteString)",
-                             statusCode: status)
+                             statusCode: status, response: metadata)
         }
         guard request.accepts(mimeType: metadata.mimeType) else {
             await discardBody(of: response)
             throw ImageError(.invalidDownloadContentType,
-                             "content type \(metadata.mimeType ?? "none") is not acceptable for \(url.absoluteString)")
+                             "content type \(metadata.mimeType ?? "none") is not acceptable for \(url.absoluteString)",
+                             response: metadata)
         }
         let expected = metadata.expectedContentLength
         if let expected, expected > Int64(request.maximumBodySize) {

@@ -11,9 +11,12 @@ extension ImageError {
     /// (neither is retried), and connection, TLS and protocol failures to `connectionFailed`. An ``ImageError``
     /// passes through unchanged.
     static func fromTransport(_ error: any Error) -> ImageError {
+        if let error = error as? ImageError { return error }
+        return mapped(error).causedBy(error)
+    }
+
+    private static func mapped(_ error: any Error) -> ImageError {
         switch error {
-        case let error as ImageError:
-            return error
         case is CancellationError:
             return ImageError(.cancelled, "the download was cancelled")
         case let error as HTTPClientError:
