@@ -22,10 +22,16 @@ public final class ImageCache: ImageCaching {
     private let executor: IOExecutor
 
     /// A cache from its parts.
-    public init(
+    public convenience init(
         memory: MemoryCache<String, Image> = MemoryCache(), disk: DiskCache, coders: ImageCoders = .shared,
-        serializer: any CacheSerializer = DefaultCacheSerializer(), executor: IOExecutor = .shared
+        serializer: any CacheSerializer = DefaultCacheSerializer()
     ) {
+        self.init(memory: memory, disk: disk, coders: coders, serializer: serializer, executor: .shared)
+    }
+
+    /// A cache whose disk work runs on `executor` (tests give it one of their own).
+    init(memory: MemoryCache<String, Image>, disk: DiskCache, coders: ImageCoders, serializer: any CacheSerializer,
+         executor: IOExecutor) {
         self.memory = memory
         self.disk = disk
         self.coders = coders

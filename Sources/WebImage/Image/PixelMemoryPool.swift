@@ -12,9 +12,9 @@ import Darwin
 /// 12 MP decode into a fresh 48 MB buffer page-faults all of it again: +58% decode time on this project's reference
 /// machine. Keeping a few freed blocks per size class removes that cost. Blocks below ``minimumPooledBytes`` are
 /// cheap for malloc and are not pooled.
-public final class PixelMemoryPool: Sendable {
+final class PixelMemoryPool: Sendable {
     /// The pool every ``PixelBuffer`` allocates from.
-    public static let shared = PixelMemoryPool()
+    static let shared = PixelMemoryPool()
 
     /// Blocks smaller than this go straight to malloc.
     public static let minimumPooledBytes = 1 << 20

@@ -26,7 +26,7 @@ public struct CacheKeyFilter: Sendable {
 
 /// How the manager derives cache keys, in SDWebImage's order: the filter's key (or the absolute URL), then the
 /// thumbnail suffix, then the transformer's.
-public enum CacheKeys {
+enum CacheKeys {
     /// `key` with `suffix` inserted before the path extension: `https://h/a/b-Suffix.png?q#f` for
     /// `https://h/a/b.png?q#f`; the query and fragment are kept. A key whose last path component has no
     /// extension gets `-suffix` at the very end (`https://h/a/b?q-Suffix`), as SDWebImage does. Unlike

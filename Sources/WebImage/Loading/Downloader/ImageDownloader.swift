@@ -19,7 +19,7 @@ public final class ImageDownloader: ImageLoader {
     /// The loaders requests go to.
     public let loaders: ImageLoaders
     /// The HTTP loader the downloader made (nil when loaders were given).
-    public let httpLoader: HTTPImageLoader?
+    let httpLoader: HTTPImageLoader?
     let configuration: ImageDownloaderConfiguration
     /// Running transfers by request: callers of an equal request join one transfer.
     let transfers = TaskPool<ImageLoadKey, ImageLoadResponse, ImageLoadProgress>()
