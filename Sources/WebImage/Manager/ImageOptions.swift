@@ -50,11 +50,6 @@ public struct ImageOptions: OptionSet, Sendable, Hashable {
     /// stale.
     public static let refreshIfStale = ImageOptions(rawValue: 1 << 20)
 
-    /// For ``ImageTarget``: show the placeholder only if the load fails, not while it runs.
-    public static let delayPlaceholder = ImageOptions(rawValue: 1 << 18)
-    /// For ``ImageTarget``: do not show the loaded image; the completion handler decides what to do with it.
-    public static let avoidAutoSetImage = ImageOptions(rawValue: 1 << 19)
-
     /// The downloader options these imply.
     var downloadOptions: DownloadOptions {
         var options: DownloadOptions = []
@@ -70,10 +65,8 @@ public struct ImageOptions: OptionSet, Sendable, Hashable {
     var priority: ImagePriority { downloadOptions.priority }
 
     /// The options that change what a load produces; loads that agree on them may share one run. Priority, how
-    /// a caller reads the cache (synchronously or not), whether it waits for the stores, and the target's flags
-    /// are the caller's own.
+    /// a caller reads the cache (synchronously or not) and whether it waits for the stores are the caller's own.
     var sharedBehaviour: ImageOptions {
-        subtracting([.lowPriority, .highPriority, .queryMemoryDataSync, .queryDiskDataSync, .waitStoreCache,
-                     .delayPlaceholder, .avoidAutoSetImage])
+        subtracting([.lowPriority, .highPriority, .queryMemoryDataSync, .queryDiskDataSync, .waitStoreCache])
     }
 }

@@ -7,16 +7,16 @@ extension ImageTarget {
     /// Loads `url` into this target.
     ///
     /// Cancels the earlier load of `operationKey`; shows `placeholder` at once (with
-    /// ``ImageOptions/delayPlaceholder``: only if the load fails); shows a memory-cache hit synchronously,
+    /// ``ImageTargetOptions/delayPlaceholder``: only if the load fails); shows a memory-cache hit synchronously,
     /// before returning; otherwise shows the loaded image when it arrives (not with
-    /// ``ImageOptions/avoidAutoSetImage``) and, with ``ImageOptions/progressiveLoad``, previews before it.
+    /// ``ImageTargetOptions/avoidAutoSetImage``) and, with ``ImageOptions/progressiveLoad``, previews before it.
     /// `completion` runs on the main actor for the latest load only; a replaced or cancelled load completes
     /// nothing. Returns the load's task (its ``ImageTask/events`` carry progress), or `nil` when it finished
     /// synchronously.
     @discardableResult
     public func setImage(
         with url: URL?, placeholder: Image? = nil, options: ImageOptions = [], context: ImageContext = ImageContext(),
-        operationKey: String? = nil, manager: ImageManager = .shared,
+        targetOptions: ImageTargetOptions = [], operationKey: String? = nil, manager: ImageManager = .shared,
         completion: (@MainActor (Result<ImageResult, ImageError>) -> Void)? = nil
     ) -> ImageTask? {
         let key = operationKey ?? Self.defaultOperationKey
@@ -29,21 +29,21 @@ extension ImageTarget {
         }
         // The manager's own fast path: the same options processor, cache types and frame rules as a load.
         if let hit = manager.memoryFastPath(ImageRequest(url: url, options: options, context: context)) {
-            if !options.contains(.avoidAutoSetImage) { display(hit.image, cacheType: .memory) }
+            if !targetOptions.contains(.avoidAutoSetImage) { display(hit.image, cacheType: .memory) }
             completion?(.success(hit))
             return nil
         }
-        if !options.contains(.delayPlaceholder) { display(placeholder, cacheType: nil) }
+        if !targetOptions.contains(.delayPlaceholder) { display(placeholder, cacheType: nil) }
         let task = manager.loadImage(from: url, options: options, context: context) {
             [weak self, completion] result in
             Task { @MainActor in
                 guard let self, state.isCurrent(generation, key: key) else { return }
                 state.end(key, generation: generation)
-                self.finishLoad(result, placeholder: placeholder, options: options, completion: completion)
+                self.finishLoad(result, placeholder: placeholder, options: targetOptions, completion: completion)
             }
         }
         state.attach(task, key: key, generation: generation)
-        if options.contains(.progressiveLoad), !options.contains(.avoidAutoSetImage) {
+        if options.contains(.progressiveLoad), !targetOptions.contains(.avoidAutoSetImage) {
             showPreviews(of: task, key: key, generation: generation)
         }
         return task
@@ -54,7 +54,7 @@ extension ImageTarget {
         imageLoading.cancel(operationKey ?? Self.defaultOperationKey)
     }
 
-    private func finishLoad(_ result: Result<ImageResult, ImageError>, placeholder: Image?, options: ImageOptions,
+    private func finishLoad(_ result: Result<ImageResult, ImageError>, placeholder: Image?, options: ImageTargetOptions,
                             completion: (@MainActor (Result<ImageResult, ImageError>) -> Void)?) {
         switch result {
         case .success(let value):

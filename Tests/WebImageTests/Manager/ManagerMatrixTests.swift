@@ -68,8 +68,11 @@ struct ManagerMatrixTests {
             let painted = try await m.loadImage(from: anim, options: [.transformAnimatedImage],
                                                 context: ImageContext(transformer: .use(paint)))
             #expect(painted.image.frames.allSatisfy { $0.pixels[0, 0] == RGBA(0, 0, 255) })
-            // delayPlaceholder / avoidAutoSetImage: the manager ignores them (they are the target's).
-            #expect(try await m.loadImage(from: a, options: [.delayPlaceholder, .avoidAutoSetImage]).cacheType == .memory)
+            // refreshIfStale on a fresh entry (the heuristic from the 2015 Last-Modified): no request.
+            _ = try await m.loadImage(from: a, options: [.waitStoreCache])
+            let before = h.server.log.count("/files/a.png")
+            #expect(try await m.loadImage(from: a, options: [.refreshIfStale]).cacheType == .memory)
+            #expect(h.server.log.count("/files/a.png") == before)
         }
     }
 

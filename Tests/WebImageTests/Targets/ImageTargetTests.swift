@@ -113,7 +113,7 @@ struct ImageTargetTests {
             let placeholder = Image(pixels: try PixelBuffer(width: 1, height: 1, filledWith: RGBA(7, 7, 7)))
             let target = RecordingTarget()
             let failure = Box<ImageError.Code?>(nil)
-            target.setImage(with: h.server.url("/status/404"), placeholder: placeholder, options: [.delayPlaceholder],
+            target.setImage(with: h.server.url("/status/404"), placeholder: placeholder, targetOptions: [.delayPlaceholder],
                             manager: h.manager) { result in
                 if case .failure(let error) = result { failure.value = error.code }
             }
@@ -124,7 +124,7 @@ struct ImageTargetTests {
             let quiet = RecordingTarget()
             let delivered = Box<RGBA?>(nil)
             await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
-                quiet.setImage(with: h.server.url("/files/a.png"), options: [.avoidAutoSetImage, .delayPlaceholder],
+                quiet.setImage(with: h.server.url("/files/a.png"), targetOptions: [.avoidAutoSetImage, .delayPlaceholder],
                                manager: h.manager) { result in
                     delivered.value = try? result.get().image.pixels[0, 0]
                     done.resume()
