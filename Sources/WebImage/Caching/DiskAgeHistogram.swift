@@ -18,7 +18,8 @@ struct DiskAgeHistogram {
     static let bucketCount = 2048
     /// The first bucket holds every age up to this many seconds (and entries from the future).
     static let smallestAge = 0.01
-    /// Each bucket's upper bound over the one before: 2 048 buckets span 10 ms to about 65 years (older ages share the last).
+    /// Each bucket's upper bound over the one before: 2 048 buckets span 10 ms to about 65 years (older ages
+    /// share the last).
     static let growth = 1.0128
 
     private(set) var bytes = [Int](repeating: 0, count: bucketCount)
