@@ -87,7 +87,8 @@ extension DiskCache {
             return 0
         }
         guard isMain else { return 0 }
-        let removed = renameLock.withLock { _ -> Int? in
+        let removed = renameLock.withLock { changes -> Int? in
+            changes &+= 1
             guard let current = FileSystem.status(path),
                   identity.inode == 0 || (current.device == identity.device && current.inode == identity.inode),
                   FileSystem.removeFile(path) else { return nil }

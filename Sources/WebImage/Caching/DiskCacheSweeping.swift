@@ -124,7 +124,8 @@ extension DiskCache {
     /// Deletes the entry a walk met, unless it was replaced or touched since (the same inode and modification
     /// time), under the rename lock so a store of this process never loses its fresh entry to a sweep.
     private func remove(_ visit: DiskFolder.Visit) -> Bool {
-        let removed = renameLock.withLock { _ -> Bool in
+        let removed = renameLock.withLock { changes -> Bool in
+            changes &+= 1
             guard let current = FileSystem.status(visit.fileName, in: visit.directory),
                   current.inode == visit.status.inode, current.device == visit.status.device,
                   current.modified == visit.status.modified else { return false }
