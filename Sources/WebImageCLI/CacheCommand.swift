@@ -12,12 +12,11 @@ struct CacheCommand: AsyncParsableCommand {
 
             Examples:
               webimage cache stats --json
-              webimage cache stats --exact
               webimage cache trim --max-size 100000000 --max-age 86400
               webimage cache clear --cache-dir /tmp/thumbs
               webimage cache path
             """,
-        subcommands: [Stats.self, Clear.self, Trim.self, Path.self, WriteEntries.self, SweepEntries.self])
+        subcommands: [Stats.self, Clear.self, Trim.self, Path.self, WriteEntries.self])
 
     /// The options every cache subcommand takes.
     struct Location: ParsableArguments {
@@ -53,18 +52,13 @@ struct CacheCommand: AsyncParsableCommand {
     }
 
     struct Stats: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(
-            abstract: "Entries and bytes in the cache, from its totals file (--exact lists the folder).")
+        static let configuration = CommandConfiguration(abstract: "Entries and bytes in the cache.")
         @OptionGroup var location: Location
-
-        @Flag(help: "Count by listing the folder and reading every entry's size, and correct the totals file.")
-        var exact = false
 
         func run() async throws {
             try CacheCommand.failingOnError {
                 let cache = try location.openCache()
-                let totals = exact ? cache.exactTotals() : cache.totals()
-                try location.report(["entries": totals.entries, "bytes": totals.bytes, "path": cache.folder.path])
+                try location.report(["entries": cache.count, "bytes": cache.totalSize, "path": cache.folder.path])
             }
         }
     }
@@ -76,11 +70,11 @@ struct CacheCommand: AsyncParsableCommand {
         func run() async throws {
             try CacheCommand.failingOnError {
                 let cache = try location.openCache()
-                let removed = cache.removeAllEntries()
-                let after = cache.totals()
+                let before = (entries: cache.count, bytes: cache.totalSize)
+                cache.removeAll()
                 try location.report([
-                    "entries": after.entries, "bytes": after.bytes, "path": cache.folder.path,
-                    "removedEntries": removed.evictedEntries, "removedBytes": removed.removedBytes,
+                    "entries": cache.count, "bytes": cache.totalSize, "path": cache.folder.path,
+                    "removedEntries": before.entries - cache.count, "removedBytes": before.bytes - cache.totalSize,
                 ])
             }
         }
@@ -112,10 +106,8 @@ struct CacheCommand: AsyncParsableCommand {
                     removedEntries += trimmed.evictedEntries
                     removedBytes += trimmed.removedBytes
                 }
-                // The trim's walk has just set the totals file from the folder.
-                let after = cache.totals()
                 try location.report([
-                    "entries": after.entries, "bytes": after.bytes, "path": cache.folder.path,
+                    "entries": cache.count, "bytes": cache.totalSize, "path": cache.folder.path,
                     "removedEntries": removedEntries, "removedBytes": removedBytes,
                 ])
             }
