@@ -1,12 +1,12 @@
 /// Reads the orientation tag from EXIF metadata: the TIFF structure inside a JPEG APP1 segment, a PNG `eXIf`
 /// chunk or a WebP `EXIF` chunk. Every offset is bounds-checked: hostile metadata yields `nil`, never a crash.
-package enum EXIFReader {
+public enum EXIFReader {
     private static let orientationTag: UInt16 = 0x0112
     private static let exifHeader: [UInt8] = Array("Exif".utf8) + [0, 0]
 
     /// The orientation stored in `bytes`, which may start with the `Exif\0\0` header or directly with the TIFF
     /// header. `nil` when there is no valid orientation tag.
-    package static func orientation(in bytes: UnsafeRawBufferPointer) -> Orientation? {
+    public static func orientation(in bytes: UnsafeRawBufferPointer) -> Orientation? {
         var tiff = bytes
         if bytes.count >= 6, bytes.prefix(6).elementsEqual(exifHeader) {
             tiff = UnsafeRawBufferPointer(rebasing: bytes[6...])
