@@ -53,19 +53,11 @@ public final class CookieJar: Sendable {
             if lower.hasPrefix("max-age="), let age = Int(lower.dropFirst("max-age=".count)), age <= 0 {
                 expired = true
             }
-            if lower.hasPrefix("expires="), let date = httpDate(String(attribute.dropFirst("expires=".count))),
+            if lower.hasPrefix("expires="), let date = HTTPDate.parse(String(attribute.dropFirst("expires=".count))),
                date < Date() {
                 expired = true
             }
         }
         return (name, value, expired, secure)
-    }
-
-    private static func httpDate(_ text: String) -> Date? {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "GMT")
-        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
-        return formatter.date(from: text)
     }
 }
