@@ -4,13 +4,14 @@
 #   decode animated transform incremental throughput   decoding, animation, transforms, pipelines (issues 2, 3, 7)
 #   formats                                            header-only properties, AVIF/HEIC/JXL/SVG decoders (issue 13)
 #   cache                                              memory and disk caches (issue 4)
+#   cache-scale                                        the disk cache at a million entries (issue 18; ~6 GB of disk)
 #   loading                                            downloads from nginx on loopback, curl, aiohttp (issue 5)
 #   manager                                            ImageManager end to end vs aiohttp + Pillow (issue 6)
 #   animation                                          lazy playback memory, one process per mode (issue 3)
 # Each suite's JSON lines go to Benchmarks/out/SUITE.jsonl; BENCHMARKS.md is made from every suite's latest run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-all=(decode formats animated transform incremental throughput cache loading manager animation)
+all=(decode formats animated transform incremental throughput cache cache-scale loading manager animation)
 suites=("$@")
 [ ${#suites[@]} -eq 0 ] && suites=("${all[@]}")
 for suite in "${suites[@]}"; do
@@ -87,6 +88,43 @@ suite_cache() {
     [ -f "$data/cache-photo-800x600.jpg" ] ||
         convert -size 800x600 -seed 7 plasma:fractal -quality 85 "$data/cache-photo-800x600.jpg"
     "$bench" cache "$data"  # not pinned: the two-thread cases need both cores
+}
+
+suite_cache-scale() {
+    # One process per step, so each "first lookup" is a fresh process's first. On the disk, not tmpfs.
+    local dir=Benchmarks/data/cache-scale
+    rm -rf "$dir"
+    mkdir -p "$dir"
+    "$bench" cache-scale fill "$dir/ten" 10
+    "$bench" cache-scale fill "$dir/million" 1000000
+    for pair in "ten:10 entries" "million:1 000 000 entries"; do
+        for round in 1 2 3; do "$bench" cache-scale first "$dir/${pair%%:*}" "${pair#*:}"; done
+    done | /usr/bin/python3 -c '
+import json, sys
+rows = {}
+for line in sys.stdin:  # the median of three fresh processes per row
+    row = json.loads(line)
+    rows.setdefault((row["name"], row["impl"], row["unit"]), []).append(row["value"])
+for (name, impl, unit), values in rows.items():
+    print(json.dumps({"suite": "cache-scale", "name": name + " (median of 3 processes)", "impl": impl,
+                      "value": sorted(values)[1], "unit": unit}, ensure_ascii=False))'
+    # `webimage cache stats` end to end, a process each (startup included), beside `--exact`, which lists.
+    swift build -c release --product webimage 2>&1 | grep -E "error" >&2 || true
+    hyperfine -N -w 2 -r 10 --export-json "$out/cache-stats.json" \
+        ".build/release/webimage cache stats --cache-dir $dir/million --json" \
+        ".build/release/webimage cache stats --cache-dir $dir/ten --json" >/dev/null
+    hyperfine -N -w 1 -r 3 --export-json "$out/cache-stats-exact.json" \
+        ".build/release/webimage cache stats --exact --cache-dir $dir/million --json" >/dev/null
+    /usr/bin/python3 -c '
+import json, sys
+impls = ["swift-web-image, 1 000 000 entries", "swift-web-image, 10 entries", "--exact (lists), 1 000 000 entries"]
+results = json.load(open(sys.argv[1]))["results"] + json.load(open(sys.argv[2]))["results"]
+for result, impl in zip(results, impls):
+    print(json.dumps({"suite": "cache-scale", "name": "`webimage cache stats --json`, whole process (median)",
+                      "impl": impl, "value": result["median"] * 1000, "unit": "ms"}))' \
+        "$out/cache-stats.json" "$out/cache-stats-exact.json"
+    "$bench" cache-scale trim "$dir/million"
+    rm -rf "$dir"
 }
 
 # Starts nginx (one worker, daemon) serving ROOT on 127.0.0.1:PORT, plus ROOT under /drip/ at 64 bytes a second;

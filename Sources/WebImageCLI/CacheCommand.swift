@@ -12,11 +12,12 @@ struct CacheCommand: AsyncParsableCommand {
 
             Examples:
               webimage cache stats --json
+              webimage cache stats --exact
               webimage cache trim --max-size 100000000 --max-age 86400
               webimage cache clear --cache-dir /tmp/thumbs
               webimage cache path
             """,
-        subcommands: [Stats.self, Clear.self, Trim.self, Path.self, WriteEntries.self])
+        subcommands: [Stats.self, Clear.self, Trim.self, Path.self, WriteEntries.self, SweepEntries.self])
 
     /// The options every cache subcommand takes.
     struct Location: ParsableArguments {
@@ -52,13 +53,18 @@ struct CacheCommand: AsyncParsableCommand {
     }
 
     struct Stats: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Entries and bytes in the cache.")
+        static let configuration = CommandConfiguration(
+            abstract: "Entries and bytes in the cache, from its totals file (--exact lists the folder).")
         @OptionGroup var location: Location
+
+        @Flag(help: "Count by listing the folder and reading every entry's size, and correct the totals file.")
+        var exact = false
 
         func run() async throws {
             try CacheCommand.failingOnError {
                 let cache = try location.openCache()
-                try location.report(["entries": cache.count, "bytes": cache.totalSize, "path": cache.folder.path])
+                let totals = exact ? cache.exactTotals() : cache.totals()
+                try location.report(["entries": totals.entries, "bytes": totals.bytes, "path": cache.folder.path])
             }
         }
     }
@@ -70,11 +76,11 @@ struct CacheCommand: AsyncParsableCommand {
         func run() async throws {
             try CacheCommand.failingOnError {
                 let cache = try location.openCache()
-                let before = (entries: cache.count, bytes: cache.totalSize)
-                cache.removeAll()
+                let removed = cache.removeAllEntries()
+                let after = cache.totals()
                 try location.report([
-                    "entries": cache.count, "bytes": cache.totalSize, "path": cache.folder.path,
-                    "removedEntries": before.entries - cache.count, "removedBytes": before.bytes - cache.totalSize,
+                    "entries": after.entries, "bytes": after.bytes, "path": cache.folder.path,
+                    "removedEntries": removed.evictedEntries, "removedBytes": removed.removedBytes,
                 ])
             }
         }
@@ -106,8 +112,10 @@ struct CacheCommand: AsyncParsableCommand {
                     removedEntries += trimmed.evictedEntries
                     removedBytes += trimmed.removedBytes
                 }
+                // The trim's walk has just set the totals file from the folder.
+                let after = cache.totals()
                 try location.report([
-                    "entries": cache.count, "bytes": cache.totalSize, "path": cache.folder.path,
+                    "entries": after.entries, "bytes": after.bytes, "path": cache.folder.path,
                     "removedEntries": removedEntries, "removedBytes": removedBytes,
                 ])
             }

@@ -67,6 +67,8 @@ extension CacheCommand {
             await withCheckedContinuation { continuation in
                 group.notify(queue: .global()) { continuation.resume() }
             }
+            // Add this process's stores to the totals file now rather than when the cache is released.
+            _ = cache.totals()
             if failed.isSet { throw ExitCode.failure }
         }
 

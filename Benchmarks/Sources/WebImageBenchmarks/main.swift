@@ -6,6 +6,7 @@ let usage = """
            WebImageBenchmarks loading BASE_URL
            WebImageBenchmarks manager DATA_FOLDER BASE_URL
            WebImageBenchmarks animation eager|lazy FILE [FRAMES|auto]
+           WebImageBenchmarks cache-scale fill FOLDER COUNT | first FOLDER LABEL | trim FOLDER
     """
 let arguments = CommandLine.arguments
 guard arguments.count >= 3 else {
@@ -23,6 +24,7 @@ do {
     case "thumbnail-peak": try DecodeSuite.thumbnailPeak(data: folder)
     case "incremental": try IncrementalSuite.run(data: folder)
     case "cache": try CacheSuite.run(data: folder)
+    case "cache-scale": try CacheScaleSuite.run(Array(arguments.dropFirst(2)))
     case "manager":
         guard arguments.count == 4, let base = URL(string: arguments[3]) else { throw CocoaError(.fileReadUnknown) }
         try await ManagerSuite.run(data: folder, base: base)

@@ -1,23 +1,36 @@
 import Foundation
 
-/// A folder of image bytes, one file per entry, safe to share between threads and between processes.
+/// A folder of image bytes, one file per entry, safe to share between threads and between processes, that
+/// answers as fast with a million entries as with ten.
 ///
 /// - **Names.** A file is named by the SHA-256 of its key in hex plus a short extension from the key's URL
 ///   path, so no key can reach outside the folder.
 /// - **Entries.** Each file is a header (magic, version, key, format, validators, lengths, checksums; see
 ///   `DiskEntryHeader`) followed by the payload. It is written to a temporary file in the same folder and
-///   renamed into place in one atomic step: no side files, no extended attributes. A reader checks magic,
-///   version, lengths and both checksums; a damaged or truncated entry is deleted and reads as a miss.
-/// - **Index.** The folder is listed once, on first use; from then on the index in memory answers misses
-///   without a system call. Another process's writes become visible on a miss after at most
-///   ``Configuration/externalChangeInterval`` (the folder's modification time is checked, then the folder
-///   rescanned if it moved). Two processes never corrupt each other: every write goes to its own temporary
-///   file and renames are atomic, so a reader sees a whole old entry, a whole new one, or none. The worst a
-///   race can do is lose an entry (a miss), never damage one.
-/// - **Limits.** Entries unused for ``Configuration/maxAge`` are deleted (a read finds them expired at once;
-///   sweeps delete the rest); when a write takes the total over ``Configuration/sizeLimit``, least recently
-///   used entries are deleted down to ``Configuration/trimTarget`` of it; a timer sweeps every
-///   ``Configuration/sweepInterval`` while the cache lives.
+///   renamed into place in one atomic step. A reader checks magic, version, lengths and both checksums; a
+///   damaged or truncated entry is deleted and reads as a miss.
+/// - **Lookups.** The file system is the index, as in SDWebImage, Kingfisher and Nuke: a lookup opens the one
+///   path its key names. A miss costs one failed `open` (one per additional folder), a hit five or six system
+///   calls, whatever the number of entries and in any process; nothing is listed or held in memory per entry.
+///   Another process's writes are visible at once. (Until issue 18 this cache listed the folder on first use and
+///   kept ~750 bytes per entry, 10 s and 750 MB before the first answer at a million entries.)
+/// - **Last access** is the file's modification time. A hit rewrites it at most once per
+///   ``Configuration/accessTimeResolution``; hits in between are remembered in a small table (at most
+///   ``recentAccessCapacity`` entries, ~80 bytes each; when it is full a hit writes the time at once).
+/// - **Totals.** Where the baseline libraries list the whole folder to answer "how big is the cache", this one
+///   keeps entries and bytes in a 48-byte file beside the entries, `.webimage-totals` (see `DiskTotalsFile`):
+///   every process adds its stores and removals to it under `flock`, batched to once a second and when the cache
+///   is released, and every sweep sets it from the folder itself. It survives restarts; it can drift between
+///   sweeps only by what a process killed within a second of its writes did not add, and by two processes
+///   replacing the same key at the same moment. ``totals()`` reads it; ``count`` and ``totalSize`` list the
+///   folder for the exact numbers (and correct the file).
+/// - **Limits.** Entries unused for ``Configuration/maxAge`` read as misses and are deleted at once; sweeps
+///   delete the rest. When the totals go over ``Configuration/sizeLimit``, a sweep in the background deletes
+///   least recently used entries down to ``Configuration/trimTarget`` of it. Sweeps walk the folder in chunks
+///   of 1 024 names with no lock held across chunks (a deletion holds this process's rename lock for two system
+///   calls), find the oldest entries with a fixed-size age histogram instead of sorting (see
+///   `DiskAgeHistogram`), and take an `flock` on the folder so that two processes never sweep it at once; a
+///   sweep killed half-way leaves whole entries and totals that the next sweep corrects.
 /// - **Additional folders** are searched, read-only, after the main one (SDWebImage's additional cache paths).
 ///
 /// The methods block on file I/O: call them from ``IOExecutor`` lanes (as ``ImageCache`` does) or from a
@@ -30,15 +43,35 @@ public final class DiskCache: Sendable {
     /// The limits and behaviour chosen at creation.
     public let configuration: Configuration
 
+    /// At most this many hits are remembered in memory before their time is written to their file.
+    static let recentAccessCapacity = 4096
+    /// This process's changes to the totals are added to the totals file at most this often (seconds).
+    static let totalsFlushInterval = 1.0
+
     struct State {
-        var main: DiskFolderIndex
-        var extras: [DiskFolderIndex]
-        var lastExternalCheck = -Double.infinity
+        /// Hits whose time is not yet in their file's modification time.
+        var recentAccess: [DiskEntryName: Double] = [:]
+        /// This process's changes not yet added to the totals file.
+        var pendingEntries = 0
+        var pendingBytes = 0
+        var lastFlush = CacheClock.system.now()
+        /// The totals file as last read or written; `nil` until read, or when unknown.
+        var knownTotals: Totals?
+        var totalsRead = false
         var statistics = Statistics()
         var isSweeping = false
+        var sweepScheduled = false
     }
 
     let state: Locked<State>
+    /// Held around every rename into place and every deletion, so that a sweep never deletes an entry this
+    /// process has just written; the value counts those changes. (Not `Locked<Void>`: ThreadSanitizer reports the
+    /// zero-sized value's accesses as races on the lock object itself.)
+    let renameLock = Locked<UInt64>(0)
+    let main: DiskFolder
+    let extras: [DiskFolder]
+    /// Where sweeps run, one at a time, off the callers' threads.
+    let maintenance: DispatchQueue
     private let sweepTask = Locked<Task<Void, Never>?>(nil)
 
     /// A cache in `folder` (created on first write), searching `additionalFolders` after it.
@@ -46,10 +79,11 @@ public final class DiskCache: Sendable {
         self.folder = folder.standardizedFileURL
         self.additionalFolders = additionalFolders.map(\.standardizedFileURL)
         self.configuration = configuration
-        state = Locked(State(
-            main: DiskFolderIndex(path: Self.path(of: self.folder), isWritable: true,
-                                  staleTemporaryAge: configuration.staleTemporaryAge),
-            extras: self.additionalFolders.map { DiskFolderIndex(path: Self.path(of: $0), isWritable: false) }))
+        state = Locked(State())
+        main = DiskFolder(path: Self.path(of: self.folder), isWritable: true,
+                          staleTemporaryAge: configuration.staleTemporaryAge)
+        extras = self.additionalFolders.map { DiskFolder(path: Self.path(of: $0), isWritable: false, staleTemporaryAge: 0) }
+        maintenance = DispatchQueue(label: "swift-web-image.disk-cache.sweep", qos: .utility)
         if let interval = configuration.sweepInterval, interval > 0 { startSweeping(every: interval) }
     }
 
@@ -63,6 +97,7 @@ public final class DiskCache: Sendable {
 
     deinit {
         sweepTask.withLock { $0?.cancel() }
+        flushTotals(force: true)
     }
 
     /// An entry's bytes with what is recorded about them.
@@ -83,45 +118,28 @@ public final class DiskCache: Sendable {
     /// The bytes and metadata stored for `key`, or `nil`. A hit counts as an access for the age limit and
     /// the least-recently-used order.
     public func entry(forKey key: String) -> Entry? {
-        let name = DiskEntryName(key: key)
-        let now = configuration.clock.now()
-        guard let location = locate(name, now: now, countingMiss: true) else { return nil }
-        let persist = location.isMain && now - location.persistedAccess >= configuration.accessTimeResolution
-        let outcome = DiskEntryFile.read(at: location.path, key: key, withPayload: true, touchAt: persist ? now : nil)
-        return state.withLock { state -> Entry? in
-            state.statistics.fileOpens += 1
-            guard case .entry(let header, let payload?, let status) = outcome else {
-                handleFailedRead(outcome, name: name, location: location, state: &state)
-                state.statistics.misses += 1
-                return nil
-            }
-            state.statistics.hits += 1
-            if location.isMain { state.main.recordAccess(name, at: now, persisted: persist) }
-            return Entry(data: payload, metadata: Self.metadata(header, status: status, lastAccess: now))
-        }
+        lookUp(key, withPayload: true).map { Entry(data: $0.payload ?? Data(), metadata: $0.metadata) }
     }
 
     /// The metadata stored for `key`, reading only the entry's header; `nil` when absent or damaged.
     /// Does not count as an access.
     public func metadata(forKey key: String) -> CacheEntryMetadata? {
-        let name = DiskEntryName(key: key)
-        let now = configuration.clock.now()
-        guard let location = locate(name, now: now) else { return nil }
-        let outcome = DiskEntryFile.read(at: location.path, key: key, withPayload: false, touchAt: nil)
-        return state.withLock { state -> CacheEntryMetadata? in
-            state.statistics.fileOpens += 1
-            guard case .entry(let header, _, let status) = outcome else {
-                handleFailedRead(outcome, name: name, location: location, state: &state)
-                return nil
-            }
-            let lastAccess = location.isMain ? state.main[name]?.lastAccess ?? status.modified : status.modified
-            return Self.metadata(header, status: status, lastAccess: lastAccess)
-        }
+        lookUp(key, withPayload: false)?.metadata
     }
 
-    /// Whether an entry for `key` exists, from the index alone (no file is opened).
+    /// Whether an entry for `key` exists: one `lstat` per folder, no file opened.
     public func contains(_ key: String) -> Bool {
-        locate(DiskEntryName(key: key), now: configuration.clock.now()) != nil
+        let name = DiskEntryName(key: key)
+        let now = configuration.clock.now()
+        let remembered = state.withLock { $0.recentAccess[name] }
+        var operations = 0
+        defer { state.withLock { $0.statistics.fileOperations += operations } }
+        for (index, folder) in ([main] + extras).enumerated() {
+            operations += 1
+            guard let status = FileSystem.status(name.fileName(in: folder.path)), status.isRegularFile else { continue }
+            return index > 0 || !isExpired(status, remembered: remembered, now: now)
+        }
+        return false
     }
 
     // MARK: Writing
@@ -148,32 +166,40 @@ public final class DiskCache: Sendable {
             throw ImageError(.io, "cannot store the entry: \(error.description)")
         }
         let name = DiskEntryName(key: key)
-        let folderPath = Self.path(of: folder)
         let written: (path: String, size: Int)
         do {
-            written = try DiskEntryFile.writeTemporary(in: folderPath, header: header, payload: data,
+            written = try DiskEntryFile.writeTemporary(in: main.path, header: header, payload: data,
                                                        modificationTime: now, synchronous: configuration.synchronousWrites)
         } catch {
-            // The folder may not exist yet, or was deleted behind our back: create it and try once more.
-            guard FileSystem.status(folderPath)?.isDirectory != true else { throw error }
-            try FileSystem.makeDirectories(folderPath)
-            written = try DiskEntryFile.writeTemporary(in: folderPath, header: header, payload: data,
+            // The folder may not exist yet, or was deleted behind our back: create it and try once more. A folder
+            // this process creates is empty, so its totals start at zero.
+            guard FileSystem.status(main.path)?.isDirectory != true else { throw error }
+            try FileSystem.makeDirectories(main.path)
+            DiskTotalsFile.update(folder: main.path) { totals in
+                if totals == nil { totals = Totals(entries: 0, bytes: 0) }
+            }
+            written = try DiskEntryFile.writeTemporary(in: main.path, header: header, payload: data,
                                                        modificationTime: now, synchronous: configuration.synchronousWrites)
         }
-        let needsSweep = try state.withLock { state throws(ImageError) -> Bool in
-            loadIfNeeded(&state)
-            // Renames happen under the lock so that a sweep in this process never deletes a fresh entry.
-            if let error = FileSystem.renameFile(written.path, to: state.main.filePath(name)) {
+        let destination = name.fileName(in: main.path)
+        let replaced = try renameLock.withLock { changes throws(ImageError) -> FileSystem.Status? in
+            changes &+= 1
+            let replaced = FileSystem.status(destination)
+            if let error = FileSystem.renameFile(written.path, to: destination) {
                 FileSystem.removeFile(written.path)
                 throw ImageError(.io, "cannot move a cache entry into place: \(error)")
             }
-            state.main.insert(name, fileSize: written.size, at: now)
-            state.statistics.writes += 1
-            guard let limit = configuration.sizeLimit, state.main.totalSize > limit, !state.isSweeping else { return false }
-            state.isSweeping = true
-            return true
+            return replaced
         }
-        if needsSweep { finishSweep(performSweep()) }
+        let oldSize = replaced.flatMap { $0.isRegularFile ? $0.size : nil }
+        state.withLock { state in
+            state.recentAccess[name] = nil
+            state.pendingEntries += oldSize == nil ? 1 : 0
+            state.pendingBytes += written.size - (oldSize ?? 0)
+            state.statistics.writes += 1
+        }
+        flushTotals(force: false)
+        scheduleSweepIfOverLimit()
     }
 
     /// Rewrites the validators of the entry for `key` and stamps it as freshly created (after a `304 Not
@@ -190,171 +216,129 @@ public final class DiskCache: Sendable {
     /// Deletes the entry for `key` from the main folder (whether or not this process had seen it).
     public func remove(forKey key: String) {
         let name = DiskEntryName(key: key)
+        let path = name.fileName(in: main.path)
+        let removed = renameLock.withLock { changes -> Int? in
+            changes &+= 1
+            guard let status = FileSystem.status(path), FileSystem.removeFile(path) else { return nil }
+            return status.isRegularFile ? status.size : nil
+        }
         state.withLock { state in
-            loadIfNeeded(&state)
-            state.main.forget(name)
-            FileSystem.removeFile(state.main.filePath(name))
+            state.recentAccess[name] = nil
+            if let removed { state.noteRemoval(bytes: removed) }
         }
     }
 
     /// Deletes every entry of the main folder (the folder itself stays). Writes still in progress in other
     /// processes are left alone.
     public func removeAll() {
-        state.withLock { state in
-            let path = state.main.path
-            for fileName in FileSystem.contentsOfDirectory(path) ?? [] where DiskEntryName(fileName: fileName) != nil {
-                FileSystem.removeFile(path + "/" + fileName)
+        removeAllEntries()
+    }
+
+    /// Deletes every entry of the main folder, like ``removeAll()``, and reports what was deleted. The totals
+    /// are set to zero.
+    @discardableResult
+    public func removeAllEntries() -> SweepReport {
+        var report = SweepReport()
+        main.walk(visit: { visit in
+            let removed = renameLock.withLock { changes in
+                changes &+= 1
+                return FileSystem.removeFile(visit.fileName, in: visit.directory)
             }
-            state.main.scan(statistics: &state.statistics)
+            if removed {
+                report.evictedEntries += 1
+                report.removedBytes += visit.status.size
+            }
+        })
+        state.withLock { state in
+            state.recentAccess = [:]
+            state.pendingEntries = 0
+            state.pendingBytes = 0
+            state.statistics.folderScans += 1
         }
+        let now = configuration.clock.now()
+        let totals = DiskTotalsFile.update(folder: main.path) { $0 = Totals(entries: 0, bytes: 0, surveyed: now) }
+        state.withLock { $0.knownTotals = totals }
+        return report
     }
 
     // MARK: Inspecting
 
-    /// Bytes of all entry files in the main folder, headers included.
-    public var totalSize: Int { state.withLock { loadIfNeeded(&$0); return $0.main.totalSize } }
-    /// Entries in the main folder.
-    public var count: Int { state.withLock { loadIfNeeded(&$0); return $0.main.entries.count } }
+    /// Bytes of all entry files in the main folder, headers included: exact, by listing the folder (as
+    /// SDWebImage's `totalSize`); ``totals()`` answers without a listing.
+    public var totalSize: Int { exactTotals().bytes }
+    /// Entries in the main folder: exact, by listing the folder; ``totals()`` answers without a listing.
+    public var count: Int { exactTotals().entries }
     /// Counters since creation.
     public var statistics: Statistics { state.withLock { $0.statistics } }
 
-    /// Calls `body` with the metadata of every valid entry in the main folder, least recently used first
-    /// (reading each header; damaged entries met on the way are deleted). Return `false` to stop.
-    public func enumerateEntries(_ body: (CacheEntryMetadata) throws -> Bool) rethrows {
-        let names = state.withLock { state in
-            loadIfNeeded(&state)
-            return state.main.entriesByAge().map { (name: $0.name, path: state.main.filePath($0.name)) }
+    /// The totals of the main folder from its totals file, with this process's changes added: a few system
+    /// calls whatever the number of entries. Lists the folder only when there is no valid totals file yet (a
+    /// folder written by an older version, or a torn file), and writes one then.
+    public func totals() -> Totals {
+        flushTotals(force: true)
+        if let totals = DiskTotalsFile.read(folder: main.path) {
+            state.withLock { $0.knownTotals = totals }
+            return totals
         }
-        for (name, path) in names {
-            let outcome = DiskEntryFile.read(at: path, key: nil, withPayload: false, touchAt: nil)
-            let metadata = state.withLock { state -> CacheEntryMetadata? in
-                state.statistics.fileOpens += 1
-                guard case .entry(let header, _, let status) = outcome else {
-                    handleFailedRead(outcome, name: name, location: Location(path: path, isMain: true, extraIndex: nil,
-                                                                              persistedAccess: 0), state: &state)
-                    return nil
-                }
-                return Self.metadata(header, status: status, lastAccess: state.main[name]?.lastAccess ?? status.modified)
+        guard FileSystem.status(main.path)?.isDirectory == true else { return Totals(entries: 0, bytes: 0) }
+        return exactTotals()
+    }
+
+    /// The totals found by listing the whole folder and reading the status of every entry (deleting stale
+    /// temporary files and links posing as entries on the way); the totals file is set to them.
+    public func exactTotals() -> Totals {
+        flushTotals(force: true)
+        var totals = Totals(entries: 0, bytes: 0, surveyed: configuration.clock.now())
+        let listed = main.walk(visit: { visit in
+            totals.entries += 1
+            totals.bytes += visit.status.size
+        })
+        state.withLock { $0.statistics.folderScans += 1 }
+        guard listed else { return Totals(entries: 0, bytes: 0) }
+        DiskTotalsFile.update(folder: main.path) { $0 = totals }
+        state.withLock { $0.knownTotals = totals }
+        return totals
+    }
+
+    /// Calls `body` with the metadata of every valid entry in the main folder, least recently used first
+    /// (reading each header; damaged entries met on the way are deleted). Return `false` to stop. Lists the
+    /// folder and sorts it in memory: for tools and tests, not for the path of a request.
+    public func enumerateEntries(_ body: (CacheEntryMetadata) throws -> Bool) rethrows {
+        var found: [(fileName: String, name: DiskEntryName, lastAccess: Double)] = []
+        let remembered = state.withLock { $0.recentAccess }
+        main.walk(visit: { visit in
+            found.append((visit.fileName, visit.name, max(visit.status.modified, remembered[visit.name] ?? 0)))
+        })
+        found.sort { $0.lastAccess < $1.lastAccess }
+        for item in found {
+            var operations = 0
+            let path = main.path + "/" + item.fileName
+            let outcome = DiskEntryFile.read(at: path, key: nil, withPayload: false, operations: &operations)
+            guard case .entry(let header, _, let status) = outcome else {
+                handleFailedRead(outcome, name: item.name, path: path, isMain: true)
+                continue
             }
-            if let metadata, try !body(metadata) { return }
+            if try !body(Self.metadata(header, status: status, lastAccess: item.lastAccess)) { return }
         }
     }
 
-    /// Forgets the index so the next use lists the folders again.
+    /// Writes the access times remembered in memory into their files and reads the totals file again on next
+    /// use (the index this method once reset no longer exists).
     public func reloadIndex() {
-        state.withLock { state in
-            state.main = DiskFolderIndex(path: state.main.path, isWritable: true,
-                                         staleTemporaryAge: configuration.staleTemporaryAge)
-            state.extras = state.extras.map { DiskFolderIndex(path: $0.path, isWritable: false) }
+        let remembered = state.withLock { state in
+            defer {
+                state.recentAccess = [:]
+                state.knownTotals = nil
+                state.totalsRead = false
+            }
+            return state.recentAccess
         }
+        for (name, time) in remembered { FileSystem.setModificationTime(name.fileName(in: main.path), to: time) }
     }
 
     // MARK: Internals
 
-    struct Location {
-        var path: String
-        var isMain: Bool
-        var extraIndex: Int?
-        var persistedAccess: Double
-    }
-
-    /// Where the entry `name` is, from the index; expired entries are deleted on the way. On a miss, other
-    /// processes' changes are looked for at most once per `externalChangeInterval`: one `stat` of each folder,
-    /// and a listing of those that changed, made without the lock held.
-    private func locate(_ name: DiskEntryName, now: Double, countingMiss: Bool = false) -> Location? {
-        let outcome = state.withLock { state -> Result<Location, RescanPlan> in
-            loadIfNeeded(&state)
-            if let found = find(name, now: now, state: &state) { return .success(found) }
-            var plan = RescanPlan()
-            if now - state.lastExternalCheck >= configuration.externalChangeInterval {
-                state.lastExternalCheck = now
-                if state.main.mayHaveChanged(statistics: &state.statistics) { plan.folders.append(nil) }
-                for index in state.extras.indices where state.extras[index].isLoaded
-                    && state.extras[index].mayHaveChanged(statistics: &state.statistics) {
-                    plan.folders.append(index)
-                }
-            }
-            if plan.folders.isEmpty, countingMiss { state.statistics.misses += 1 }
-            return .failure(plan)
-        }
-        guard case .failure(let plan) = outcome else { return try? outcome.get() }
-        guard !plan.folders.isEmpty else { return nil }
-        for folder in plan.folders { relist(folder) }
-        return state.withLock { state in
-            let found = find(name, now: now, state: &state)
-            if found == nil, countingMiss { state.statistics.misses += 1 }
-            return found
-        }
-    }
-
-    /// Folders to list again: `nil` for the main one, else an index into the additional ones.
-    private struct RescanPlan: Error {
-        var folders: [Int?] = []
-    }
-
-    /// Lists a folder again without holding the lock, then merges the listing under it.
-    func relist(_ folder: Int?) {
-        let (index, snapshot) = state.withLock { state in
-            let index = folder.map { state.extras[$0] } ?? state.main
-            return (index, index.listingSnapshot)
-        }
-        let listing = index.list(known: snapshot.known, generation: snapshot.generation)
-        state.withLock { state in
-            if let folder {
-                state.extras[folder].merge(listing, statistics: &state.statistics)
-            } else {
-                state.main.merge(listing, statistics: &state.statistics)
-            }
-        }
-    }
-
-    private func find(_ name: DiskEntryName, now: Double, state: inout State) -> Location? {
-        if let entry = state.main[name] {
-            if let maxAge = configuration.maxAge, now - entry.lastAccess > maxAge {
-                state.main.forget(name)
-                FileSystem.removeFile(state.main.filePath(name))
-            } else {
-                return Location(path: state.main.filePath(name), isMain: true, extraIndex: nil,
-                                persistedAccess: entry.persistedAccess)
-            }
-        }
-        for index in state.extras.indices {
-            if !state.extras[index].isLoaded { state.extras[index].scan(statistics: &state.statistics) }
-            if state.extras[index][name] != nil {
-                return Location(path: state.extras[index].filePath(name), isMain: false, extraIndex: index,
-                                persistedAccess: 0)
-            }
-        }
-        return nil
-    }
-
-    /// After a read that found no valid entry: forget it, and delete a damaged file in the main folder —
-    /// only if it is still the very file that was read.
-    private func handleFailedRead(_ outcome: DiskEntryFile.ReadOutcome, name: DiskEntryName, location: Location,
-                                  state: inout State) {
-        if case .damaged(_, let device, let inode) = outcome {
-            state.statistics.damagedEntries += 1
-            if location.isMain, let current = FileSystem.status(location.path),
-               inode == 0 || (current.device == device && current.inode == inode) {
-                FileSystem.removeFile(location.path)
-            }
-        }
-        if location.isMain {
-            state.main.forget(name)
-        } else if let index = location.extraIndex {
-            state.extras[index].forget(name)
-        }
-    }
-
-    /// Lists the main folder on first use. The listing is as fresh as a change check, so the next check for
-    /// other processes' changes is due one interval later.
-    func loadIfNeeded(_ state: inout State) {
-        guard !state.main.isLoaded else { return }
-        state.main.scan(statistics: &state.statistics)
-        state.lastExternalCheck = configuration.clock.now()
-    }
-
-    private static func metadata(_ header: DiskEntryHeader, status: FileSystem.Status, lastAccess: Double)
+    static func metadata(_ header: DiskEntryHeader, status: FileSystem.Status, lastAccess: Double)
         -> CacheEntryMetadata {
         CacheEntryMetadata(
             key: header.key, format: ImageFormat(rawValue: header.format) ?? .unknown,
@@ -372,9 +356,21 @@ public final class DiskCache: Sendable {
             while !Task.isCancelled {
                 do { try await Task.sleep(for: .seconds(interval)) } catch { return }
                 guard let cache = self else { return }
-                _ = await IOExecutor.shared.run { cache.sweep() }
+                await withCheckedContinuation { continuation in
+                    cache.maintenance.async {
+                        cache.sweep()
+                        continuation.resume()
+                    }
+                }
             }
         }
         sweepTask.withLock { $0 = task }
+    }
+}
+
+extension DiskCache.State {
+    mutating func noteRemoval(bytes: Int) {
+        pendingEntries -= 1
+        pendingBytes -= bytes
     }
 }

@@ -15,9 +15,8 @@ extension DiskCache {
         public var trimTarget: Double
         /// Seconds between sweeps (age, then size) while the cache is alive; `nil` for none. Default 5 minutes.
         public var sweepInterval: Double?
-        /// Another process may write to the same folder. On a miss the cache looks at the folder's modification
-        /// time at most once per this many seconds and rescans the folder when it changed; every other miss is
-        /// answered from memory without a system call. Default 1 second.
+        /// No longer used, kept for source compatibility: a lookup opens the entry's own path, so other
+        /// processes' writes are visible at once and no folder is rescanned. Default 1 second.
         public var externalChangeInterval: Double
         /// A hit records its time in memory at once, but rewrites the file's modification time (where last
         /// access is persisted) at most once per this many seconds. Default 60.
@@ -29,8 +28,11 @@ extension DiskCache {
         public var clock: CacheClock
         /// Called after every sweep with what it removed.
         public var sweepObserver: (@Sendable (SweepReport) -> Void)?
-        /// A temporary file unchanged for this many seconds belongs to a writer that died: a folder scan
-        /// deletes it. No write takes 10 minutes, so one in progress in another process is never touched.
+        /// Called during a sweep, after each chunk of 1 024 names, with what it has removed so far (progress for
+        /// tools; the sweep waits for it to return). Not an initializer parameter: set it on the configuration.
+        public var sweepChunkObserver: (@Sendable (SweepReport) -> Void)?
+        /// A temporary file unchanged for this many seconds belongs to a writer that died: a sweep (or any walk
+        /// of the folder) deletes it. No write takes 10 minutes, so one in progress in another process is never touched.
         var staleTemporaryAge = 600.0
 
         /// Creates a configuration; every parameter defaults to the value described on its property.
@@ -77,11 +79,15 @@ extension DiskCache {
         public var misses = 0
         /// Entries written.
         public var writes = 0
-        /// Entry files opened for reading: a miss answered from the index opens none.
+        /// Entry files opened and found (a miss, a failed `open`, is not counted here).
         public var fileOpens = 0
-        /// Times a folder's modification time was checked for changes made by other processes.
+        /// System calls made by lookups (`data`, `entry`, `metadata`, `contains`): one per folder for a miss,
+        /// five or six for a hit, whatever the number of entries.
+        public var fileOperations = 0
+        /// No longer made (lookups never check or list a folder); stays 0. Kept for source compatibility.
         public var folderChecks = 0
-        /// Full listings of a folder (the first use, then after changes by other processes).
+        /// Complete walks of the main folder: sweeps, ``DiskCache/count``, ``DiskCache/totalSize``,
+        /// ``DiskCache/exactTotals()``, ``DiskCache/removeAll()``. Never made by a lookup or a store.
         public var folderScans = 0
         /// Damaged or truncated entries found (and deleted, in the main folder).
         public var damagedEntries = 0

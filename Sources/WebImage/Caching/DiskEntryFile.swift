@@ -1,7 +1,7 @@
 import Foundation
 import Synchronization
 
-/// Reading and writing one entry file. Stateless: ``DiskCache`` decides where and keeps the index.
+/// Reading and writing one entry file. Stateless: ``DiskCache`` decides where.
 enum DiskEntryFile {
     /// What reading an entry file found.
     enum ReadOutcome {
@@ -12,6 +12,9 @@ enum DiskEntryFile {
         /// A file is there but is not a valid entry for the key: the reason, and the file's identity so the
         /// caller deletes that very file and not a fresh one renamed into place since.
         case damaged(reason: String, device: UInt64, inode: UInt64)
+        /// A file is there but unused for longer than the age limit: its size and identity, so the caller deletes
+        /// that very file.
+        case expired(size: Int, device: UInt64, inode: UInt64)
     }
 
     /// How many header bytes the first read takes: enough for nearly every header, small enough for the stack.
@@ -20,22 +23,31 @@ enum DiskEntryFile {
     private static let temporaryCounter = Atomic<Int>(0)
 
     /// Reads and verifies the entry at `path`, which must be stored under `key` (nil accepts any key).
-    /// Without `withPayload` only the header and the file size are checked. With `touchAt`, the file's
-    /// modification time (its persisted last access) is set to that time.
-    static func read(at path: String, key: String?, withPayload: Bool, touchAt time: Double?) -> ReadOutcome {
+    /// Without `withPayload` only the header and the file size are checked. `isExpired` sees the file's status
+    /// before anything is read from it; `touchTime` decides, from the same status, whether the file's
+    /// modification time (its persisted last access) is set, and to what. `operations` counts the system calls
+    /// made (a miss costs one, a hit five or six).
+    static func read(
+        at path: String, key: String?, withPayload: Bool, operations: inout Int,
+        isExpired: (FileSystem.Status) -> Bool = { _ in false }, touchTime: (FileSystem.Status) -> Double? = { _ in nil }
+    ) -> ReadOutcome {
         let descriptor: Int32
+        operations += 1
         switch FileSystem.openForReading(path) {
         case .success(let opened): descriptor = opened
         case .failure(let error):
             // ELOOP: a symbolic link planted under an entry's name. Anything else reads as a miss.
             return error.code == ELOOP ? .damaged(reason: "a symbolic link", device: 0, inode: 0) : .missing
         }
+        operations += 2  // fstat and close
         defer { FileSystem.closeFile(descriptor) }
         guard let status = FileSystem.status(descriptor: descriptor) else { return .missing }
         func damaged(_ reason: String) -> ReadOutcome {
             .damaged(reason: reason, device: status.device, inode: status.inode)
         }
         guard status.isRegularFile else { return damaged("not a regular file") }
+        if isExpired(status) { return .expired(size: status.size, device: status.device, inode: status.inode) }
+        operations += 1
         let probeLength = min(status.size, headerProbeLength)
         let parsed = withUnsafeTemporaryAllocation(byteCount: headerProbeLength, alignment: 8) { probe -> Result<DiskEntryHeader, DiskEntryDamage> in
             let probe = UnsafeMutableRawBufferPointer(rebasing: probe[0..<probeLength])
@@ -48,6 +60,7 @@ enum DiskEntryFile {
                 if headerLength <= probeLength {
                     return try DiskEntryHeader.decode(UnsafeRawBufferPointer(probe))
                 }
+                operations += 1
                 var whole = [UInt8](repeating: 0, count: headerLength)
                 let complete = whole.withUnsafeMutableBytes { FileSystem.readExactly(descriptor, into: $0, at: 0) }
                 guard complete else { throw DiskEntryDamage("unreadable header") }
@@ -67,6 +80,7 @@ enum DiskEntryFile {
         if withPayload {
             // Uninitialised memory (Data(count:) would zero it first), handed to Data without a copy.
             let count = header.payloadLength
+            operations += 1
             guard let memory = malloc(max(count, 1)) else { return damaged("cannot allocate \(count) bytes") }
             let bytes = UnsafeMutableRawBufferPointer(start: memory, count: count)
             guard FileSystem.readExactly(descriptor, into: bytes, at: status.size - count),
@@ -76,7 +90,10 @@ enum DiskEntryFile {
             }
             payload = Data(bytesNoCopy: memory, count: count, deallocator: .free)
         }
-        if let time { FileSystem.setModificationTime(descriptor, to: time) }
+        if let time = touchTime(status) {
+            operations += 1
+            FileSystem.setModificationTime(descriptor, to: time)
+        }
         return .entry(header: header, payload: payload, status: status)
     }
 
@@ -86,7 +103,7 @@ enum DiskEntryFile {
         in folder: String, header: [UInt8], payload: Data, modificationTime: Double, synchronous: Bool
     ) throws(ImageError) -> (path: String, size: Int) {
         let serial = temporaryCounter.add(1, ordering: .relaxed).newValue
-        let path = "\(folder)/\(DiskFolderIndex.temporaryPrefix)\(getpid())-\(serial)-\(UInt32.random(in: .min ... .max))"
+        let path = "\(folder)/\(DiskFolder.temporaryPrefix)\(getpid())-\(serial)-\(UInt32.random(in: .min ... .max))"
         let descriptor: Int32
         switch FileSystem.createExclusively(path) {
         case .success(let opened): descriptor = opened

@@ -163,6 +163,59 @@ enum FileSystem {
     static func removeFile(_ path: String) -> Bool {
         unlink(path) == 0
     }
+
+    /// Removes `name` inside the folder open as `directory` (links are removed, never followed).
+    @discardableResult
+    static func removeFile(_ name: String, in directory: Int32) -> Bool {
+        unlinkat(directory, name, 0) == 0
+    }
+
+    /// Opens a folder for `flock` and `*at` calls; `nil` when it does not exist or is not a folder.
+    static func openDirectory(_ path: String) -> Int32? {
+        while true {
+            let descriptor = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+            if descriptor >= 0 { return descriptor }
+            if errno != EINTR { return nil }
+        }
+    }
+
+    /// Opens (creating it when absent) a small file that is updated in place.
+    static func openForUpdate(_ path: String) -> Result<Int32, Errno> {
+        while true {
+            let descriptor = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o666)
+            if descriptor >= 0 { return .success(descriptor) }
+            if errno != EINTR { return .failure(Errno(errno)) }
+        }
+    }
+
+    /// `flock`: an advisory lock the kernel drops when the process dies, however it dies. With `wait` false,
+    /// returns `false` at once when another descriptor holds a conflicting lock.
+    static func lock(_ descriptor: Int32, exclusive: Bool, wait: Bool = true) -> Bool {
+        let operation = (exclusive ? LOCK_EX : LOCK_SH) | (wait ? 0 : LOCK_NB)
+        while true {
+            if flock(descriptor, operation) == 0 { return true }
+            if errno != EINTR { return false }
+        }
+    }
+
+    /// Releases a `flock`.
+    static func unlock(_ descriptor: Int32) {
+        _ = flock(descriptor, LOCK_UN)
+    }
+
+    /// Writes all of `bytes` at `offset` in one `pwrite` when the kernel takes them whole (it does for a few
+    /// dozen bytes); the `errno` of a failure.
+    static func writeAll(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer, at offset: Int) -> Errno? {
+        guard let base = bytes.baseAddress else { return nil }
+        var done = 0
+        while done < bytes.count {
+            let result = pwrite(descriptor, base + done, bytes.count - done, off_t(offset + done))
+            if result < 0, errno == EINTR { continue }
+            guard result > 0 else { return Errno(result == 0 ? EIO : errno) }
+            done += result
+        }
+        return nil
+    }
 }
 
 /// An `errno` value.

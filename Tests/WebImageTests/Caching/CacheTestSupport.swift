@@ -26,10 +26,12 @@ struct TemporaryFolder {
 
     func remove() { try? FileManager.default.removeItem(at: url) }
 
-    /// The names in the folder (or a subfolder), sorted.
+    /// The names in the folder (or a subfolder), sorted, without the disk cache's totals file (its own
+    /// bookkeeping, present in every folder it has written to; see `DiskTotalsFile`).
     func names(in subpath: String? = nil) -> [String] {
         let folder = subpath.map { url.appendingPathComponent($0).path } ?? path
-        return ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).sorted()
+        return ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [])
+            .filter { $0 != DiskTotalsFile.name }.sorted()
     }
 }
 

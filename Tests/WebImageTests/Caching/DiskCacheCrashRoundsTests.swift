@@ -38,8 +38,8 @@ struct DiskCacheCrashRoundsTests {
         var survey = Survey()
         guard let names = FileSystem.contentsOfDirectory(folder.path) else { return survey }
         survey.folderReadable = true
-        for name in names where DiskEntryName(fileName: name) == nil {
-            if name.hasPrefix(DiskFolderIndex.temporaryPrefix) {
+        for name in names where DiskEntryName(fileName: name) == nil && name != DiskTotalsFile.name {
+            if name.hasPrefix(DiskFolder.temporaryPrefix) {
                 survey.temporaryFiles.insert(name)
             } else {
                 survey.strangers.append(name)

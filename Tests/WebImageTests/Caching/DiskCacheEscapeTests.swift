@@ -92,7 +92,7 @@ struct DiskCacheEscapeTests {
             (entryToFile, layout.outsideFile.path),  // poses as an entry
             (entryToFolder, layout.outsideFolder.path),
             ("escape", layout.outsideFolder.path),  // any other name
-            (DiskFolderIndex.temporaryPrefix + "1-2-3", layout.outsideFile.path),  // poses as a write in progress
+            (DiskFolder.temporaryPrefix + "1-2-3", layout.outsideFile.path),  // poses as a write in progress
         ]
         func plant() throws {
             for (name, target) in links where FileSystem.status(folder + "/" + name) == nil {

@@ -165,76 +165,85 @@ struct DiskCacheTests {
         #expect(FileManager.default.fileExists(atPath: path))
     }
 
-    @Test("the index is built once; a miss touches no file, even with the folder deleted behind its back")
-    func lazyIndex() throws {
+    @Test("a lookup opens only its own path: a miss is one system call, a hit at most six, no folder is listed")
+    func boundedLookups() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let writer = makeDiskCache(folder)
         for index in 0..<20 { try writer.store(Data([UInt8(index)]), forKey: "k\(index)") }
 
-        let clock = ManualClock()
-        let cache = makeDiskCache(folder, clock: clock)
-        #expect(cache.statistics.folderScans == 0, "nothing happens before first use")
+        let cache = makeDiskCache(folder)
         #expect(cache.data(forKey: "k3") == Data([3]))
-        let afterFirstUse = cache.statistics
-        #expect(afterFirstUse.folderScans == 1 && afterFirstUse.fileOpens == 1)
+        let afterHit = cache.statistics
+        #expect(afterHit.folderScans == 0 && afterHit.fileOpens == 1)
+        #expect((5...6).contains(afterHit.fileOperations))
 
         for index in 0..<1000 { #expect(cache.data(forKey: "missing\(index)") == nil) }
         var statistics = cache.statistics
-        #expect(statistics.fileOpens == afterFirstUse.fileOpens)
-        #expect(statistics.folderScans == 1 && statistics.folderChecks == 0)
-        #expect(statistics.misses == 1000)
+        #expect(statistics.fileOperations == afterHit.fileOperations + 1000, "one failed open per miss")
+        #expect(statistics.folderScans == 0 && statistics.misses == 1000)
+        #expect(cache.contains("k7") && !cache.contains("nope"))
+        #expect(cache.statistics.fileOperations == statistics.fileOperations + 2)
 
-        // Delete the folder: misses and `contains` are still answered from the index alone.
+        // Deleted behind its back: a miss, and writing recreates the folder.
         try FileManager.default.removeItem(at: folder.url)
-        #expect(cache.data(forKey: "missing") == nil)
-        #expect(cache.contains("k7"))
-        statistics = cache.statistics
-        #expect(statistics.fileOpens == afterFirstUse.fileOpens && statistics.folderChecks == 0)
-        // A read of an entry that is gone is a miss, and the index forgets it.
-        #expect(cache.data(forKey: "k7") == nil)
-        #expect(!cache.contains("k7"))
-        // Writing recreates the folder.
+        #expect(cache.data(forKey: "k7") == nil && !cache.contains("k7"))
         try cache.store(Data("again".utf8), forKey: "k7")
         #expect(cache.data(forKey: "k7") == Data("again".utf8))
+        statistics = cache.statistics
+        #expect(statistics.folderScans == 0)
+        #expect(cache.totals() == DiskCache.Totals(entries: 1, bytes: cache.totalSize))
     }
 
-    @Test("another process's writes become visible on a miss once the change interval has passed")
+    @Test("another process's writes and removals are visible to the next lookup")
     func otherProcessesWrites() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
-        let clock = ManualClock()
-        let reader = makeDiskCache(folder, clock: clock, externalChangeInterval: 1)
-        #expect(reader.data(forKey: "new") == nil)  // lists the (empty) folder
+        let reader = makeDiskCache(folder)
+        #expect(reader.data(forKey: "new") == nil)
         let other = makeDiskCache(folder)
         try other.store(Data("fresh".utf8), forKey: "new")
-
-        #expect(reader.data(forKey: "new") == nil, "within the interval the index answers alone")
-        #expect(reader.statistics.folderChecks == 0)
-        clock.advance(by: 1.5)
         #expect(reader.data(forKey: "new") == Data("fresh".utf8))
-        #expect(reader.statistics.folderChecks == 1)
-        #expect(reader.statistics.folderScans == 2)
-        #expect(reader.count == 1)
+        other.remove(forKey: "new")
+        #expect(reader.data(forKey: "new") == nil)
+        #expect(reader.statistics.folderScans == 0)
     }
 
-    @Test("a rescan, listed without the lock, keeps writes and removals made meanwhile")
-    func rescanMergesConcurrentChanges() throws {
+    @Test("totals survive a restart: stores, replacements and removals of two caches add up in the totals file")
+    func totalsSurviveRestart() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let empty = makeDiskCache(folder)
+        #expect(empty.totals() == DiskCache.Totals(entries: 0, bytes: 0, surveyed: empty.totals().surveyed))
+        let first = makeDiskCache(folder), second = makeDiskCache(folder)
+        for index in 0..<10 { try first.store(Data(count: 100 + index), forKey: "a\(index)") }
+        for index in 0..<5 { try second.store(Data(count: 300), forKey: "a\(index)") }  // replacements
+        second.remove(forKey: "a9")
+        _ = first.totals()  // adds what each has not added yet
+        _ = second.totals()
+
+        let restarted = makeDiskCache(folder)
+        let totals = restarted.totals()
+        #expect(restarted.statistics.folderScans == 0, "read from the totals file, no listing")
+        #expect(totals.entries == 9 && totals.bytes == restarted.totalSize)
+        #expect(DiskTotalsFile.read(folder: folder.path)?.entries == 9)
+    }
+
+    @Test("a torn or missing totals file reads as unknown, and a listing writes it again")
+    func damagedTotalsFile() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let cache = makeDiskCache(folder)
-        try cache.store(Data("a".utf8), forKey: "a")
-        try cache.store(Data("b".utf8), forKey: "b")
-        let (index, snapshot) = cache.state.withLock { ($0.main, $0.main.listingSnapshot) }
-        let listing = index.list(known: snapshot.known, generation: snapshot.generation)
-        try cache.store(Data("c".utf8), forKey: "c")  // written after the listing
-        cache.remove(forKey: "a")  // removed after the listing saw it
-        cache.state.withLock { $0.main.merge(listing, statistics: &$0.statistics) }
-        #expect(!cache.contains("a") && cache.contains("b") && cache.contains("c"))
-        #expect(cache.count == 2)
-        #expect(cache.totalSize == folder.names().reduce(0) { total, name in
-            total + ((try? FileManager.default.attributesOfItem(atPath: folder.path + "/" + name)[.size] as? Int) ?? 0)
-        })
+        for index in 0..<3 { try cache.store(Data(count: 50), forKey: "k\(index)") }
+        let exact = cache.exactTotals()
+        let path = DiskTotalsFile.path(in: folder.path)
+        var bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
+        bytes[9] ^= 0xFF
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        #expect(DiskTotalsFile.read(folder: folder.path) == nil)
+        let fresh = makeDiskCache(folder)
+        #expect(fresh.totals().entries == 3 && fresh.statistics.folderScans == 1)
+        #expect(DiskTotalsFile.read(folder: folder.path)?.bytes == exact.bytes)
     }
 
     @Test("many tasks storing and reading at once leave only valid entries")
