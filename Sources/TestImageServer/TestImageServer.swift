@@ -128,7 +128,9 @@ public final class TestImageServer: Sendable {
 
     /// Returns `true` once `condition` holds for the server's log (checked after every change), or `false` if
     /// it still does not hold after `timeout` or when the server stops. The time limit is a safety net: a test
-    /// whose condition never comes true fails instead of hanging the whole run.
+    /// whose condition never comes true fails instead of hanging the whole run. It counts only time in which the
+    /// cooperative pool could run the timer (``AwakeTimeBudget``): when other tests hold every thread, the client
+    /// whose request the condition waits for is starved too, and that is no reason to fail.
     @discardableResult
     public func waitUntil(timeout: Duration = .seconds(60),
                           _ condition: @escaping @Sendable (ServerLog) -> Bool) async -> Bool {
@@ -147,9 +149,12 @@ public final class TestImageServer: Sendable {
             if let answer { return continuation.resume(returning: answer) }
             let state = self.state
             expiry.withLock {
-                $0 = Task(executorPreference: ServerThreadExecutor.shared) {
-                    try? await Task.sleep(for: timeout)
-                    guard !Task.isCancelled else { return }
+                $0 = Task {
+                    var budget = AwakeTimeBudget(limit: timeout)
+                    while budget.remains() {
+                        try? await Task.sleep(for: .milliseconds(20))
+                        if Task.isCancelled { return }
+                    }
                     state.withLock { $0.removeWaiter(id) }?.resume(returning: false)
                 }
             }
