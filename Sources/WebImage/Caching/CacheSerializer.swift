@@ -5,7 +5,7 @@ import Foundation
 public protocol CacheSerializer: Sendable {
     /// The bytes to write for `image` (`nil` when only data is stored) whose original encoded bytes are
     /// `originalData` (`nil` for an image made in memory, e.g. after a transform). Return `nil` to skip the
-    /// disk. `coders` is the cache's coder registry, for encoding.
+    /// disk. `coders` is the load's coder registry, for encoding.
     func diskData(for image: Image?, originalData: Data?, forKey key: String, coders: ImageCoders) throws -> Data?
 }
 

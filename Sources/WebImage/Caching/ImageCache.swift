@@ -3,10 +3,10 @@ import Foundation
 /// The image cache: a memory cache of decoded images in front of a disk cache of encoded bytes
 /// (SDWebImage's `SDImageCache`).
 ///
-/// A query looks in memory, then on disk; a disk hit is decoded with ``coders`` and put in memory, so the next
-/// query is a memory hit. A store puts the image in memory and the bytes chosen by ``serializer`` on disk.
-/// Disk work runs on an ``IOExecutor`` (bounded threads, in order per key); decoding runs in the caller's task.
-/// ``memoryImage(forKey:)`` is the synchronous memory-only fast path.
+/// The two parts answer the manager's two questions (``ImageMemoryCaching`` and ``ImageDataCaching``): the
+/// manager decodes disk hits itself, with the load's decoding options, and decides what bytes go to disk (its
+/// ``CacheSerializer``). Disk work runs on a few dedicated threads shared by every cache in the process, in
+/// order per key, never on the threads of Swift's cooperative pool.
 public final class ImageCache: ImageCaching {
     /// The cache used when no other is given: namespace `default` under the user's cache folder.
     public static let shared = ImageCache(namespace: "default")
@@ -15,27 +15,21 @@ public final class ImageCache: ImageCaching {
     public let memory: MemoryCache<String, Image>
     /// Encoded bytes with metadata.
     public let disk: DiskCache
-    /// The coders that decode disk hits (and encode images stored without bytes).
+    /// The coders that encode images stored without bytes (``store(_:data:forKey:in:validators:)``).
     public let coders: ImageCoders
-    /// Decides what goes to disk.
-    public let serializer: any CacheSerializer
     private let executor: IOExecutor
 
     /// A cache from its parts.
-    public convenience init(
-        memory: MemoryCache<String, Image> = MemoryCache(), disk: DiskCache, coders: ImageCoders = .shared,
-        serializer: any CacheSerializer = DefaultCacheSerializer()
-    ) {
-        self.init(memory: memory, disk: disk, coders: coders, serializer: serializer, executor: .shared)
+    public convenience init(memory: MemoryCache<String, Image> = MemoryCache(), disk: DiskCache,
+                            coders: ImageCoders = .shared) {
+        self.init(memory: memory, disk: disk, coders: coders, executor: .shared)
     }
 
     /// A cache whose disk work runs on `executor` (tests give it one of their own).
-    init(memory: MemoryCache<String, Image>, disk: DiskCache, coders: ImageCoders, serializer: any CacheSerializer,
-         executor: IOExecutor) {
+    init(memory: MemoryCache<String, Image>, disk: DiskCache, coders: ImageCoders, executor: IOExecutor) {
         self.memory = memory
         self.disk = disk
         self.coders = coders
-        self.serializer = serializer
         self.executor = executor
     }
 
@@ -58,61 +52,33 @@ public final class ImageCache: ImageCaching {
                   coders: coders)
     }
 
-    // MARK: Querying
+    // MARK: Memory
 
     /// The image for `key` if it is in memory: synchronous, no I/O, no allocation on a hit.
-    public func memoryImage(forKey key: String) -> Image? {
+    public func image(forKey key: String) -> Image? {
         memory.value(forKey: key)
     }
 
-    public func query(forKey key: String, in types: ImageCacheType, options: ImageCacheQueryOptions) async
-        -> ImageCacheResult? {
-        if types.contains(.memory), let image = memory.value(forKey: key) {
-            guard options.includeData else { return ImageCacheResult(image: image, data: nil, cacheType: .memory) }
-            let entry = await executor.run(lane: lane(key)) { [disk] in disk.entry(forKey: key) }
-            return ImageCacheResult(image: image, data: entry?.data, cacheType: .memory, metadata: entry?.metadata)
-        }
-        guard types.contains(.disk) else { return nil }
-        let entry = await executor.run(lane: lane(key)) { [disk] in disk.entry(forKey: key) }
-        return entry.flatMap { diskResult($0, key: key, options: options) }
+    public func storeImage(_ image: Image, forKey key: String) {
+        memory.setImage(image, forKey: key)
     }
 
-    public func querySynchronously(forKey key: String, in types: ImageCacheType, options: ImageCacheQueryOptions)
-        -> ImageCacheResult? {
-        if types.contains(.memory), let image = memory.value(forKey: key) {
-            guard options.includeData else { return ImageCacheResult(image: image, data: nil, cacheType: .memory) }
-            let entry = disk.entry(forKey: key)
-            return ImageCacheResult(image: image, data: entry?.data, cacheType: .memory, metadata: entry?.metadata)
-        }
-        guard types.contains(.disk) else { return nil }
-        return disk.entry(forKey: key).flatMap { diskResult($0, key: key, options: options) }
+    public func removeImage(forKey key: String) {
+        memory.removeValue(forKey: key)
     }
 
-    /// Decodes a disk hit and fills the memory cache. Bytes that no coder can decode read as a miss (the
-    /// entry stays: another coder registry may read it).
-    private func diskResult(_ entry: DiskCache.Entry, key: String, options: ImageCacheQueryOptions) -> ImageCacheResult? {
-        if options.skipDecoding {
-            return ImageCacheResult(image: nil, data: entry.data, cacheType: .disk, metadata: entry.metadata)
-        }
-        var decodeOptions = options.decodeOptions
-        if decodeOptions.scaleFactor == nil && decodeOptions.fileNameHint == nil { decodeOptions.fileNameHint = key }
-        guard let image = try? coders.decode(entry.data, options: decodeOptions) else { return nil }
-        if options.fillsMemory { memory.setImage(image, forKey: key) }
-        return ImageCacheResult(image: image, data: options.includeData ? entry.data : nil, cacheType: .disk,
-                                metadata: entry.metadata)
+    public func removeAllImages() {
+        memory.removeAll()
     }
 
-    // MARK: Storing and removing
+    // MARK: Disk
 
-    public func store(_ image: Image?, data: Data?, forKey key: String, in types: ImageCacheType,
-                      validators: HTTPValidators) async throws {
-        if types.contains(.memory), let image { memory.setImage(image, forKey: key) }
-        guard types.contains(.disk),
-              let bytes = try serializer.diskData(for: image, originalData: data, forKey: key, coders: coders)
-        else { return }
-        try await executor.run(lane: lane(key)) { [disk] () throws in
-            try disk.store(bytes, forKey: key, validators: validators)
-        }
+    public func cachedData(forKey key: String) async -> CachedImageData? {
+        await executor.run(lane: lane(key)) { [disk] in disk.entry(forKey: key) }.map(Self.hit)
+    }
+
+    public func cachedDataSynchronously(forKey key: String) -> CachedImageData? {
+        disk.entry(forKey: key).map(Self.hit)
     }
 
     public func storeData(_ data: Data, forKey key: String, validators: HTTPValidators) async throws {
@@ -130,20 +96,35 @@ public final class ImageCache: ImageCaching {
         }
     }
 
-    public func remove(forKey key: String, from types: ImageCacheType) async {
-        if types.contains(.memory) { memory.removeValue(forKey: key) }
-        if types.contains(.disk) { await executor.run(lane: lane(key)) { [disk] in disk.remove(forKey: key) } }
+    public func removeData(forKey key: String) async {
+        await executor.run(lane: lane(key)) { [disk] in disk.remove(forKey: key) }
     }
 
-    public func contains(forKey key: String, in types: ImageCacheType) async -> ImageCacheType {
-        if types.contains(.memory), memory.contains(key) { return .memory }
-        guard types.contains(.disk) else { return .none }
-        return await executor.run(lane: lane(key)) { [disk] in disk.contains(key) } ? .disk : .none
+    public func containsData(forKey key: String) async -> Bool {
+        await executor.run(lane: lane(key)) { [disk] in disk.contains(key) }
     }
 
-    public func clear(_ types: ImageCacheType) async {
-        if types.contains(.memory) { memory.removeAll() }
-        if types.contains(.disk) { await executor.run { [disk] in disk.removeAll() } }
+    public func removeAllData() async {
+        await executor.run { [disk] in disk.removeAll() }
+    }
+
+    private static func hit(_ entry: DiskCache.Entry) -> CachedImageData {
+        CachedImageData(data: entry.data, metadata: entry.metadata)
+    }
+
+    // MARK: Both
+
+    /// Stores `image` in memory and bytes for it on disk, as SDWebImage's `storeImage` does: `data` when given,
+    /// else the image encoded by ``DefaultCacheSerializer`` (GIF for animations, PNG with alpha, JPEG otherwise).
+    /// Throws ``ImageError/Code/io`` when the disk write fails (the image is in memory all the same).
+    public func store(_ image: Image, data: Data? = nil, forKey key: String, in types: ImageCacheType = .all,
+                      validators: HTTPValidators = .none) async throws {
+        if types.contains(.memory) { storeImage(image, forKey: key) }
+        guard types.contains(.disk),
+              let bytes = try DefaultCacheSerializer().diskData(for: image, originalData: data, forKey: key,
+                                                                coders: coders)
+        else { return }
+        try await storeData(bytes, forKey: key, validators: validators)
     }
 
     // MARK: Maintenance

@@ -89,39 +89,59 @@ public final class ImageCaches: ImageCaching {
         }
     }
 
-    public func query(forKey key: String, in types: ImageCacheType, options: ImageCacheQueryOptions) async
-        -> ImageCacheResult? {
-        let (caches, policy) = targets(\.query)
-        guard policy == .concurrent else {
-            for cache in caches {
-                if let hit = await cache.query(forKey: key, in: types, options: options) { return hit }
-            }
-            return nil
-        }
-        return await firstHit(of: caches) { await $0.query(forKey: key, in: types, options: options) }
-    }
+    // MARK: Memory
 
-    /// Under the ``Policy/concurrent`` policy this runs serially: a synchronous call cannot wait for several
-    /// caches at once.
-    public func querySynchronously(forKey key: String, in types: ImageCacheType, options: ImageCacheQueryOptions)
-        -> ImageCacheResult? {
+    /// The first memory hit, highest priority first. Under ``Policy/concurrent`` this runs serially: a
+    /// synchronous call cannot wait for several caches at once.
+    public func image(forKey key: String) -> Image? {
         for cache in targets(\.query).caches {
-            if let hit = cache.querySynchronously(forKey: key, in: types, options: options) { return hit }
+            if let image = cache.image(forKey: key) { return image }
         }
         return nil
     }
 
-    /// Stores in the caches the store policy selects; throws the first failure after trying every cache.
-    public func store(_ image: Image?, data: Data?, forKey key: String, in types: ImageCacheType,
-                      validators: HTTPValidators) async throws {
+    public func storeImage(_ image: Image, forKey key: String) {
+        for cache in targets(\.store).caches { cache.storeImage(image, forKey: key) }
+    }
+
+    public func removeImage(forKey key: String) {
+        for cache in targets(\.remove).caches { cache.removeImage(forKey: key) }
+    }
+
+    public func removeAllImages() {
+        for cache in targets(\.clear).caches { cache.removeAllImages() }
+    }
+
+    // MARK: Data
+
+    public func cachedData(forKey key: String) async -> CachedImageData? {
+        let (caches, policy) = targets(\.query)
+        guard policy == .concurrent else {
+            for cache in caches {
+                if let hit = await cache.cachedData(forKey: key) { return hit }
+            }
+            return nil
+        }
+        return await firstHit(of: caches) { await $0.cachedData(forKey: key) }
+    }
+
+    /// Under ``Policy/concurrent`` this runs serially, as ``image(forKey:)`` does.
+    public func cachedDataSynchronously(forKey key: String) -> CachedImageData? {
+        for cache in targets(\.query).caches {
+            if let hit = cache.cachedDataSynchronously(forKey: key) { return hit }
+        }
+        return nil
+    }
+
+    /// Writes `data` to every cache the store policy selects; throws the first failure after trying every cache.
+    public func storeData(_ data: Data, forKey key: String, validators: HTTPValidators) async throws {
         let (caches, policy) = targets(\.store)
         var failures: [any Error] = []
         if policy == .concurrent {
             failures = await withTaskGroup(of: (any Error)?.self) { group in
                 for cache in caches {
                     group.addTask {
-                        do { try await cache.store(image, data: data, forKey: key, in: types, validators: validators) }
-                        catch { return error }
+                        do { try await cache.storeData(data, forKey: key, validators: validators) } catch { return error }
                         return nil
                     }
                 }
@@ -129,19 +149,8 @@ public final class ImageCaches: ImageCaching {
             }
         } else {
             for cache in caches {
-                do { try await cache.store(image, data: data, forKey: key, in: types, validators: validators) }
-                catch { failures.append(error) }
+                do { try await cache.storeData(data, forKey: key, validators: validators) } catch { failures.append(error) }
             }
-        }
-        if let first = failures.first { throw first }
-    }
-
-    /// Writes `data` as given to every cache the store policy selects (one after another); throws the first
-    /// failure after trying every cache.
-    public func storeData(_ data: Data, forKey key: String, validators: HTTPValidators) async throws {
-        var failures: [any Error] = []
-        for cache in targets(\.store).caches {
-            do { try await cache.storeData(data, forKey: key, validators: validators) } catch { failures.append(error) }
         }
         if let first = failures.first { throw first }
     }
@@ -156,27 +165,21 @@ public final class ImageCaches: ImageCaching {
         return updated
     }
 
-    public func remove(forKey key: String, from types: ImageCacheType) async {
-        await forEach(\.remove) { await $0.remove(forKey: key, from: types) }
+    public func removeData(forKey key: String) async {
+        await forEach(\.remove) { await $0.removeData(forKey: key) }
     }
 
-    public func contains(forKey key: String, in types: ImageCacheType) async -> ImageCacheType {
+    public func containsData(forKey key: String) async -> Bool {
         let (caches, policy) = targets(\.contains)
         guard policy == .concurrent else {
-            for cache in caches {
-                let found = await cache.contains(forKey: key, in: types)
-                if found != .none { return found }
-            }
-            return .none
+            for cache in caches where await cache.containsData(forKey: key) { return true }
+            return false
         }
-        return await firstHit(of: caches) { cache -> ImageCacheType? in
-            let found = await cache.contains(forKey: key, in: types)
-            return found == .none ? nil : found
-        } ?? .none
+        return await firstHit(of: caches) { await $0.containsData(forKey: key) ? true : nil } ?? false
     }
 
-    public func clear(_ types: ImageCacheType) async {
-        await forEach(\.clear) { await $0.clear(types) }
+    public func removeAllData() async {
+        await forEach(\.clear) { await $0.removeAllData() }
     }
 
     private func forEach(_ policy: KeyPath<Policies, Policy>,

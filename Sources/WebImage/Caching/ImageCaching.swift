@@ -1,64 +1,83 @@
 import Foundation
 
-/// What the image manager needs from a cache. ``ImageCache`` (memory + disk) and ``ImageCaches`` (several
-/// caches chained) conform; so can a custom cache (a shared cache server, say).
-///
-/// Keys are the manager's cache keys (URL, thumbnail and transformer suffixes). Every method is safe to call
-/// from any task.
-public protocol ImageCaching: AnyObject, Sendable {
-    /// The image for `key` from the caches in `types`, or `nil` on a miss.
-    func query(forKey key: String, in types: ImageCacheType, options: ImageCacheQueryOptions) async -> ImageCacheResult?
-    /// The same query, answered on the calling thread (disk reads block it): SDWebImage's
-    /// `queryMemoryDataSync` / `queryDiskDataSync`.
-    func querySynchronously(forKey key: String, in types: ImageCacheType, options: ImageCacheQueryOptions)
-        -> ImageCacheResult?
-    /// Stores `image` and/or its encoded `data` for `key` in the caches in `types`; returns when stored.
-    /// Throws ``ImageError/Code/io`` when the disk write fails (the memory cache is stored all the same).
-    func store(_ image: Image?, data: Data?, forKey key: String, in types: ImageCacheType,
-               validators: HTTPValidators) async throws
-    /// Writes `data` to the disk part for `key` exactly as given: the bytes a context's ``CacheSerializer``
-    /// chose, which the cache's own serializer must not serialize again.
-    func storeData(_ data: Data, forKey key: String, validators: HTTPValidators) async throws
-    /// Replaces the HTTP validators kept with `key`'s disk entry (after a `304 Not Modified`); `false` when
-    /// there is no entry. Caches that keep no validators return `false` (the default implementation).
-    @discardableResult
-    func updateValidators(_ validators: HTTPValidators, forKey key: String) async throws -> Bool
-    /// Removes `key` from the caches in `types`.
-    func remove(forKey key: String, from types: ImageCacheType) async
-    /// Where `key` is: ``ImageCacheType/memory``, ``ImageCacheType/disk``, or ``ImageCacheType/none``.
-    func contains(forKey key: String, in types: ImageCacheType) async -> ImageCacheType
-    /// Empties the caches in `types`.
-    func clear(_ types: ImageCacheType) async
+/// Decoded images held in memory, answered synchronously: the first place the manager looks (Nuke's
+/// `ImageCaching`, SDWebImage's memory cache). Keys are the manager's cache keys.
+public protocol ImageMemoryCaching: AnyObject, Sendable {
+    /// The image for `key`, or `nil` on a miss. Never does I/O.
+    func image(forKey key: String) -> Image?
+    /// Keeps `image` under `key`, replacing what was there.
+    func storeImage(_ image: Image, forKey key: String)
+    /// Forgets the image for `key`.
+    func removeImage(forKey key: String)
+    /// Forgets every image.
+    func removeAllImages()
 }
 
-extension ImageCaching {
-    /// Stores `data` in the disk tier through ``store(_:data:forKey:in:validators:)``: right for caches that keep
-    /// given bytes as they are.
-    public func storeData(_ data: Data, forKey key: String, validators: HTTPValidators) async throws {
-        try await store(nil, data: data, forKey: key, in: .disk, validators: validators)
-    }
+/// Encoded image bytes with their metadata, kept somewhere slower than memory (a disk, a cache server): the
+/// manager's second place to look, and what it decodes itself (Nuke's `DataCaching`). Keys are the manager's
+/// cache keys. A tier that keeps no HTTP validators can leave ``updateValidators(_:forKey:)`` to its default.
+public protocol ImageDataCaching: AnyObject, Sendable {
+    /// The bytes and metadata stored for `key`, or `nil` on a miss (a damaged entry is a miss).
+    func cachedData(forKey key: String) async -> CachedImageData?
+    /// The same lookup on the calling thread, which it may block (SDWebImage's `queryDiskDataSync`).
+    func cachedDataSynchronously(forKey key: String) -> CachedImageData?
+    /// Keeps `data` under `key` exactly as given, with `validators`; returns once stored. Throws
+    /// ``ImageError/Code/io`` when the write fails.
+    func storeData(_ data: Data, forKey key: String, validators: HTTPValidators) async throws
+    /// Replaces the HTTP validators kept with `key`'s entry (after a `304 Not Modified`); `false` when there is
+    /// no entry.
+    @discardableResult
+    func updateValidators(_ validators: HTTPValidators, forKey key: String) async throws -> Bool
+    /// Deletes the entry for `key`.
+    func removeData(forKey key: String) async
+    /// Whether an entry for `key` exists (without reading it).
+    func containsData(forKey key: String) async -> Bool
+    /// Deletes every entry.
+    func removeAllData() async
+}
 
+extension ImageDataCaching {
     /// Keeps no validators: returns `false`.
     @discardableResult
     public func updateValidators(_ validators: HTTPValidators, forKey key: String) async throws -> Bool { false }
+}
 
-    /// The image for `key` from memory, then disk.
-    public func query(forKey key: String) async -> ImageCacheResult? {
-        await query(forKey: key, in: .all, options: ImageCacheQueryOptions())
+/// A cache the manager can use for a whole load: images in memory in front of bytes on a slower tier.
+/// ``ImageCache`` (memory + disk) and ``ImageCaches`` (several caches chained) are such caches; so can a custom
+/// one be (a shared cache server behind a small memory cache, say).
+public typealias ImageCaching = ImageDataCaching & ImageMemoryCaching
+
+/// What a data tier holds for a key: the stored bytes and what was written with them.
+public struct CachedImageData: Sendable {
+    /// The stored bytes, as they were given to ``ImageDataCaching/storeData(_:forKey:validators:)``.
+    public var data: Data
+    /// Validators and times kept with the bytes (`nil` for a tier that keeps none).
+    public var metadata: CacheEntryMetadata?
+
+    /// Creates a hit.
+    public init(data: Data, metadata: CacheEntryMetadata? = nil) {
+        self.data = data
+        self.metadata = metadata
+    }
+}
+
+extension ImageMemoryCaching where Self: ImageDataCaching {
+    /// Removes `key` from the parts in `types`.
+    public func remove(forKey key: String, from types: ImageCacheType = .all) async {
+        if types.contains(.memory) { removeImage(forKey: key) }
+        if types.contains(.disk) { await removeData(forKey: key) }
     }
 
-    /// The image for `key` from the caches in `types`.
-    public func query(forKey key: String, in types: ImageCacheType) async -> ImageCacheResult? {
-        await query(forKey: key, in: types, options: ImageCacheQueryOptions())
+    /// Where `key` is: ``ImageCacheType/memory`` before ``ImageCacheType/disk``, or ``ImageCacheType/none``.
+    public func contains(forKey key: String, in types: ImageCacheType = .all) async -> ImageCacheType {
+        if types.contains(.memory), image(forKey: key) != nil { return .memory }
+        if types.contains(.disk), await containsData(forKey: key) { return .disk }
+        return .none
     }
 
-    /// Stores `image` and/or `data` for `key`, without HTTP validators.
-    public func store(_ image: Image?, data: Data?, forKey key: String, in types: ImageCacheType = .all) async throws {
-        try await store(image, data: data, forKey: key, in: types, validators: .none)
-    }
-
-    /// Removes `key` from memory and disk.
-    public func remove(forKey key: String) async {
-        await remove(forKey: key, from: .all)
+    /// Empties the parts in `types`.
+    public func clear(_ types: ImageCacheType = .all) async {
+        if types.contains(.memory) { removeAllImages() }
+        if types.contains(.disk) { await removeAllData() }
     }
 }

@@ -45,7 +45,7 @@ public struct ImageContext: Sendable {
     public var decryptor: (any DownloadDecryptor)?
     /// Maps the URL to its cache key (default: the manager's filter, else the absolute URL).
     public var cacheKeyFilter: CacheKeyFilter?
-    /// Decides what is written to disk (default: the cache's own serializer).
+    /// Decides what is written to disk (default: the manager's ``ImageManager/Configuration/cacheSerializer``).
     public var cacheSerializer: (any CacheSerializer)?
     /// Pixel and frame limits for decoding (default: the manager's).
     public var decodeLimits: DecodeLimits?

@@ -55,7 +55,8 @@ extension ImageManager {
 
     // MARK: Cache queries
 
-    /// The final image from the cache, decoded here (bounded) when it came from disk.
+    /// The final image from the cache: from memory as it is, from disk decoded here (bounded, with the load's
+    /// decoding options) and put in memory.
     private func queryFinal(_ resolved: ResolvedImageRequest) async throws -> ImageResult? {
         let options = resolved.options
         // An animation asked for without decoding all frames comes with its bytes, from memory too.
@@ -63,34 +64,39 @@ extension ImageManager {
         let wantsData = options.contains(.queryMemoryData) || options.contains(.refreshCached)
             || options.contains(.refreshIfStale)
             || (options.contains(.avoidDecodeImage) && !options.contains(.preloadAllFrames))
-        let queryOptions = ImageCacheQueryOptions(includeData: wantsData, skipDecoding: true, fillsMemory: false)
         let synchronous = options.contains(.queryDiskDataSync)
             || (wantsData && options.contains(.queryMemoryDataSync))
         let types = resolved.context.queryCacheType
-        let hit = synchronous
-            ? resolved.cache.querySynchronously(forKey: resolved.finalKey, in: types, options: queryOptions)
-            : await resolved.cache.query(forKey: resolved.finalKey, in: types, options: queryOptions)
-        guard let hit else { return nil }
+        let cache = resolved.cache
+        let key = resolved.finalKey
+        // For a memory hit the disk is read only for its bytes: a missing entry leaves the hit a hit.
+        let remembered = types.contains(.memory) ? cache.image(forKey: key) : nil
+        let stored: CachedImageData?
+        if (remembered == nil && types.contains(.disk)) || (remembered != nil && wantsData) {
+            stored = synchronous ? cache.cachedDataSynchronously(forKey: key) : await cache.cachedData(forKey: key)
+        } else {
+            stored = nil
+        }
         try checkCancellation()
         let image: Image
-        if let cached = hit.image {
-            image = Self.deliverable(cached, decodeOptions: resolved.decodeOptions)
-        } else if let data = hit.data,
+        let cacheType: ImageCacheType
+        if let remembered {
+            image = Self.deliverable(remembered, decodeOptions: resolved.decodeOptions)
+            cacheType = .memory
+        } else if let data = stored?.data,
                   let decoded = try? await decode(data, resolved: resolved, options: resolved.cachedDecodeOptions) {
             image = decoded
+            cacheType = .disk
             let trimmed = resolved.decodeOptions.firstFrameOnly
                 && ((try? resolved.coders.properties(of: data))?.frameCount ?? 1) > 1
-            if resolved.context.storeCacheType.contains(.memory), !trimmed {
-                try? await resolved.cache.store(image, data: nil, forKey: resolved.finalKey, in: .memory,
-                                                validators: .none)
-            }
+            if resolved.context.storeCacheType.contains(.memory), !trimmed { cache.storeImage(image, forKey: key) }
         } else {
-            return nil  // Bytes no coder reads count as a miss; the load replaces them.
+            return nil  // A miss; bytes no coder reads count as one too, and the load replaces them.
         }
-        metrics.recordHit(hit.cacheType)
-        if events.hasListeners { events.emit(.cacheHit(resolved.url, hit.cacheType)) }
-        return ImageResult(image: image, data: hit.data, cacheType: hit.cacheType, url: resolved.url,
-                           validators: hit.metadata?.validators)
+        metrics.recordHit(cacheType)
+        if events.hasListeners { events.emit(.cacheHit(resolved.url, cacheType)) }
+        return ImageResult(image: image, data: wantsData ? stored?.data : nil, cacheType: cacheType,
+                           url: resolved.url, validators: stored?.metadata?.validators)
     }
 
     /// A memory-cached image as a load with `decodeOptions` delivers it: memory holds complete animations, a
@@ -104,19 +110,27 @@ extension ImageManager {
 
     /// On a miss of a thumbnail or transformed image: make it from the cached original instead of loading.
     private func deriveFromCachedOriginal(_ resolved: ResolvedImageRequest) async throws -> FinalImage? {
-        let options = ImageCacheQueryOptions(skipDecoding: true, fillsMemory: false)
-        guard let hit = await resolved.originalCache.query(forKey: resolved.originalKey,
-                                                           in: resolved.context.originalQueryCacheType,
-                                                           options: options),
-              let data = hit.data ?? hit.image.flatMap({ try? resolved.coders.encode($0, as: .png) })
-        else { return nil }
+        let types = resolved.context.originalQueryCacheType
+        let cache = resolved.originalCache
+        let hit: CachedImageData
+        let hitType: ImageCacheType
+        if types.contains(.memory), let image = cache.image(forKey: resolved.originalKey),
+           let encoded = try? resolved.coders.encode(image, as: .png) {
+            // Decoded again below, so that a thumbnail is made the one way thumbnails are made.
+            (hit, hitType) = (CachedImageData(data: encoded), .memory)
+        } else if types.contains(.disk), let stored = await cache.cachedData(forKey: resolved.originalKey) {
+            (hit, hitType) = (stored, .disk)
+        } else {
+            return nil
+        }
+        let data = hit.data
         try checkCancellation()
         guard let image = try? await decode(data, resolved: resolved, options: resolved.decodeOptions) else {
             return nil
         }
         let result = try await transform(image, resolved: resolved)
-        metrics.recordHit(hit.cacheType)
-        if events.hasListeners { events.emit(.cacheHit(resolved.url, hit.cacheType)) }
+        metrics.recordHit(hitType)
+        if events.hasListeners { events.emit(.cacheHit(resolved.url, hitType)) }
         try checkCancellation()
         let trimmed = resolved.decodeOptions.firstFrameOnly
             && ((try? resolved.coders.properties(of: data))?.frameCount ?? 1) > 1
@@ -124,7 +138,7 @@ extension ImageManager {
             await self.storeFinal(result, originalData: nil, resolved: resolved,
                                   validators: hit.metadata?.validators ?? .none, isTrimmedAnimation: trimmed)
         }
-        return FinalImage(result: ImageResult(image: result, data: nil, cacheType: hit.cacheType, url: resolved.url),
+        return FinalImage(result: ImageResult(image: result, data: nil, cacheType: hitType, url: resolved.url),
                           stores: stores)
     }
 

@@ -13,8 +13,7 @@ extension ImageManager {
               !failedURLs.contains(url) || options.contains(.retryFailed) else { return nil }
         let context = request.context
         let key = cacheKeys(for: url, context: context, transformer: transformer(for: context)).final
-        guard let image = (context.cache ?? cache).querySynchronously(
-            forKey: key, in: .memory, options: ImageCacheQueryOptions())?.image else { return nil }
+        guard let image = (context.cache ?? cache).image(forKey: key) else { return nil }
         let avoidsDecoding = options.contains(.avoidDecodeImage) && !options.contains(.preloadAllFrames)
         // An animation delivered without all its frames comes with its bytes, which memory does not hold.
         if image.isAnimated, avoidsDecoding { return nil }

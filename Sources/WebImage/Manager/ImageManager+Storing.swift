@@ -24,7 +24,7 @@ extension ImageManager {
             let types = resolved.context.originalStoreCacheType.subtracting(.memory)
             if !types.isEmpty, lasting {
                 await storeLogged(resolved.originalCache, nil, data: data, key: resolved.originalKey, types: types,
-                                  validators: validators)
+                                  validators: validators, resolved: resolved)
             }
             await storeFinal(image, originalData: nil, resolved: resolved, validators: validators,
                              isTrimmedAnimation: original.isTrimmedAnimation, allowsDisk: lasting)
@@ -34,41 +34,39 @@ extension ImageManager {
         }
     }
 
-    /// Stores the delivered image under the final key in the context's store types. With a context serializer,
-    /// its bytes go to disk exactly as it made them (the cache's own serializer is not asked again).
+    /// Stores the delivered image under the final key in the context's store types: the image in memory, and on
+    /// disk the bytes the context's serializer (else the configuration's) makes of it, written as they are.
     func storeFinal(_ image: Image, originalData: Data?, resolved: ResolvedImageRequest, validators: HTTPValidators,
                     isTrimmedAnimation: Bool, allowsDisk: Bool = true) async {
         var types = resolved.context.storeCacheType
         // The first frame of an animation is not the image other loads expect from memory; a still image is.
         if isTrimmedAnimation { types.remove(.memory) }
         if !allowsDisk { types.remove(.disk) }
-        guard types.contains(.disk), let serializer = resolved.context.cacheSerializer else {
-            guard !types.isEmpty else { return }
-            await storeLogged(resolved.cache, image, data: originalData, key: resolved.finalKey, types: types,
-                              validators: validators)
-            return
-        }
-        if types.contains(.memory) {
-            await storeLogged(resolved.cache, image, data: nil, key: resolved.finalKey, types: .memory,
-                              validators: validators)
-        }
-        guard let bytes = try? serializer.diskData(for: image, originalData: originalData, forKey: resolved.finalKey,
-                                                   coders: resolved.coders) else { return }
-        do {
-            try await resolved.cache.storeData(bytes, forKey: resolved.finalKey, validators: validators)
-            if events.hasListeners { events.emit(.stored(key: resolved.finalKey, .disk)) }
-        } catch {
-            logger.warning("cache store failed", metadata: ["key": "\(resolved.finalKey)", "error": "\(error)"])
-        }
+        await storeLogged(resolved.cache, image, data: originalData, key: resolved.finalKey, types: types,
+                          validators: validators, resolved: resolved)
     }
 
+    /// Stores in `cache`'s parts in `types`; a failed disk write is logged (the image is fine).
     private func storeLogged(_ cache: any ImageCaching, _ image: Image?, data: Data?, key: String,
-                             types: ImageCacheType, validators: HTTPValidators) async {
-        do {
-            try await cache.store(image, data: data, forKey: key, in: types, validators: validators)
-            if events.hasListeners { events.emit(.stored(key: key, types)) }
-        } catch {
-            logger.warning("cache store failed", metadata: ["key": "\(key)", "error": "\(error)"])
+                             types: ImageCacheType, validators: HTTPValidators,
+                             resolved: ResolvedImageRequest) async {
+        var stored = ImageCacheType.none
+        if types.contains(.memory), let image {
+            cache.storeImage(image, forKey: key)
+            stored.insert(.memory)
         }
+        if types.contains(.disk) {
+            let serializer = resolved.context.cacheSerializer ?? configuration.cacheSerializer
+            do {
+                if let bytes = try serializer.diskData(for: image, originalData: data, forKey: key,
+                                                       coders: resolved.coders) {
+                    try await cache.storeData(bytes, forKey: key, validators: validators)
+                    stored.insert(.disk)
+                }
+            } catch {
+                logger.warning("cache store failed", metadata: ["key": "\(key)", "error": "\(error)"])
+            }
+        }
+        if !stored.isEmpty, events.hasListeners { events.emit(.stored(key: key, stored)) }
     }
 }

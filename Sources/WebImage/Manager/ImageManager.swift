@@ -121,8 +121,7 @@ public final class ImageManager: Sendable {
     /// a load starts). `nil` when the manager's cache is not queried from memory or misses.
     public func cachedImage(for url: URL, context: ImageContext = ImageContext()) -> Image? {
         let key = cacheKeys(for: url, context: context, transformer: transformer(for: context)).final
-        return (context.cache ?? cache).querySynchronously(
-            forKey: key, in: .memory, options: ImageCacheQueryOptions())?.image
+        return (context.cache ?? cache).image(forKey: key)
     }
 
     /// The key the final image for `url` is cached under with `context`.

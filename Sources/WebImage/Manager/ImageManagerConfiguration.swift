@@ -14,6 +14,9 @@ extension ImageManager {
         public var defaultTransformer: (any ImageTransformer)?
         /// Maps URLs to cache keys when the context has no filter (`nil`: the absolute URL).
         public var cacheKeyFilter: CacheKeyFilter?
+        /// Decides what goes to disk when the context has no serializer (default: ``DefaultCacheSerializer``,
+        /// the downloaded bytes as they came).
+        public var cacheSerializer: any CacheSerializer
         /// Runs first for every load.
         public var optionsProcessor: OptionsProcessor?
         /// Pixel and frame limits for decoding.
@@ -35,13 +38,14 @@ extension ImageManager {
         /// Creates a configuration; the defaults are described on each property.
         public init(
             defaultTransformer: (any ImageTransformer)? = nil, cacheKeyFilter: CacheKeyFilter? = nil,
-            optionsProcessor: OptionsProcessor? = nil, decodeLimits: DecodeLimits = .default,
+            cacheSerializer: any CacheSerializer = DefaultCacheSerializer(), optionsProcessor: OptionsProcessor? = nil, decodeLimits: DecodeLimits = .default,
             maxConcurrentDecodes: Int = ProcessInfo.processInfo.activeProcessorCount, maxConcurrentLoads: Int = 6,
             failedURLExpiry: Duration? = nil, defaultScaleDownLimitBytes: Int = 90 * 1024 * 1024,
             logger: Logger = Logger(label: "swift-web-image.manager"), metricsFactory: (any MetricsFactory)? = nil
         ) {
             self.defaultTransformer = defaultTransformer
             self.cacheKeyFilter = cacheKeyFilter
+            self.cacheSerializer = cacheSerializer
             self.optionsProcessor = optionsProcessor
             self.decodeLimits = decodeLimits
             self.maxConcurrentDecodes = maxConcurrentDecodes

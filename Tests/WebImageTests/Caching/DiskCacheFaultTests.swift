@@ -70,7 +70,7 @@ struct DiskCacheFaultTests {
         await #expect(throws: ImageError.self) {
             try await imageCache.store(image, data: WebImageTool.payload(forKey: "big", size: 30000), forKey: "big")
         }
-        #expect(imageCache.memoryImage(forKey: "big")?.pixels[3, 3] == RGBA(9, 8, 7))
+        #expect(imageCache.image(forKey: "big")?.pixels[3, 3] == RGBA(9, 8, 7))
         #expect(disk.folder.names().count == stored.count)
 
         // Space freed, writes work again.

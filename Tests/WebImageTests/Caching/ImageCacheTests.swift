@@ -8,78 +8,50 @@ struct ImageCacheFixture {
     let cache: ImageCache
     let coder: TestRawCoder
 
-    init(serializer: any CacheSerializer = DefaultCacheSerializer(), memoryLimit: Int = 1 << 20) throws {
+    init(memoryLimit: Int = 1 << 20) throws {
         folder = try TemporaryFolder()
         let (coders, coder) = TestImages.coders()
         self.coder = coder
         cache = ImageCache(
             memory: MemoryCache(limits: .init(costLimit: memoryLimit)),
             disk: DiskCache(folder: folder.url, configuration: .init(sweepInterval: nil)),
-            coders: coders, serializer: serializer)
+            coders: coders)
     }
 }
 
 @Suite("ImageCache")
 struct ImageCacheTests {
-    @Test("a disk hit is decoded once and fills the memory cache")
-    func diskHitFillsMemory() async throws {
+    @Test("a store puts the image in memory and the bytes on disk; each half answers its own question, undecoded")
+    func halves() async throws {
         let fixture = try ImageCacheFixture()
         defer { fixture.folder.remove() }
         let cache = fixture.cache
         let data = try TestImages.solidData(RGBA(10, 20, 30), width: 3, height: 2)
-        try await cache.store(nil, data: data, forKey: "https://x/a.png", in: .disk)
-        #expect(cache.memoryImage(forKey: "https://x/a.png") == nil)
+        let image = try TestImages.solid(RGBA(10, 20, 30))
+        try await cache.store(image, data: data, forKey: "https://x/a.png")
+        #expect(cache.image(forKey: "https://x/a.png")?.pixels[0, 0] == RGBA(10, 20, 30))
+        let stored = try #require(await cache.cachedData(forKey: "https://x/a.png"))
+        #expect(stored.data == data)
+        #expect(stored.metadata?.payloadLength == data.count && stored.metadata?.key == "https://x/a.png")
 
-        let first = try #require(await cache.query(forKey: "https://x/a.png"))
-        #expect(first.cacheType == .disk)
-        #expect(first.image?.size == PixelSize(width: 3, height: 2))
-        #expect(first.image?.pixels[2, 1] == RGBA(10, 20, 30))
-        #expect(first.data == nil)
-        #expect(first.metadata?.payloadLength == data.count)
-        #expect(fixture.coder.decodeCount == 1)
-
-        let second = try #require(await cache.query(forKey: "https://x/a.png"))
-        #expect(second.cacheType == .memory)
-        #expect(second.image?.pixels[0, 0] == RGBA(10, 20, 30))
-        #expect(fixture.coder.decodeCount == 1)
-        #expect(cache.memoryImage(forKey: "https://x/a.png") != nil)
+        cache.removeImage(forKey: "https://x/a.png")
+        #expect(cache.image(forKey: "https://x/a.png") == nil)
+        #expect(await cache.cachedData(forKey: "https://x/a.png")?.data == data)
+        #expect(cache.image(forKey: "https://x/a.png") == nil, "reading bytes never fills memory")
+        #expect(fixture.coder.decodeCount == 0, "the cache never decodes")
+        #expect(await cache.cachedData(forKey: "absent") == nil)
     }
 
-    @Test("query options: the data with a memory hit, bytes without decoding, no memory fill, the key's @2x")
-    func queryOptions() async throws {
+    @Test("the synchronous data lookup answers like the asynchronous one")
+    func synchronousLookup() async throws {
         let fixture = try ImageCacheFixture()
         defer { fixture.folder.remove() }
         let cache = fixture.cache
-        let data = try TestImages.solidData(RGBA(1, 1, 1))
-        let image = try TestImages.solid(RGBA(1, 1, 1))
-        try await cache.store(image, data: data, forKey: "k", in: .all)
-
-        let withData = try #require(await cache.query(forKey: "k", in: .all, options: .init(includeData: true)))
-        #expect(withData.cacheType == .memory && withData.data == data && withData.metadata?.key == "k")
-
-        let bytesOnly = try #require(await cache.query(forKey: "k", in: .disk, options: .init(skipDecoding: true)))
-        #expect(bytesOnly.image == nil && bytesOnly.data == data && bytesOnly.cacheType == .disk)
-        #expect(fixture.coder.decodeCount == 0)
-
-        try await cache.store(nil, data: data, forKey: "icon@2x.png", in: .disk)
-        let noFill = try #require(await cache.query(forKey: "icon@2x.png", in: .all, options: .init(fillsMemory: false)))
-        #expect(noFill.image?.scale == 2)
-        #expect(cache.memoryImage(forKey: "icon@2x.png") == nil)
-
-        #expect(await cache.query(forKey: "k", in: .none) == nil)
-        #expect(await cache.query(forKey: "absent") == nil)
-    }
-
-    @Test("the synchronous query answers like the asynchronous one")
-    func synchronousQuery() async throws {
-        let fixture = try ImageCacheFixture()
-        defer { fixture.folder.remove() }
-        let cache = fixture.cache
-        try await cache.store(nil, data: try TestImages.solidData(RGBA(5, 6, 7)), forKey: "k", in: .disk)
-        let hit = try #require(cache.querySynchronously(forKey: "k", in: .all, options: .init()))
-        #expect(hit.cacheType == .disk && hit.image?.pixels[1, 1] == RGBA(5, 6, 7))
-        #expect(cache.querySynchronously(forKey: "k", in: .all, options: .init())?.cacheType == .memory)
-        #expect(cache.querySynchronously(forKey: "other", in: .all, options: .init()) == nil)
+        let data = try TestImages.solidData(RGBA(5, 6, 7))
+        try await cache.storeData(data, forKey: "k", validators: HTTPValidators(etag: "\"e\""))
+        let hit = try #require(cache.cachedDataSynchronously(forKey: "k"))
+        #expect(hit.data == data && hit.metadata?.validators.etag == "\"e\"")
+        #expect(cache.cachedDataSynchronously(forKey: "other") == nil)
     }
 
     @Test("store into memory, disk or both; remove and clear by type; contains reports where")
@@ -105,13 +77,13 @@ struct ImageCacheTests {
 
         await cache.clear(.disk)
         #expect(await cache.diskUsage() == (0, 0))
-        #expect(cache.memoryImage(forKey: "memory-only") != nil)
+        #expect(cache.image(forKey: "memory-only") != nil)
         await cache.clear(.memory)
-        #expect(cache.memoryImage(forKey: "memory-only") == nil)
+        #expect(cache.image(forKey: "memory-only") == nil)
     }
 
-    @Test("the default serializer stores the original bytes, else GIF / PNG / JPEG by the image's kind")
-    func defaultSerializer() async throws {
+    @Test("an image stored with bytes keeps them; without, GIF / PNG / JPEG by the image's kind")
+    func storedBytes() async throws {
         let fixture = try ImageCacheFixture()
         defer { fixture.folder.remove() }
         let cache = fixture.cache
@@ -132,25 +104,8 @@ struct ImageCacheTests {
             #expect(TestRawCoder.format(of: stored) == format)
         }
         #expect(fixture.coder.encodeCount == 3)
-        let decoded = try #require(await cache.query(forKey: "animated", in: .disk))
-        #expect(decoded.image?.frames.count == 2)
-    }
-
-    @Test("a custom serializer decides the bytes, or keeps the entry off the disk")
-    func customSerializer() async throws {
-        let replacement = try TestImages.solidData(RGBA(7, 7, 7))
-        let serializer = ClosureCacheSerializer { image, original, key, _ in
-            key.hasPrefix("skip") ? nil : replacement
-        }
-        let fixture = try ImageCacheFixture(serializer: serializer)
-        defer { fixture.folder.remove() }
-        let cache = fixture.cache
-        let image = try TestImages.solid(RGBA(1, 1, 1))
-        try await cache.store(image, data: Data("original".utf8), forKey: "keep", in: .all)
-        try await cache.store(image, data: Data("original".utf8), forKey: "skip-me", in: .all)
-        #expect(cache.disk.data(forKey: "keep") == replacement)
-        #expect(cache.disk.data(forKey: "skip-me") == nil)
-        #expect(cache.memoryImage(forKey: "skip-me") != nil)
+        let bytes = try #require(await cache.cachedData(forKey: "animated")).data
+        #expect(try cache.coders.decode(bytes).frames.count == 2)
     }
 
     @Test("a failed disk write throws io; the image is in memory all the same")
@@ -166,17 +121,18 @@ struct ImageCacheTests {
         await #expect {
             try await cache.store(image, data: Data("bytes".utf8), forKey: "k")
         } throws: { ($0 as? ImageError)?.code == .io }
-        #expect(cache.memoryImage(forKey: "k")?.pixels[0, 0] == RGBA(3, 3, 3))
-        #expect(await cache.query(forKey: "k")?.cacheType == .memory)
+        #expect(cache.image(forKey: "k")?.pixels[0, 0] == RGBA(3, 3, 3))
+        #expect(await cache.contains(forKey: "k") == .memory)
     }
 
-    @Test("bytes no coder can decode read as a miss, and the entry stays")
-    func undecodableEntry() async throws {
+    @Test("bytes that are no image come back exactly: judging them is the manager's work")
+    func bytesAreBytes() async throws {
         let fixture = try ImageCacheFixture()
         defer { fixture.folder.remove() }
-        try await fixture.cache.store(nil, data: Data("not an image".utf8), forKey: "k", in: .disk)
-        #expect(await fixture.cache.query(forKey: "k") == nil)
-        #expect(fixture.cache.disk.contains("k"))
+        try await fixture.cache.storeData(Data("not an image".utf8), forKey: "k", validators: .none)
+        #expect(await fixture.cache.cachedData(forKey: "k")?.data == Data("not an image".utf8))
+        #expect(await fixture.cache.containsData(forKey: "k"))
+        #expect(fixture.coder.decodeCount == 0)
     }
 
     @Test("removeExpired reaches memory and disk; validators can be refreshed")
@@ -194,20 +150,22 @@ struct ImageCacheTests {
         try await cache.store(try TestImages.solid(RGBA(2, 2, 2)), data: data, forKey: "k", in: .all,
                               validators: HTTPValidators(etag: "one"))
         #expect(try await cache.updateValidators(HTTPValidators(etag: "two"), forKey: "k"))
-        #expect(await cache.query(forKey: "k", in: .disk, options: .init(skipDecoding: true))?.metadata?.validators.etag == "two")
+        #expect(await cache.cachedData(forKey: "k")?.metadata?.validators.etag == "two")
+        #expect(try await cache.updateValidators(HTTPValidators(etag: "two"), forKey: "absent") == false)
         clock.advance(by: 150)
         let report = await cache.removeExpired()
         #expect(report.expiredEntries == 1)
         #expect(cache.memory.count == 0)
-        #expect(await cache.query(forKey: "k") == nil)
+        #expect(await cache.contains(forKey: "k") == .none)
     }
 
-    @Test("concurrent stores and queries of overlapping keys")
+    @Test("concurrent stores and lookups of overlapping keys")
     func concurrencySmoke() async throws {
         let fixture = try ImageCacheFixture(memoryLimit: 2_000)
         defer { fixture.folder.remove() }
         let cache = fixture.cache
         let colors = (0..<10).map { RGBA(UInt8($0 * 20), 0, 0) }
+        let images = try colors.map { try TestImages.solid($0, width: 5, height: 5) }
         let datas = try colors.map { try TestImages.solidData($0, width: 5, height: 5) }
         try await withThrowingTaskGroup(of: Void.self) { group in
             for worker in 0..<8 {
@@ -215,9 +173,12 @@ struct ImageCacheTests {
                     for round in 0..<30 {
                         let index = (worker + round) % 10
                         if round % 3 == 0 {
-                            try await cache.store(nil, data: datas[index], forKey: "k\(index)", in: .disk)
-                        } else if let hit = await cache.query(forKey: "k\(index)") {
-                            #expect(hit.image?.pixels[4, 4] == colors[index])
+                            try await cache.store(images[index], data: datas[index], forKey: "k\(index)")
+                        } else {
+                            if let image = cache.image(forKey: "k\(index)") {
+                                #expect(image.pixels[4, 4] == colors[index])
+                            }
+                            if let hit = await cache.cachedData(forKey: "k\(index)") { #expect(hit.data == datas[index]) }
                         }
                     }
                 }
@@ -225,6 +186,6 @@ struct ImageCacheTests {
             try await group.waitForAll()
         }
         #expect(cache.memory.totalCost <= 2_000)
-        for index in 0..<10 { #expect(await cache.query(forKey: "k\(index)")?.image?.pixels[0, 0] == colors[index]) }
+        for index in 0..<10 { #expect(await cache.cachedData(forKey: "k\(index)")?.data == datas[index]) }
     }
 }

@@ -71,22 +71,41 @@ struct ManagerBugTests {
         }
     }
 
-    @Test("bug 9: a context serializer's bytes go to disk as they are")
+    @Test("bug 9: a context serializer's bytes go to disk as they are; without one, the configuration's decides")
     func serializerOnce() async throws {
         try await ManagerHarness.with { h in
             h.server.serve("a.png", data: try ManagerTest.png(RGBA(8, 8, 8)))
-            let url = h.server.url("/files/a.png")
-            // The cache's own serializer marks what it writes; the context's must not pass through it.
+            h.server.serve("b.png", data: try ManagerTest.png(RGBA(9, 9, 9)))
+            let a = h.server.url("/files/a.png")
+            let b = h.server.url("/files/b.png")
+            // The configuration's serializer marks what it writes; the context's must not pass through it.
             let cache = ImageCache(memory: MemoryCache(), disk: DiskCache(folder: h.folder.url.appendingPathComponent("s")),
-                                   coders: h.coders,
-                                   serializer: ClosureCacheSerializer { _, data, _, _ in data.map { Data("cache".utf8) + $0 } })
-            let manager = ImageManager(cache: cache, loader: h.downloader, coders: h.coders)
+                                   coders: h.coders)
+            let manager = ImageManager(cache: cache, loader: h.downloader, coders: h.coders, configuration: .init(
+                cacheSerializer: ClosureCacheSerializer { _, data, _, _ in data.map { Data("manager".utf8) + $0 } }))
             let marker = Data("context".utf8)
-            _ = try await manager.loadImage(from: url, options: [.waitStoreCache], context: ImageContext(
+            _ = try await manager.loadImage(from: a, options: [.waitStoreCache], context: ImageContext(
                 cacheSerializer: ClosureCacheSerializer { _, data, _, _ in data.map { marker + $0 } }))
-            let stored = await cache.query(forKey: url.absoluteString, in: .disk,
-                                           options: ImageCacheQueryOptions(skipDecoding: true))
-            #expect(stored?.data?.prefix(marker.count) == marker)
+            let stored = try #require(await cache.cachedData(forKey: a.absoluteString)).data
+            #expect(stored == marker + (try ManagerTest.png(RGBA(8, 8, 8))))
+            _ = try await manager.loadImage(from: b, options: [.waitStoreCache])
+            let other = try #require(await cache.cachedData(forKey: b.absoluteString)).data
+            #expect(other == Data("manager".utf8) + (try ManagerTest.png(RGBA(9, 9, 9))))
+        }
+    }
+
+    @Test("a serializer that returns nothing keeps the image off the disk, and in memory")
+    func serializerSkipsDisk() async throws {
+        try await ManagerHarness.with { h in
+            h.server.serve("a.png", data: try ManagerTest.png(RGBA(8, 8, 8)))
+            let url = h.server.url("/files/a.png")
+            let cache = ImageCache(memory: MemoryCache(), disk: DiskCache(folder: h.folder.url.appendingPathComponent("s")),
+                                   coders: h.coders)
+            let manager = ImageManager(cache: cache, loader: h.downloader, coders: h.coders, configuration: .init(
+                cacheSerializer: ClosureCacheSerializer { _, _, _, _ in nil }))
+            _ = try await manager.loadImage(from: url, options: [.waitStoreCache])
+            #expect(await cache.contains(forKey: url.absoluteString) == .memory)
+            #expect(await cache.containsData(forKey: url.absoluteString) == false)
         }
     }
 }

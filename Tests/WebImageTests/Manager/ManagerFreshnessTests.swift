@@ -61,7 +61,7 @@ struct ManagerFreshnessTests {
             let url = h.server.url("/files/a.png")
             _ = try await load(h, url)
             #expect(h.cache.disk.entry(forKey: url.absoluteString) == nil)
-            #expect(h.cache.memoryImage(forKey: url.absoluteString) != nil)
+            #expect(h.cache.image(forKey: url.absoluteString) != nil)
         }
     }
 
