@@ -1,7 +1,7 @@
 import CTurboJPEG
 import Dispatch
 import Foundation
-import WebImage
+@_spi(Instrumentation) import WebImage
 
 /// The caching benchmarks (issue 4, formerly the CacheBenchmark package): memory cache beside NSCache, disk hits
 /// and stores beside plain file I/O, a disk hit plus decode beside reading and decoding with TurboJPEG, sweeps.

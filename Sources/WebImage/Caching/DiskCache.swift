@@ -202,15 +202,6 @@ public final class DiskCache: Sendable {
         scheduleSweepIfOverLimit()
     }
 
-    /// Rewrites the validators of the entry for `key` and stamps it as freshly created (after a `304 Not
-    /// Modified`). Returns `false` when there is no valid entry.
-    @discardableResult
-    public func updateValidators(_ validators: HTTPValidators, forKey key: String) throws(ImageError) -> Bool {
-        guard let entry = entry(forKey: key) else { return false }
-        try store(entry.data, forKey: key, format: entry.metadata.format, validators: validators)
-        return true
-    }
-
     // MARK: Removing
 
     /// Deletes the entry for `key` from the main folder (whether or not this process had seen it).
@@ -268,7 +259,8 @@ public final class DiskCache: Sendable {
     public var totalSize: Int { exactTotals().bytes }
     /// Entries in the main folder: exact, by listing the folder; ``totals()`` answers without a listing.
     public var count: Int { exactTotals().entries }
-    /// Counters since creation.
+    /// Counters since creation (for tests and benchmarks).
+    @_spi(Instrumentation)
     public var statistics: Statistics { state.withLock { $0.statistics } }
 
     /// The totals of the main folder from its totals file, with this process's changes added: a few system

@@ -25,7 +25,7 @@ extension DiskCache {
         /// torn by a power loss is detected, deleted and read as a miss; `fsync` only makes it survive.
         public var synchronousWrites: Bool
         /// Where the cache reads the time (tests move it by hand).
-        public var clock: CacheClock
+        var clock: CacheClock
         /// Called after every sweep with what it removed.
         public var sweepObserver: (@Sendable (SweepReport) -> Void)?
         /// Called during a sweep, after each chunk of 1 024 names, with what it has removed so far (progress for
@@ -39,7 +39,18 @@ extension DiskCache {
         public init(
             maxAge: Double? = 7 * 24 * 3600, sizeLimit: Int? = nil, trimTarget: Double = 0.5,
             sweepInterval: Double? = 300, externalChangeInterval: Double = 1, accessTimeResolution: Double = 60,
-            synchronousWrites: Bool = false, clock: CacheClock = .system,
+            synchronousWrites: Bool = false, sweepObserver: (@Sendable (SweepReport) -> Void)? = nil
+        ) {
+            self.init(maxAge: maxAge, sizeLimit: sizeLimit, trimTarget: trimTarget, sweepInterval: sweepInterval,
+                      externalChangeInterval: externalChangeInterval, accessTimeResolution: accessTimeResolution,
+                      synchronousWrites: synchronousWrites, clock: .system, sweepObserver: sweepObserver)
+        }
+
+        /// A configuration whose cache reads the time from `clock` (tests).
+        init(
+            maxAge: Double? = 7 * 24 * 3600, sizeLimit: Int? = nil, trimTarget: Double = 0.5,
+            sweepInterval: Double? = 300, externalChangeInterval: Double = 1, accessTimeResolution: Double = 60,
+            synchronousWrites: Bool = false, clock: CacheClock,
             sweepObserver: (@Sendable (SweepReport) -> Void)? = nil
         ) {
             self.maxAge = maxAge
@@ -71,7 +82,9 @@ extension DiskCache {
         public init() {}
     }
 
-    /// Counters since the cache was created, for tests and monitoring.
+    /// Counters since the cache was created, for tests and benchmarks: how the cache does its work, which is not
+    /// part of its contract (hence behind `@_spi(Instrumentation)`).
+    @_spi(Instrumentation)
     public struct Statistics: Sendable, Hashable {
         /// Reads that returned an entry.
         public var hits = 0
@@ -84,8 +97,6 @@ extension DiskCache {
         /// System calls made by lookups (`data`, `entry`, `metadata`, `contains`): one per folder for a miss,
         /// five or six for a hit, whatever the number of entries.
         public var fileOperations = 0
-        /// No longer made (lookups never check or list a folder); stays 0. Kept for source compatibility.
-        public var folderChecks = 0
         /// Complete walks of the main folder: sweeps, ``DiskCache/count``, ``DiskCache/totalSize``,
         /// ``DiskCache/exactTotals()``, ``DiskCache/removeAll()``. Never made by a lookup or a store.
         public var folderScans = 0

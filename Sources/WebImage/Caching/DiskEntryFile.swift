@@ -102,6 +102,29 @@ enum DiskEntryFile {
     static func writeTemporary(
         in folder: String, header: [UInt8], payload: Data, modificationTime: Double, synchronous: Bool
     ) throws(ImageError) -> (path: String, size: Int) {
+        try writeTemporary(in: folder, header: header, payloadLength: payload.count,
+                           modificationTime: modificationTime, synchronous: synchronous) { descriptor in
+            payload.withUnsafeBytes { FileSystem.writeAll(descriptor, $0) }
+        }
+    }
+
+    /// Writes `header` to a new temporary file in `folder`, then the payload of the entry file `source`
+    /// (`payloadLength` bytes at `offset`) copied by the kernel: a new header for a payload that stays as it is,
+    /// which is never read into memory nor hashed again (its checksum travels in the header).
+    static func writeTemporary(
+        in folder: String, header: [UInt8], payloadOf source: Int32, at offset: Int, payloadLength: Int,
+        modificationTime: Double, synchronous: Bool
+    ) throws(ImageError) -> (path: String, size: Int) {
+        try writeTemporary(in: folder, header: header, payloadLength: payloadLength,
+                           modificationTime: modificationTime, synchronous: synchronous) { descriptor in
+            FileSystem.copyRange(from: source, at: offset, count: payloadLength, to: descriptor)
+        }
+    }
+
+    private static func writeTemporary(
+        in folder: String, header: [UInt8], payloadLength: Int, modificationTime: Double, synchronous: Bool,
+        writePayload: (Int32) -> Errno?
+    ) throws(ImageError) -> (path: String, size: Int) {
         let serial = temporaryCounter.add(1, ordering: .relaxed).newValue
         let path = "\(folder)/\(DiskFolder.temporaryPrefix)\(getpid())-\(serial)-\(UInt32.random(in: .min ... .max))"
         let descriptor: Int32
@@ -110,7 +133,7 @@ enum DiskEntryFile {
         case .failure(let error): throw ImageError(.io, "cannot create a file in \(folder): \(error)")
         }
         var failure = header.withUnsafeBytes { FileSystem.writeAll(descriptor, $0) }
-        if failure == nil { failure = payload.withUnsafeBytes { FileSystem.writeAll(descriptor, $0) } }
+        if failure == nil { failure = writePayload(descriptor) }
         if failure == nil, synchronous, fsync(descriptor) != 0 { failure = Errno(errno) }
         if failure == nil { FileSystem.setModificationTime(descriptor, to: modificationTime) }
         let closeFailure = FileSystem.closeFile(descriptor)
@@ -118,6 +141,6 @@ enum DiskEntryFile {
             FileSystem.removeFile(path)
             throw ImageError(.io, "cannot write a cache entry in \(folder): \(error)")
         }
-        return (path, header.count + payload.count)
+        return (path, header.count + payloadLength)
     }
 }

@@ -132,6 +132,39 @@ enum FileSystem {
         return nil
     }
 
+    /// Appends `count` bytes of `source`, read from `offset`, to `destination` at its current position: copied by
+    /// the kernel where it can (Linux's `sendfile` between files, so the bytes never pass through this process),
+    /// else through a small buffer. The `errno` of a failure, `EIO` for a source that ends early.
+    static func copyRange(from source: Int32, at offset: Int, count: Int, to destination: Int32) -> Errno? {
+        var position = off_t(offset)
+        var left = count
+        #if os(Linux)
+        while left > 0 {
+            let sent = sendfile(destination, source, &position, left)
+            if sent < 0, errno == EINTR { continue }
+            // A file system that cannot do it at all says so on the first call: copy by hand instead.
+            if sent < 0, errno == EINVAL || errno == ENOSYS, left == count { break }
+            guard sent > 0 else { return Errno(sent == 0 ? EIO : errno) }
+            left -= sent
+        }
+        #endif
+        guard left > 0 else { return nil }
+        var buffer = [UInt8](repeating: 0, count: min(left, 1 << 16))
+        while left > 0 {
+            let chunk = min(left, buffer.count)
+            let read = buffer.withUnsafeMutableBytes {
+                readExactly(source, into: UnsafeMutableRawBufferPointer(rebasing: $0[0..<chunk]), at: Int(position))
+            }
+            guard read else { return Errno(EIO) }
+            if let failure = buffer.withUnsafeBytes({ writeAll(destination, UnsafeRawBufferPointer(rebasing: $0[0..<chunk])) }) {
+                return failure
+            }
+            position += off_t(chunk)
+            left -= chunk
+        }
+        return nil
+    }
+
     /// Sets a file's modification time (the cache's last-access time); the access time gets the same value, as
     /// nothing else reads it.
     @discardableResult

@@ -55,8 +55,13 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Senda
     @usableFromInline let state: Locked<State>
     @usableFromInline let clock: CacheClock
 
-    /// Creates an empty cache with `limits`; `clock` times the age limit.
-    public init(limits: Limits = .default, clock: CacheClock = .system) {
+    /// Creates an empty cache with `limits`.
+    public convenience init(limits: Limits = .default) {
+        self.init(limits: limits, clock: .system)
+    }
+
+    /// An empty cache whose age limit is timed by `clock` (tests).
+    init(limits: Limits = .default, clock: CacheClock) {
         state = Locked(State(limits: limits))
         self.clock = clock
     }

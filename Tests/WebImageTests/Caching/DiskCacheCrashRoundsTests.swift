@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import WebImage
+@_spi(Instrumentation) @testable import WebImage
 
 /// Rounds of `kill -9` in the middle of concurrent stores, each followed by reading the whole cache back.
 ///

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import WebImage
+@_spi(Instrumentation) @testable import WebImage
 
 /// Ways an entry file can be damaged on disk.
 enum Damage: String, CaseIterable, CustomTestStringConvertible {

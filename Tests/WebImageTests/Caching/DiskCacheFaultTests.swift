@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import WebImage
+@_spi(Instrumentation) @testable import WebImage
 
 /// A small tmpfs mounted for one test: a real full disk. Needs root (CI runs as root).
 struct SmallFileSystem {

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import WebImage
+@_spi(Instrumentation) @testable import WebImage
 
 /// Writes `count` valid entries straight into `folder` (no rename, no totals), entry `i` under key
 /// `"\(prefix)\(i)"` with a 16-byte payload and last access `firstAccess + i`: a 100 000-entry folder in a few

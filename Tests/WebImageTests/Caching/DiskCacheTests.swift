@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import WebImage
+@_spi(Instrumentation) @testable import WebImage
 
 /// A disk cache without a sweep timer, on a manual clock.
 func makeDiskCache(
@@ -89,6 +89,34 @@ struct DiskCacheTests {
         #expect(metadata.created == clock.now)
         #expect(cache.data(forKey: "k") == Data("image".utf8))
         #expect(try !cache.updateValidators(.none, forKey: "missing"))
+    }
+
+    @Test("new validators are a new header before the same payload, copied as it is and never read again")
+    func updateValidatorsKeepsThePayloadUnread() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let cache = makeDiskCache(folder, clock: ManualClock())
+        let payload = Data((0..<300_000).map { UInt8(truncatingIfNeeded: $0 &* 31) })
+        try cache.store(payload, forKey: "k", validators: HTTPValidators(etag: "\"short\""))
+        let path = DiskEntryName(key: "k").fileName(in: folder.url.path)
+        let before = try #require(FileSystem.status(path))
+        // A longer ETag makes a longer header: the payload moves, and is still whole.
+        #expect(try cache.updateValidators(HTTPValidators(etag: "\"a-much-longer-entity-tag\""), forKey: "k"))
+        let after = try #require(FileSystem.status(path))
+        #expect(after.inode != before.inode, "a new file renamed into place, never a rewrite in place")
+        #expect(after.size == before.size + 19)
+        #expect(cache.data(forKey: "k") == payload)
+        #expect(folder.names().count == 1, "no temporary file is left")
+
+        // One flipped payload byte: the update does not hash the payload (it keeps the stored checksum), so the
+        // damage is still found by the next read, which deletes the entry instead of delivering it.
+        let handle = try FileHandle(forUpdating: URL(fileURLWithPath: path))
+        try handle.seek(toOffset: UInt64(after.size - 10))
+        try handle.write(contentsOf: Data([0xFF ^ payload[payload.count - 10]]))
+        try handle.close()
+        #expect(try cache.updateValidators(HTTPValidators(etag: "\"third\""), forKey: "k"))
+        #expect(cache.data(forKey: "k") == nil)
+        #expect(try !cache.updateValidators(HTTPValidators(etag: "\"fourth\""), forKey: "k"))
     }
 
     @Test("hostile keys never leave the folder", arguments: [
