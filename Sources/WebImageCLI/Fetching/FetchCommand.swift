@@ -34,6 +34,10 @@ struct FetchCommand: AsyncParsableCommand {
     @Flag(help: "Ignore cached copies and load again.")
     var refresh = false
 
+    @Flag(name: .customLong("refresh-if-stale"),
+          help: "Ask the server about a cached copy only once its HTTP freshness (max-age, Expires) has run out.")
+    var refreshIfStale = false
+
     @Flag(name: .customLong("retry-failed"), help: "Try URLs that failed before again.")
     var retryFailed = false
 
@@ -56,6 +60,9 @@ struct FetchCommand: AsyncParsableCommand {
         if let thumbnail, thumbnail <= 0 { throw ValidationError("--thumbnail takes a size above zero") }
         if let timeout, !(timeout > 0) || !timeout.isFinite { throw ValidationError("--timeout takes seconds above zero") }
         if refresh && fromCacheOnly { throw ValidationError("--refresh and --from-cache-only exclude each other") }
+        if refreshIfStale && (fromCacheOnly || refresh) {
+            throw ValidationError("--refresh-if-stale excludes --refresh and --from-cache-only")
+        }
         _ = try TransformFlags.steps(in: CommandLine.arguments)
     }
 
@@ -63,6 +70,7 @@ struct FetchCommand: AsyncParsableCommand {
         var settings = load.settings
         settings.timeoutSeconds = timeout
         settings.refresh = refresh
+        settings.refreshIfStale = refreshIfStale
         settings.retryFailed = retryFailed
         settings.memoryOnly = memoryOnly
         settings.fromCacheOnly = fromCacheOnly

@@ -11,6 +11,8 @@ struct LoadSettings: Sendable {
     var timeoutSeconds: Double?
     /// Ignore cached copies and load again (`--refresh`).
     var refresh = false
+    /// Revalidate a cached copy only when its HTTP freshness has run out (`--refresh-if-stale`).
+    var refreshIfStale = false
     /// Try URLs that failed before again (`--retry-failed`).
     var retryFailed = false
     /// Keep results in memory only; the disk cache is neither read nor written (`--memory-only`).

@@ -25,6 +25,7 @@ final class LoadingSession: Sendable {
         // The process ends when the last load is delivered: a cache write still running then would be lost.
         var options: ImageOptions = [.waitStoreCache]
         if settings.refresh { options.insert(.refreshCached) }
+        if settings.refreshIfStale { options.insert(.refreshIfStale) }
         if settings.retryFailed { options.insert(.retryFailed) }
         if settings.fromCacheOnly { options.insert(.fromCacheOnly) }
         // A memory hit comes with the original bytes too, for `fetch --out` and the byte counts.

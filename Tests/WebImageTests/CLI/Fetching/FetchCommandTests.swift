@@ -123,6 +123,28 @@ import Testing
         }
     }
 
+    @Test func refreshIfStaleAsksOnlyAboutStaleCopies() async throws {
+        try await Self.withImages { served, work in
+            let png = served.png
+            served.server.serve("fresh.png", data: png, contentType: "image/png", cacheControl: "max-age=3600")
+            served.server.serve("stale.png", data: png, contentType: "image/png", cacheControl: "max-age=0")
+            let fresh = served.server.url("/files/fresh.png").absoluteString
+            let stale = served.server.url("/files/stale.png").absoluteString
+            let first = try await CommandLineTool.run(["fetch", "--json", "--cache-dir", work.path, fresh, stale])
+            #expect(first.status == 0)
+            let again = try await CommandLineTool.run(
+                ["fetch", "--json", "--refresh-if-stale", "--cache-dir", work.path, fresh, stale])
+            #expect(again.status == 0)
+            let lines = try again.jsonLines()
+            #expect(lines.map { $0["status"] as? String } == ["ok", "ok"])
+            #expect(lines.map { $0["cacheType"] as? String } == ["disk", "disk"])
+            // The fresh copy cost nothing; the stale one one conditional request, answered 304.
+            #expect(served.server.log.count("/files/fresh.png") == 1)
+            #expect(served.server.log.count("/files/stale.png") == 2)
+            #expect(served.server.log.requests.last?.header("If-None-Match") != nil)
+        }
+    }
+
     @Test func textOutputIsOneLinePerURLAndQuietPrintsNothing() async throws {
         try await Self.withImages { served, work in
             let text = try await CommandLineTool.run(["fetch", "--cache-dir", work.path, served.a])
@@ -135,7 +157,8 @@ import Testing
 
     @Test(arguments: [["fetch"], ["fetch", "--bogus", "https://h/a.png"], ["fetch", "--concurrency", "0", "https://h/a"],
                       ["fetch", "--thumbnail", "-3", "https://h/a"], ["fetch", "--resize", "0x9", "https://h/a"],
-                      ["fetch", "--refresh", "--from-cache-only", "https://h/a"]])
+                      ["fetch", "--refresh", "--from-cache-only", "https://h/a"],
+                      ["fetch", "--refresh-if-stale", "--from-cache-only", "https://h/a"]])
     func badArgumentsGiveOneLineAndAFailingStatus(arguments: [String]) async throws {
         let result = try await CommandLineTool.run(arguments)
         #expect(result.status != 0)
