@@ -1,6 +1,6 @@
 import Foundation
 import FuzzSupport
-import WebImage
+@_spi(CoderSupport) import WebImage
 
 /// The EXIF orientation reader on any bytes (with or without the `Exif\0\0` header): `nil` or a valid
 /// orientation, never a read out of bounds.

@@ -1,5 +1,9 @@
 /// Reads the orientation tag from EXIF metadata: the TIFF structure inside a JPEG APP1 segment, a PNG `eXIf`
 /// chunk or a WebP `EXIF` chunk. Every offset is bounds-checked: hostile metadata yields `nil`, never a crash.
+///
+/// Not for users (they get orientation from ``ImageCoders/properties(of:)``): public only behind
+/// `@_spi(CoderSupport)`, for the plugin coders in their own modules (AVIF) and the fuzz harnesses.
+@_spi(CoderSupport)
 public enum EXIFReader {
     private static let orientationTag: UInt16 = 0x0112
     private static let exifHeader: [UInt8] = Array("Exif".utf8) + [0, 0]

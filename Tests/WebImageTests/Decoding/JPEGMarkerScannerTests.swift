@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import WebImage
+@_spi(CoderSupport) @testable import WebImage
 
 @Suite struct JPEGMarkerScannerTests {
     func scan(_ name: String) throws -> JPEGMarkers {
