@@ -26,14 +26,46 @@ final class SharedTask<Value: Sendable, Update: Sendable>: Sendable {
 
     private struct State {
         var phase = Phase.idle
-        var subscribers: [Int: Subscriber] = [:]
+        private(set) var subscribers: [Int: Subscriber] = [:]
+        /// How many subscribers are at each priority (indexed by raw value): the highest is found without
+        /// visiting every subscriber, so a thousand callers joining one task cost a thousand steps, not a million.
+        private var countsByPriority = [Int](repeating: 0, count: ImagePriority.allCases.count)
         var nextSubscriberID = 0
         var priority = ImagePriority.low
         var priorityObservers: [@Sendable (ImagePriority) -> Void] = []
 
-        /// The highest subscriber priority, or the current one when nobody is left (a closing task keeps it).
+        mutating func add(_ subscriber: Subscriber, id: Int) {
+            subscribers[id] = subscriber
+            countsByPriority[subscriber.priority.rawValue] += 1
+        }
+
+        /// Removes subscriber `id`; `false` when it was not there.
+        mutating func remove(_ id: Int) -> Bool {
+            guard let removed = subscribers.removeValue(forKey: id) else { return false }
+            countsByPriority[removed.priority.rawValue] -= 1
+            return true
+        }
+
+        mutating func setPriority(_ priority: ImagePriority, of id: Int) {
+            guard let old = subscribers[id]?.priority else { return }
+            countsByPriority[old.rawValue] -= 1
+            countsByPriority[priority.rawValue] += 1
+            subscribers[id]?.priority = priority
+        }
+
+        mutating func removeAll() -> [Subscriber] {
+            defer {
+                subscribers = [:]
+                countsByPriority = countsByPriority.map { _ in 0 }
+            }
+            return Array(subscribers.values)
+        }
+
+        /// The highest subscriber priority when it changed, or `nil` (also when nobody is left: a closing task
+        /// keeps its priority).
         mutating func recomputePriority() -> ImagePriority? {
-            guard let highest = subscribers.values.map(\.priority).max(), highest != priority else { return nil }
+            guard let highest = ImagePriority.allCases.last(where: { countsByPriority[$0.rawValue] > 0 }),
+                  highest != priority else { return nil }
             priority = highest
             return highest
         }
@@ -71,7 +103,7 @@ final class SharedTask<Value: Sendable, Update: Sendable>: Sendable {
             if case .closed = state.phase { return nil }
             let id = state.nextSubscriberID
             state.nextSubscriberID += 1
-            state.subscribers[id] = subscriber
+            state.add(subscriber, id: id)
             if case .idle = state.phase {
                 state.phase = .running(nil)
                 state.priority = subscriber.priority
@@ -113,8 +145,7 @@ final class SharedTask<Value: Sendable, Update: Sendable>: Sendable {
 
     private func unsubscribe(_ id: Int) {
         let action = state.withLock { state -> LeaveAction in
-            guard case .running(let task) = state.phase,
-                  state.subscribers.removeValue(forKey: id) != nil else { return .nothing }
+            guard case .running(let task) = state.phase, state.remove(id) else { return .nothing }
             if state.subscribers.isEmpty {
                 state.phase = .closed
                 state.priorityObservers = []
@@ -129,7 +160,7 @@ final class SharedTask<Value: Sendable, Update: Sendable>: Sendable {
     private func setPriority(_ priority: ImagePriority, of id: Int) {
         let action = state.withLock { state -> LeaveAction in
             guard case .running = state.phase, state.subscribers[id] != nil else { return .nothing }
-            state.subscribers[id]?.priority = priority
+            state.setPriority(priority, of: id)
             guard let changed = state.recomputePriority() else { return .nothing }
             return .announce(changed, state.priorityObservers)
         }
@@ -162,7 +193,7 @@ final class SharedTask<Value: Sendable, Update: Sendable>: Sendable {
     func report(_ update: Update) {
         let handlers = state.withLock { state -> [@Sendable (Update) -> Void] in
             guard case .running = state.phase else { return [] }
-            return state.subscribers.values.map(\.onUpdate)
+            return state.subscribers.values.map { $0.onUpdate }
         }
         for handler in handlers { handler(update) }
     }
@@ -176,8 +207,7 @@ final class SharedTask<Value: Sendable, Update: Sendable>: Sendable {
             guard case .running = state.phase else { return nil }
             state.phase = .closed
             state.priorityObservers = []
-            defer { state.subscribers = [:] }
-            return Array(state.subscribers.values)
+            return state.removeAll()
         }
         guard let subscribers else { return }
         onClose(self)
