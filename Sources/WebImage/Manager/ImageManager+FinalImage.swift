@@ -95,8 +95,9 @@ extension ImageManager {
         }
         metrics.recordHit(cacheType)
         if events.hasListeners { events.emit(.cacheHit(resolved.url, cacheType)) }
-        return ImageResult(image: image, data: wantsData ? stored?.data : nil, cacheType: cacheType,
-                           url: resolved.url, validators: stored?.metadata?.validators)
+        // A disk hit comes with its bytes, as SDWebImage's does; a memory hit only when they were asked for.
+        return ImageResult(image: image, data: stored?.data, cacheType: cacheType, url: resolved.url,
+                           validators: stored?.metadata?.validators)
     }
 
     /// A memory-cached image as a load with `decodeOptions` delivers it: memory holds complete animations, a

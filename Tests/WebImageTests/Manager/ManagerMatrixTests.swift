@@ -36,7 +36,9 @@ struct ManagerMatrixTests {
             #expect(try await m.loadImage(from: a, options: [.queryMemoryData]).data == png)
             #expect(try await m.loadImage(from: a, options: [.queryMemoryData, .queryMemoryDataSync]).data == png)
             // queryDiskDataSync: a disk hit read on the caller's task.
-            #expect(try await h.freshManager().loadImage(from: a, options: [.queryDiskDataSync]).cacheType == .disk)
+            let diskHit = try await h.freshManager().loadImage(from: a, options: [.queryDiskDataSync])
+            #expect(diskHit.cacheType == .disk && diskHit.data == png, "a disk hit comes with its bytes")
+            #expect(try await m.loadImage(from: a).data == nil, "a memory hit only when asked for them")
             // refreshCached: one conditional request, answered 304: the cached image.
             let refreshed = try await m.loadImage(from: a, options: [.refreshCached])
             #expect(refreshed.image.pixels[0, 0] == RGBA(1, 2, 3))
