@@ -29,9 +29,7 @@ final class DirectoryStream {
     /// The next name (never `.` or `..`), or `nil` at the end.
     func next() -> String? {
         while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
-            }
+            let name = FileSystem.entryName(entry)
             if name != "." && name != ".." { return name }
         }
         return nil

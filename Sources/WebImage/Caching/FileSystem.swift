@@ -73,12 +73,18 @@ enum FileSystem {
         defer { closedir(directory) }
         let descriptor = dirfd(directory)
         while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
-            }
+            let name = entryName(entry)
             if name != "." && name != ".." { body(name, descriptor) }
         }
         return true
+    }
+
+    /// The name in a `readdir` record, read in place up to its NUL. Never through `entry.pointee`: that copies a
+    /// whole `dirent` with its 256-byte name array, while the record in the stream's buffer is only as long as its
+    /// name (`d_reclen`), so the copy reads past the buffer's end (AddressSanitizer caught it on the last record).
+    static func entryName(_ entry: UnsafeMutablePointer<dirent>) -> String {
+        let offset = MemoryLayout<dirent>.offset(of: \dirent.d_name) ?? 0
+        return String(cString: (UnsafeRawPointer(entry) + offset).assumingMemoryBound(to: CChar.self))
     }
 
     /// `lstat` of `name` inside the folder open as `directory`: no walk through the folder's path.
