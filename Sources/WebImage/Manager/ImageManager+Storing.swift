@@ -23,8 +23,10 @@ extension ImageManager {
             // The original is kept as bytes only: what was decoded is the thumbnail, not the original.
             let types = resolved.context.originalStoreCacheType.subtracting(.memory)
             if !types.isEmpty, lasting {
+                // The context's serializer is for the delivered image; the original keeps the manager's.
                 await storeLogged(resolved.originalCache, nil, data: data, key: resolved.originalKey, types: types,
-                                  validators: validators, resolved: resolved)
+                                  validators: validators, serializer: configuration.cacheSerializer,
+                                  coders: resolved.coders)
             }
             await storeFinal(image, originalData: nil, resolved: resolved, validators: validators,
                              isTrimmedAnimation: original.isTrimmedAnimation, allowsDisk: lasting)
@@ -43,23 +45,23 @@ extension ImageManager {
         if isTrimmedAnimation { types.remove(.memory) }
         if !allowsDisk { types.remove(.disk) }
         await storeLogged(resolved.cache, image, data: originalData, key: resolved.finalKey, types: types,
-                          validators: validators, resolved: resolved)
+                          validators: validators,
+                          serializer: resolved.context.cacheSerializer ?? configuration.cacheSerializer,
+                          coders: resolved.coders)
     }
 
     /// Stores in `cache`'s parts in `types`; a failed disk write is logged (the image is fine).
     private func storeLogged(_ cache: any ImageCaching, _ image: Image?, data: Data?, key: String,
                              types: ImageCacheType, validators: HTTPValidators,
-                             resolved: ResolvedImageRequest) async {
+                             serializer: any CacheSerializer, coders: ImageCoders) async {
         var stored = ImageCacheType.none
         if types.contains(.memory), let image {
             cache.storeImage(image, forKey: key)
             stored.insert(.memory)
         }
         if types.contains(.disk) {
-            let serializer = resolved.context.cacheSerializer ?? configuration.cacheSerializer
             do {
-                if let bytes = try serializer.diskData(for: image, originalData: data, forKey: key,
-                                                       coders: resolved.coders) {
+                if let bytes = try serializer.diskData(for: image, originalData: data, forKey: key, coders: coders) {
                     try await cache.storeData(bytes, forKey: key, validators: validators)
                     stored.insert(.disk)
                 }
