@@ -127,6 +127,27 @@ import WebImageSVG
         }
     }
 
+    @Test func textIsDrawnWithTheSystemFonts() throws {
+        // Text goes through pango and fontconfig, which librsvg loads only for text: the one path of the coder that
+        // reads files outside the document (the system's fonts). Under AddressSanitizer this test also checks the
+        // suppression of fontconfig's one-time caches (scripts/lsan-suppressions.txt).
+        let text = #"<text x="4" y="34" font-family="sans-serif" font-size="32" fill="black">WI</text>"#
+        let data = Data(#"<svg xmlns="http://www.w3.org/2000/svg" width="64" height="40">\#(text)</svg>"#.utf8)
+        let image = try coder.decode(data, options: DecodeOptions())
+        #expect(image.size == PixelSize(width: 64, height: 40))
+        var inked = 0
+        for y in 0..<40 {
+            for x in 0..<64 where image.pixels[x, y].a == 255 {
+                inked += 1
+                #expect(image.pixels[x, y] == RGBA(0, 0, 0, 255))
+            }
+        }
+        // Two capitals 32 px high cover far more than 50 pixels and far less than the canvas.
+        #expect(inked > 50 && inked < 64 * 40 / 2)
+        #expect(image.pixels[63, 39].a == 0)
+        #expect(try coder.decode(data, options: DecodeOptions()).pixels.bytes == image.pixels.bytes)
+    }
+
     @Test func doesNotEncode() throws {
         let image = try coder.decode(try SVGFixtures.data("fractional.svg"), options: DecodeOptions())
         #expect(!coder.canEncode(to: .png))
