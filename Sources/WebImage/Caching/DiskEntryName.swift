@@ -1,5 +1,3 @@
-import Crypto
-
 /// The identity of a disk cache entry: the SHA-256 digest of its key.
 ///
 /// File names are the digest in lowercase hex plus, for readability, a short sanitised extension taken from
@@ -19,13 +17,10 @@ struct DiskEntryName: Hashable, Sendable {
     /// The name for `key`.
     init(key: String) {
         var key = key
-        let digest = key.withUTF8 { SHA256.hash(data: UnsafeRawBufferPointer($0)) }
-        words = digest.withUnsafeBytes { bytes in
-            (bytes.loadUnaligned(fromByteOffset: 0, as: UInt64.self).bigEndian,
-             bytes.loadUnaligned(fromByteOffset: 8, as: UInt64.self).bigEndian,
-             bytes.loadUnaligned(fromByteOffset: 16, as: UInt64.self).bigEndian,
-             bytes.loadUnaligned(fromByteOffset: 24, as: UInt64.self).bigEndian)
-        }
+        let digest = key.withUTF8 { SHA256.hash(UnsafeRawBufferPointer($0)) }
+        func word(_ high: UInt32, _ low: UInt32) -> UInt64 { UInt64(high) << 32 | UInt64(low) }
+        words = (word(digest[0], digest[1]), word(digest[2], digest[3]),
+                 word(digest[4], digest[5]), word(digest[6], digest[7]))
         pathExtension = Self.pathExtension(ofKey: key)
     }
 
