@@ -1,11 +1,15 @@
-/// SHA-256 as FIPS 180-4 defines it, for the names of disk cache entries.
+/// SHA-256 as FIPS 180-4 defines it, for the names of disk cache entries (and, through the `ServerSupport` SPI,
+/// the image proxy's URL signatures).
 ///
 /// The package needs one digest of short keys, and the dependency that used to provide it (swift-crypto) compiled a
 /// copy of BoringSSL into every build: four builds in CI (plain, two sanitizers, fuzzing), about eight minutes of its
 /// budget. Names are not secrets, so constant time does not matter here; the digest must simply be the standard one,
 /// because the names of entries written by earlier versions are SHA-256 too (tests pin it with NIST's vectors and
 /// `sha256sum`).
-struct SHA256: Sendable {
+@_spi(ServerSupport) public struct SHA256: Sendable {
+    /// Bytes in a block: HMAC pads its key to this.
+    public static let blockByteCount = 64
+
     /// The eight words of the running hash.
     private var state = SIMD8<UInt32>(
         0x6a09_e667, 0xbb67_ae85, 0x3c6e_f372, 0xa54f_f53a, 0x510e_527f, 0x9b05_688c, 0x1f83_d9ab, 0x5be0_cd19)
@@ -15,24 +19,27 @@ struct SHA256: Sendable {
     /// Bytes hashed so far.
     private var length: UInt64 = 0
 
-    init() {}
+    /// A hasher with nothing hashed yet.
+    public init() {}
 
     /// The digest of `bytes`, as its eight 32-bit words (the digest's bytes, big-endian, first word first).
-    static func hash(_ bytes: UnsafeRawBufferPointer) -> SIMD8<UInt32> {
+    public static func hash(_ bytes: UnsafeRawBufferPointer) -> SIMD8<UInt32> {
         var hasher = SHA256()
         hasher.update(bytes)
         return hasher.finalize()
     }
 
     /// Adds bytes to the message.
-    mutating func update(_ bytes: UnsafeRawBufferPointer) {
+    public mutating func update(_ bytes: UnsafeRawBufferPointer) {
         guard var next = bytes.baseAddress, !bytes.isEmpty else { return }
         var remaining = bytes.count
         length &+= UInt64(remaining)
         if pendingCount > 0 {
             let taken = min(64 - pendingCount, remaining)
             let offset = pendingCount
-            withUnsafeMutableBytes(of: &pending) { $0.baseAddress!.advanced(by: offset).copyMemory(from: next, byteCount: taken) }
+            withUnsafeMutableBytes(of: &pending) {
+                $0.baseAddress!.advanced(by: offset).copyMemory(from: next, byteCount: taken)
+            }
             pendingCount += taken
             next += taken
             remaining -= taken
@@ -53,7 +60,7 @@ struct SHA256: Sendable {
     }
 
     /// Pads the message (a 1 bit, zeros, its length in bits) and returns the digest's eight words.
-    consuming func finalize() -> SIMD8<UInt32> {
+    public consuming func finalize() -> SIMD8<UInt32> {
         var bitLength = (length &* 8).bigEndian
         var marker: UInt8 = 0x80
         withUnsafeBytes(of: &marker) { update($0) }
@@ -62,6 +69,15 @@ struct SHA256: Sendable {
         withUnsafeBytes(of: SIMD64<UInt8>()) { update(UnsafeRawBufferPointer(rebasing: $0[..<zeros])) }
         withUnsafeBytes(of: &bitLength) { update($0) }
         return state
+    }
+
+    /// The digest's 32 bytes, in order.
+    public consuming func finalizeBytes() -> [UInt8] {
+        let words = finalize()
+        var bytes = [UInt8]()
+        bytes.reserveCapacity(32)
+        for index in 0..<8 { withUnsafeBytes(of: words[index].bigEndian) { bytes.append(contentsOf: $0) } }
+        return bytes
     }
 
     /// One 64-byte block into the state.

@@ -1,0 +1,44 @@
+import Foundation
+
+/// Named groups of options that URLs refer to with `preset:NAME` (imgproxy's presets). The preset named `default`
+/// applies to every request, before the URL's own options.
+public struct ProxyPresets: Sendable, Equatable {
+    /// Each preset's option segments, by name.
+    public let definitions: [String: [String]]
+
+    /// Presets from a dictionary of option segments.
+    public init(definitions: [String: [String]] = [:]) {
+        self.definitions = definitions
+    }
+
+    /// Presets from the text of a presets file, imgproxy's format: one `name=option/option/…` per line; blank
+    /// lines and lines starting with `#` are skipped.
+    /// - Throws: ``ProxyConfigurationError`` naming the first line that is not a preset, names a preset twice, or
+    ///   holds an option that cannot be read (or another preset: presets do not nest).
+    public init(fileContents: String) throws(ProxyConfigurationError) {
+        var definitions = [String: [String]]()
+        for (number, rawLine) in fileContents.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let line = rawLine.trimmingCharacters(in: .whitespaces)
+            guard !line.isEmpty, !line.hasPrefix("#") else { continue }
+            guard let equals = line.firstIndex(of: "="), !line[..<equals].allSatisfy(\.isWhitespace) else {
+                throw ProxyConfigurationError("presets line \(number + 1): expected name=options")
+            }
+            let name = line[..<equals].trimmingCharacters(in: .whitespaces)
+            let options = line[line.index(after: equals)...].trimmingCharacters(in: .whitespaces)
+            guard definitions[name] == nil else {
+                throw ProxyConfigurationError("presets line \(number + 1): preset \"\(name)\" is defined twice")
+            }
+            let segments = options.split(separator: "/").map(String.init)
+            var check = ProcessingOptions()
+            for segment in segments {
+                do {
+                    try check.apply(segment, presets: ProxyPresets(), fromPreset: true)
+                } catch {
+                    throw ProxyConfigurationError("presets line \(number + 1): \(error.reason)")
+                }
+            }
+            definitions[name] = segments
+        }
+        self.definitions = definitions
+    }
+}
