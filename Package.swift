@@ -31,6 +31,9 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        // Without its default traits: they add swift-configuration, which the proxy does not use.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
@@ -102,12 +105,28 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // The image proxy behind `webimage serve`: URL parsing and signing, options, rendering, caching, the
+        // Hummingbird server. It composes the library; the library never imports it.
+        .target(
+            name: "WebImageServer",
+            dependencies: [
+                "WebImage", .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "WebImageServerTests", dependencies: ["WebImageServer", "WebImage", "TestImageServer"],
+            swiftSettings: strict
+        ),
         .executableTarget(
             name: "WebImageCLI",
             dependencies: [
                 "WebImage", "TestImageServer",  // the loopback server of `webimage demo`
                 "WebImageAVIF", "WebImageHEIF", "WebImageJXL", "WebImageSVG", "WebImagePDF", "WebImageTIFF",
+                "WebImageServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
         ),
@@ -116,6 +135,7 @@ let package = Package(
             dependencies: [
                 "WebImage", "WebImageCLI", "TestImageServer", "CTurboJPEG", "CoderTestSupport",
                 .product(name: "MetricsTestKit", package: "swift-metrics"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ],
             resources: [.copy("Fixtures")],
             swiftSettings: strict

@@ -18,9 +18,10 @@ struct WebImageCommand: AsyncParsableCommand {
               webimage fetch --json --out ./images https://example.com/a.jpg
               webimage prefetch --input urls.txt
               webimage cache stats --json
+              webimage serve --insecure --bind 127.0.0.1:9000
             """,
         subcommands: [InfoCommand.self, ConvertCommand.self, FetchCommand.self, PrefetchCommand.self,
-                      CacheCommand.self, DemoCommand.self]
+                      CacheCommand.self, ServeCommand.self, DemoCommand.self]
     )
 
     /// Runs the command; a usage error prints one line on stderr (not the whole help) and exits non-zero.

@@ -1,0 +1,84 @@
+import ArgumentParser
+import Foundation
+import Logging
+import WebImage
+import WebImageServer
+
+/// `webimage serve`: the image proxy, URL-compatible with imgproxy. Every flag can also be given as an
+/// environment variable `WEBIMAGE_<FLAG_IN_CAPS>` (`--max-src-bytes` → `WEBIMAGE_MAX_SRC_BYTES`); a flag on the
+/// command line wins.
+struct ServeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Serve resized and converted images over HTTP, with imgproxy's URL format.",
+        discussion: """
+            URLs: /SIGNATURE/OPTIONS/plain/PERCENT_ENCODED_SOURCE[@EXT] or /SIGNATURE/OPTIONS/BASE64URL_SOURCE[.EXT], \
+            signed with HMAC-SHA256(key, salt + path) in unpadded URL-safe Base64 as imgproxy signs them. Without \
+            --key the server does not start unless --insecure is given. GET /health answers 200 while serving. \
+            Every flag may come from WEBIMAGE_<FLAG_IN_CAPS> instead; the flag wins.
+
+            Examples:
+              webimage serve --key 943b… --salt 520f… --cache-dir /var/cache/webimage
+              webimage serve --insecure --bind 127.0.0.1:9000 --auto-webp --allow-source https://images.example.com/
+              curl http://127.0.0.1:9000/_/rs:fill:300:200/g:sm/plain/https://images.example.com/a.jpg@webp
+            """)
+
+    @Option(help: ArgumentHelp("Where to listen (default 127.0.0.1:8080; port 0 picks a free one).",
+                               valueName: "HOST:PORT"))
+    var bind: String?
+    @Option(help: ArgumentHelp("The signing key, in hex.", valueName: "HEX"))
+    var key: String?
+    @Option(help: ArgumentHelp("The signing salt, in hex.", valueName: "HEX"))
+    var salt: String?
+    @Flag(help: "Accept any signature segment (no --key). Never on a public network.")
+    var insecure = false
+    @Flag(name: .customLong("allow-loopback-sources"),
+          help: "Let sources be on loopback, private and link-local addresses.")
+    var allowLoopbackSources = false
+    @Option(name: .customLong("allow-source"), help: ArgumentHelp(
+        "Only fetch sources starting with this prefix (repeatable; the variable takes a comma-separated list).",
+        valueName: "PREFIX"))
+    var allowSource: [String] = []
+    @Option(name: .customLong("cache-dir"),
+            help: ArgumentHelp("Where sources and results are cached.", valueName: "DIR"))
+    var cacheDirectory: String?
+    @Option(name: .customLong("memory-mb"), help: ArgumentHelp("Memory for cached sources and results (default 256).",
+                                                               valueName: "N"))
+    var memoryMB: Int?
+    @Option(help: ArgumentHelp("Renders at once (default: the number of cores).", valueName: "N"))
+    var workers: Int?
+    @Option(help: ArgumentHelp("Requests that may wait for a worker before 429 (default 256).", valueName: "N"))
+    var queue: Int?
+    @Flag(name: .customLong("auto-webp"), help: "Answer WebP to clients that accept it, when the URL names no format.")
+    var autoWebP = false
+    @Flag(name: .customLong("auto-avif"), help: "Answer AVIF to clients that accept it, when the URL names no format.")
+    var autoAVIF = false
+    @Option(name: .customLong("max-src-pixels"), help: ArgumentHelp("Refuse larger sources, 422 (default 50 000 000).",
+                                                                    valueName: "N"))
+    var maxSourcePixels: Int?
+    @Option(name: .customLong("max-src-bytes"), help: ArgumentHelp("Refuse larger downloads, 413 (default 31 457 280).",
+                                                                   valueName: "N"))
+    var maxSourceBytes: Int?
+    @Option(help: ArgumentHelp("Cache-Control max-age of results in seconds (default 31 536 000).",
+                               valueName: "SECONDS"))
+    var ttl: Int?
+    @Option(help: ArgumentHelp("A presets file: one name=option/option per line.", valueName: "FILE"))
+    var presets: String?
+    @Flag(name: .customLong("only-presets"), help: "Accept only preset options in URLs.")
+    var onlyPresets = false
+
+    func run() async throws {
+        let settings = ServeSettings(command: self, environment: ProcessInfo.processInfo.environment)
+        let configuration = try settings.configuration()
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = .info
+            return handler
+        }
+        let proxy = ImageProxy(configuration: configuration)
+        try await ProxyServer.run(proxy, logger: Logger(label: "webimage.serve")) { address in
+            // Written unbuffered: scripts and tests wait for this line while the server runs.
+            FileHandle.standardOutput.write(Data("listening on \(address)\n".utf8))
+        }
+    }
+}

@@ -1,0 +1,101 @@
+import Foundation
+import WebImage
+import WebImageServer
+
+/// `webimage serve`'s flags merged with their `WEBIMAGE_…` variables (the flag wins) and checked, before the
+/// server starts: every mistake is one line and a non-zero exit, never a server that half works.
+struct ServeSettings {
+    let command: ServeCommand
+    let environment: [String: String]
+
+    func configuration() throws -> ProxyConfiguration {
+        var configuration = ProxyConfiguration()
+        (configuration.host, configuration.port) = try Self.address(
+            command.bind ?? environment["WEBIMAGE_BIND"] ?? "127.0.0.1:8080")
+        let key = command.key ?? environment["WEBIMAGE_KEY"], salt = command.salt ?? environment["WEBIMAGE_SALT"]
+        let insecure = try flag(command.insecure, "INSECURE")
+        switch (key, salt) {
+        case let (key?, salt?):
+            configuration.signature = try URLSignature(keyHex: key, saltHex: salt)
+        case (nil, nil):
+            guard insecure else {
+                throw ServeError("no --key and --salt: give both, or --insecure to accept unsigned URLs")
+            }
+        default:
+            throw ServeError("--key and --salt go together: give both")
+        }
+        configuration.allowsLoopbackSources = try flag(command.allowLoopbackSources, "ALLOW_LOOPBACK_SOURCES")
+        configuration.allowedSourcePrefixes = command.allowSource.isEmpty
+            ? (environment["WEBIMAGE_ALLOW_SOURCE"] ?? "").split(separator: ",").map(String.init)
+            : command.allowSource
+        if let folder = command.cacheDirectory ?? environment["WEBIMAGE_CACHE_DIR"] {
+            configuration.cacheDirectory = URL(fileURLWithPath: folder, isDirectory: true)
+        }
+        if let megabytes = try number(command.memoryMB, "MEMORY_MB", "--memory-mb", minimum: 1) {
+            configuration.memoryBytes = megabytes * 1024 * 1024
+        }
+        if let workers = try number(command.workers, "WORKERS", "--workers", minimum: 1) {
+            configuration.workers = workers
+        }
+        if let queue = try number(command.queue, "QUEUE", "--queue", minimum: 0) { configuration.queueLimit = queue }
+        configuration.negotiation = FormatNegotiation(offersAVIF: try flag(command.autoAVIF, "AUTO_AVIF"),
+                                                      offersWebP: try flag(command.autoWebP, "AUTO_WEBP"))
+        if let pixels = try number(command.maxSourcePixels, "MAX_SRC_PIXELS", "--max-src-pixels", minimum: 1) {
+            configuration.maximumSourcePixels = pixels
+        }
+        if let bytes = try number(command.maxSourceBytes, "MAX_SRC_BYTES", "--max-src-bytes", minimum: 1) {
+            configuration.maximumSourceBytes = bytes
+        }
+        if let ttl = try number(command.ttl, "TTL", "--ttl", minimum: 0) { configuration.timeToLive = ttl }
+        if let file = command.presets ?? environment["WEBIMAGE_PRESETS"] {
+            guard let text = try? String(contentsOfFile: file, encoding: .utf8) else {
+                throw ServeError("cannot read the presets file \(file)")
+            }
+            configuration.presets = try ProxyPresets(fileContents: text)
+        }
+        configuration.onlyPresets = try flag(command.onlyPresets, "ONLY_PRESETS")
+        return configuration
+    }
+
+    /// `HOST:PORT`, `[IPv6]:PORT`.
+    static func address(_ text: String) throws -> (String, Int) {
+        guard let colon = text.lastIndex(of: ":"), let port = Int(text[text.index(after: colon)...]),
+              (0...65_535).contains(port) else {
+            throw ServeError("--bind \(text): expected HOST:PORT")
+        }
+        var host = String(text[..<colon])
+        if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+        guard !host.isEmpty else { throw ServeError("--bind \(text): the host is empty") }
+        return (host, port)
+    }
+
+    private func flag(_ given: Bool, _ name: String) throws -> Bool {
+        if given { return true }
+        guard let value = environment["WEBIMAGE_\(name)"] else { return false }
+        switch value.lowercased() {
+        case "1", "true", "yes", "on": return true
+        case "0", "false", "no", "off", "": return false
+        default: throw ServeError("WEBIMAGE_\(name)=\(value): expected 1, true, yes, 0, false or no")
+        }
+    }
+
+    private func number(_ given: Int?, _ name: String, _ flagName: String, minimum: Int) throws -> Int? {
+        let value: Int
+        if let given {
+            value = given
+        } else if let text = environment["WEBIMAGE_\(name)"] {
+            guard let parsed = Int(text) else { throw ServeError("WEBIMAGE_\(name)=\(text): expected a whole number") }
+            value = parsed
+        } else {
+            return nil
+        }
+        guard value >= minimum else { throw ServeError("\(flagName) must be at least \(minimum), not \(value)") }
+        return value
+    }
+}
+
+/// A `serve` setting that cannot work.
+struct ServeError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}

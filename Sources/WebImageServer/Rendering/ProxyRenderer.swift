@@ -1,0 +1,114 @@
+import Foundation
+import WebImage
+
+/// Turns a decoded source into the bytes of an answer, in imgproxy's order: the frame choice, rotation, the crop
+/// of the source, scaling, the crop of a fill, blur, sharpening, rounded corners, the background, and encoding
+/// (lowering the quality until `max_bytes` is met).
+///
+/// Animations stay animated when the output format holds animation: every frame goes through the same steps
+/// (placed by the first frame for the smart gravity) and keeps its duration.
+public struct ProxyRenderer: Sendable {
+    /// The coders that encode results.
+    public var coders: ImageCoders
+    /// Quality (1–100) when the URL gives none: imgproxy's default, 80.
+    public var defaultQuality: Int
+    /// Animations with more frames are refused (422): each frame costs a resize and an encode.
+    public var maximumFrames: Int
+
+    /// A renderer encoding with `coders`.
+    public init(coders: ImageCoders = .shared, defaultQuality: Int = 80, maximumFrames: Int = 500) {
+        self.coders = coders
+        self.defaultQuality = defaultQuality
+        self.maximumFrames = maximumFrames
+    }
+
+    /// The encoded result of `options` applied to `source`, in `format`.
+    /// - Throws: ``ProxyError``: 400 for a frame the source does not have, 422 for a source over the frame limit
+    ///   or that cannot be processed, 500 when encoding fails.
+    public func render(_ source: Image, options: ProcessingOptions, format: OutputFormat) throws(ProxyError) -> Data {
+        do {
+            let image = try transform(try selectFrames(source, options: options, format: format), options: options)
+            return try encode(image, options: options, format: format)
+        } catch let error as ProxyError {
+            throw error
+        } catch let error as ImageError {
+            throw ProxyError(imageError: error)
+        } catch {
+            throw ProxyError(status: 500, "rendering failed: \(error)")
+        }
+    }
+
+    private func selectFrames(_ source: Image, options: ProcessingOptions, format: OutputFormat) throws -> Image {
+        var frames = source.frames
+        if let index = options.frame {
+            guard index < frames.count else {
+                throw ProxyError.badRequest("frame \(index) does not exist: the source has \(frames.count)")
+            }
+            frames = [frames[index]]
+        } else if !format.holdsAnimation {
+            frames = [frames[0]]
+        }
+        guard frames.count <= maximumFrames else {
+            throw ProxyError(status: 422, "the source has \(frames.count) frames, over the limit of \(maximumFrames)")
+        }
+        return Image(frames: frames, loopCount: source.loopCount, format: source.format, scale: 1,
+                     orientation: .up, flags: source.flags)
+    }
+
+    private func transform(_ source: Image, options: ProcessingOptions) throws -> Image {
+        var image = source
+        if options.rotate != 0 {
+            // imgproxy turns clockwise; the library's rotation is counter-clockwise.
+            image = try ImageTransformers.Rotate(degrees: Double(360 - options.rotate), fitSize: true).transform(image)
+        }
+        let plan = ResizePlan(source: image.size, options: options)
+        if let crop = plan.sourceCrop { image = try cut(image, to: crop) }
+        if plan.scaledSize != image.size {
+            image = try ImageTransformers.Resize(to: plan.scaledSize, fit: .fill).transform(image)
+        }
+        if let crop = plan.finalCrop { image = try cut(image, to: crop) }
+        if options.blur > 0 { image = try ImageTransformers.Blur(radius: options.blur).transform(image) }
+        if options.sharpen > 0 { image = try UnsharpMask(sigma: options.sharpen).transform(image) }
+        if options.cornerRadius > 0 {
+            image = try ImageTransformers.RoundCorners(radius: options.cornerRadius * options.dpr).transform(image)
+        }
+        if let background = options.background, image.hasAlpha {
+            image = try BackgroundFlatten(color: background).transform(image)
+        }
+        return image
+    }
+
+    private func cut(_ image: Image, to crop: ResizePlan.CropStep) throws -> Image {
+        let rect = crop.gravity.anchor == .smart
+            ? SmartCrop.rect(of: crop.size, in: image.pixels)
+            : GravityPlacement.rect(of: crop.size, in: image.size, gravity: crop.gravity)
+        return try ImageTransformers.Crop(rect).transform(image)
+    }
+
+    private func encode(_ image: Image, options: ProcessingOptions, format: OutputFormat) throws -> Data {
+        let quality = options.quality > 0 ? options.quality : defaultQuality
+        func encoded(at quality: Int) throws -> Data {
+            let settings = EncodeOptions(quality: Double(quality) / 100, firstFrameOnly: !format.holdsAnimation,
+                                         backgroundColor: options.background ?? RGBA(255, 255, 255))
+            return try coders.encode(image, as: format.imageFormat, options: settings)
+        }
+        var best = try encoded(at: quality)
+        let lossy = format == .jpeg || format == .webp || format == .avif
+        guard options.maxBytes > 0, lossy, best.count > options.maxBytes else { return best }
+        // The highest quality that fits, by bisection (about seven encodes); the lowest when none fits.
+        var low = 1, high = quality - 1
+        best = try encoded(at: low)
+        guard best.count <= options.maxBytes else { return best }
+        while low < high {
+            let middle = (low + high + 1) / 2
+            let attempt = try encoded(at: middle)
+            if attempt.count <= options.maxBytes {
+                best = attempt
+                low = middle
+            } else {
+                high = middle - 1
+            }
+        }
+        return best
+    }
+}

@@ -1,0 +1,179 @@
+@_spi(ServerSupport) import WebImage
+import Foundation
+import Synchronization
+
+/// The image proxy behind `webimage serve`, independent of the HTTP framework: a request's path in, an answer out.
+///
+/// A request is parsed and checked (signature, options, expiry, source policy) before anything is fetched; then the
+/// result cache answers, or one rendering per result runs (concurrent requests for it wait for that one) under the
+/// work queue's bound: the source comes through the library's manager (its downloader with the address policy on
+/// every hop, its memory and disk caches, its coalescing), is rendered, stored, and served with validators.
+public final class ImageProxy: Sendable {
+    /// What the proxy was started with.
+    public let configuration: ProxyConfiguration
+    private let manager: ImageManager
+    private let renderer: ProxyRenderer
+    private let results: ResultCache
+    private let inFlight = RenderCoalescer()
+    private let renderCount = Mutex(0)
+    private let queue: WorkQueue
+    private let sources: SourcePolicy
+
+    /// A proxy with caches under `configuration.cacheDirectory` (`sources/` and `results/`).
+    public init(configuration: ProxyConfiguration, coders: ImageCoders = .shared) {
+        self.configuration = configuration
+        var download = ImageDownloaderConfiguration()
+        download.addressPolicy = configuration.allowsLoopbackSources ? .unrestricted : .publicOnly
+        download.maximumBodySize = configuration.maximumSourceBytes
+        download.timeout = configuration.downloadTimeout
+        download.maxConcurrentDownloads = 16
+        let downloader = ImageDownloader(configuration: download)
+        let sourceCache = ImageCache(
+            folder: configuration.cacheDirectory.appendingPathComponent("sources"),
+            memoryLimits: .init(costLimit: max(1, configuration.memoryBytes / 2)))
+        var managing = ImageManager.Configuration()
+        managing.decodeLimits = DecodeLimits(maxPixels: configuration.maximumSourcePixels)
+        managing.maxConcurrentLoads = 16
+        manager = ImageManager(cache: sourceCache, loader: downloader, coders: coders, configuration: managing)
+        renderer = ProxyRenderer(coders: coders)
+        results = ResultCache(folder: configuration.cacheDirectory.appendingPathComponent("results"),
+                              memoryBytes: configuration.memoryBytes / 2)
+        queue = WorkQueue(workers: configuration.workers, queueLimit: configuration.queueLimit)
+        sources = SourcePolicy(allowedPrefixes: configuration.allowedSourcePrefixes)
+    }
+
+    /// Renderings started since the proxy was made (cache hits and coalesced requests start none).
+    public var renderingsStarted: Int { renderCount.withLock { $0 } }
+
+    /// Requests waiting for a worker now.
+    public var queueDepth: Int { get async { await queue.depth } }
+
+    /// The answer to `request`: an image, a 304, `/health`'s status, or an error status with a one-line reason.
+    public func respond(to request: ProxyRequest) async -> ProxyResponse {
+        guard request.method == "GET" || request.method == "HEAD" else {
+            return Self.text(405, "only GET and HEAD are served", extra: [("Allow", "GET, HEAD")])
+        }
+        if request.path == "/health" { return Self.text(200, "ok") }
+        do {
+            var response = try await withRequestTimeout { try await self.serve(request) }
+            if request.method == "HEAD" { response.body = Data() }
+            return response
+        } catch let error as ProxyError {
+            let extra: [(String, String)] = error.status == 429 ? [("Retry-After", "1")] : []
+            return Self.text(error.status, error.reason, extra: extra)
+        } catch let error as ImageError {
+            let mapped = ProxyError(imageError: error)
+            return Self.text(mapped.status, mapped.reason)
+        } catch {
+            return Self.text(500, "internal error: \(error)")
+        }
+    }
+
+    /// `body`'s answer, or a 504 when it takes longer than the configured request timeout. A rendering that
+    /// outlives its request still finishes and fills the cache.
+    private func withRequestTimeout(_ body: @escaping @Sendable () async throws -> ProxyResponse) async throws
+        -> ProxyResponse
+    {
+        let limit = configuration.requestTimeout
+        return try await withThrowingTaskGroup(of: ProxyResponse?.self) { group in
+            group.addTask { try await body() }
+            group.addTask {
+                try await Task.sleep(for: limit)
+                return nil
+            }
+            defer { group.cancelAll() }
+            guard let first = try await group.next(), let response = first else {
+                throw ProxyError(status: 504, "the request took longer than \(limit)")
+            }
+            return response
+        }
+    }
+
+    private func serve(_ request: ProxyRequest) async throws -> ProxyResponse {
+        let path = try ProxyPath(parsing: request.path)
+        if let signature = configuration.signature,
+           !signature.isValid(path.signature[...], for: path.signedPart[...]) {
+            throw ProxyError.forbidden("the signature does not match the URL")
+        }
+        var options = try ProcessingOptions(segments: path.options, presets: configuration.presets,
+                                            onlyPresets: configuration.onlyPresets)
+        if let expires = options.expires, Double(expires) < Date().timeIntervalSince1970 {
+            throw ProxyError(status: 410, "the URL expired at \(expires)")
+        }
+        if let name = path.outputExtension {
+            guard let format = OutputFormat(name: name) else {
+                throw ProxyError.badRequest("extension \"\(name)\" is not one of jpg, png, webp, avif, gif")
+            }
+            options.format = format
+        }
+        let url = try sources.check(path.source)
+        let negotiated = options.format == nil ? configuration.negotiation.format(forAccept: request.accept) : nil
+        let varies = options.format == nil && configuration.negotiation.dependsOnAccept
+        let chosen = options.format ?? negotiated
+        let key = "\(path.source)\n\(options.cacheKey)\n\(chosen?.rawValue ?? "source")"
+        let requested = options
+
+        let result: RenderedResult
+        if let cached = await results.result(forKey: key) {
+            result = cached
+        } else {
+            result = try await inFlight.result(forKey: key) { [self] in
+                try await queue.run {
+                    try await self.render(url, options: requested, format: chosen, key: key)
+                }
+            }
+        }
+        return answer(result, ifNoneMatch: request.ifNoneMatch, varies: varies)
+    }
+
+    private func render(_ url: URL, options: ProcessingOptions, format: OutputFormat?, key: String) async throws
+        -> RenderedResult
+    {
+        renderCount.withLock { $0 += 1 }
+        // Animations stay whole only when the output can hold them (the renderer keeps one frame otherwise).
+        let loaded = try await manager.loadImage(from: url, options: [.transformAnimatedImage])
+        let source = loaded.image
+        let output = format ?? OutputFormat.matchingSource(source.format, hasAlpha: source.hasAlpha)
+        let data = try renderer.render(source, options: options, format: output)
+        let digest = data.withUnsafeBytes { SHA256.hash($0) }
+        let etag = "\"" + (0..<4).map { String(digest[$0], radix: 16).leftPadded(to: 8) }.joined() + "\""
+        let result = RenderedResult(data: data, format: output, etag: etag,
+                                    lastModified: HTTPDate.string(secondsSince1970: Date().timeIntervalSince1970))
+        await results.store(result, forKey: key)
+        return result
+    }
+
+    private func answer(_ result: RenderedResult, ifNoneMatch: String?, varies: Bool) -> ProxyResponse {
+        var headers: [(name: String, value: String)] = [
+            ("ETag", result.etag), ("Last-Modified", result.lastModified),
+            ("Cache-Control", "public, max-age=\(configuration.timeToLive)"),
+        ]
+        if varies { headers.append(("Vary", "Accept")) }
+        if let ifNoneMatch, Self.matches(ifNoneMatch, etag: result.etag) {
+            return ProxyResponse(status: 304, headers: headers, body: Data())
+        }
+        headers.insert(("Content-Type", result.format.mimeType), at: 0)
+        return ProxyResponse(status: 200, headers: headers, body: result.data)
+    }
+
+    /// `If-None-Match` against a strong tag: `*`, or any listed tag equal to it (weak tags compared weakly).
+    static func matches(_ header: String, etag: String) -> Bool {
+        header.split(separator: ",").contains { candidate in
+            let tag = candidate.trimmingCharacters(in: .whitespaces)
+            return tag == "*" || tag == etag || tag == "W/" + etag
+        }
+    }
+
+    private static func text(_ status: Int, _ reason: String, extra: [(String, String)] = []) -> ProxyResponse {
+        var headers: [(name: String, value: String)] = [("Content-Type", "text/plain; charset=utf-8"),
+                                                         ("Cache-Control", "no-store")]
+        headers += extra.map { (name: $0.0, value: $0.1) }
+        return ProxyResponse(status: status, headers: headers, body: Data((reason + "\n").utf8))
+    }
+}
+
+extension String {
+    fileprivate func leftPadded(to length: Int) -> String {
+        count >= length ? self : String(repeating: "0", count: length - count) + self
+    }
+}

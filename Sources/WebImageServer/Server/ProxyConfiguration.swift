@@ -1,0 +1,43 @@
+import Foundation
+import WebImage
+
+/// Everything `webimage serve` is started with (each property is one of its flags).
+public struct ProxyConfiguration: Sendable {
+    /// The host to listen on. Default `127.0.0.1`.
+    public var host = "127.0.0.1"
+    /// The port to listen on; 0 picks a free one. Default 8080.
+    public var port = 8080
+    /// Checks URL signatures; `nil` accepts any signature segment (`--insecure`).
+    public var signature: URLSignature?
+    /// Whether sources may be on loopback, private or link-local addresses (for tests and trusted networks).
+    public var allowsLoopbackSources = false
+    /// When not empty, a source URL must start with one of these.
+    public var allowedSourcePrefixes: [String] = []
+    /// Where the source and result caches live (`sources/` and `results/` inside).
+    public var cacheDirectory = DiskCache.defaultFolder(namespace: "webimage-serve")
+    /// Memory for cached sources and results together, in bytes. Default 256 MB.
+    public var memoryBytes = 256 * 1024 * 1024
+    /// Renders that run at once. Default: the number of cores.
+    public var workers = ProcessInfo.processInfo.activeProcessorCount
+    /// Requests that may wait for a worker; more are answered 429. Default 256.
+    public var queueLimit = 256
+    /// Formats offered by `Accept` when a URL names none.
+    public var negotiation = FormatNegotiation(offersAVIF: false, offersWebP: false)
+    /// Sources with more pixels are refused (422). Default 50 megapixels.
+    public var maximumSourcePixels = 50_000_000
+    /// Sources with more bytes are refused (413). Default 30 MB.
+    public var maximumSourceBytes = 30 * 1024 * 1024
+    /// `Cache-Control: max-age` of results, in seconds. Default one year.
+    public var timeToLive = 31_536_000
+    /// Named option groups.
+    public var presets = ProxyPresets()
+    /// Whether URLs may only name presets.
+    public var onlyPresets = false
+    /// How long a source download may take. Default 10 s.
+    public var downloadTimeout: Duration = .seconds(10)
+    /// How long a whole request may take, download and rendering included (504 after). Default 30 s.
+    public var requestTimeout: Duration = .seconds(30)
+
+    /// The defaults described on each property (with no key: call sites set ``signature`` or go insecure).
+    public init() {}
+}

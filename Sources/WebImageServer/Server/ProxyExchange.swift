@@ -1,0 +1,37 @@
+import Foundation
+
+/// What the proxy reads of an HTTP request: independent of the server framework, so the logic is tested without
+/// sockets and the framework stays an adapter.
+public struct ProxyRequest: Sendable {
+    /// `GET`, `HEAD`, …
+    public var method: String
+    /// The path as received, still percent-encoded, without the query.
+    public var path: String
+    /// The `Accept` header, if any.
+    public var accept: String?
+    /// The `If-None-Match` header, if any.
+    public var ifNoneMatch: String?
+
+    /// A request as the adapter saw it.
+    public init(method: String, path: String, accept: String? = nil, ifNoneMatch: String? = nil) {
+        self.method = method
+        self.path = path
+        self.accept = accept
+        self.ifNoneMatch = ifNoneMatch
+    }
+}
+
+/// The proxy's answer: status, headers in order, body.
+public struct ProxyResponse: Sendable {
+    /// The HTTP status code.
+    public var status: Int
+    /// Header fields, in the order to send them.
+    public var headers: [(name: String, value: String)]
+    /// The body (empty for 304 and HEAD).
+    public var body: Data
+
+    /// The value of the first header named `name` (case-insensitive).
+    public func header(_ name: String) -> String? {
+        headers.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }?.value
+    }
+}

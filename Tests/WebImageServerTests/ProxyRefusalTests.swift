@@ -1,0 +1,97 @@
+import Foundation
+import Testing
+import WebImage
+
+@testable import WebImageServer
+
+/// Every refusal has its status and a one-line reason, and nothing refused reaches the origin.
+@Suite struct ProxyRefusalTests {
+    func expect(_ response: ProxyResponse, _ status: Int, _ reason: String,
+                sourceLocation: SourceLocation = #_sourceLocation) {
+        let text = String(decoding: response.body, as: UTF8.self)
+        #expect(response.status == status, "\(text)", sourceLocation: sourceLocation)
+        #expect(text.contains(reason), "\(text)", sourceLocation: sourceLocation)
+        #expect(text.split(separator: "\n").count == 1, sourceLocation: sourceLocation)
+        #expect(response.header("Content-Type") == "text/plain; charset=utf-8", sourceLocation: sourceLocation)
+    }
+
+    @Test func signaturesAreChecked() async throws {
+        let signer = try URLSignature(keyHex: "736563726574", saltHex: "68656c6c6f")
+        try await ProxyHarness.with(configuring: { $0.signature = signer }) { harness in
+            let unsigned = harness.plainPath(["w:20"], "photo.jpg")
+            let signedPart = String(unsigned.dropFirst(2))  // after "/_"
+            let good = "/" + signer.signature(for: signedPart[...]) + signedPart
+            #expect(await harness.get(good).status == 200)
+            expect(await harness.get(unsigned), 403, "signature does not match")
+            expect(await harness.get("/" + signer.signature(for: "/w:21/x") + signedPart), 403, "signature")
+            #expect(harness.origin.log.count("/files/photo.jpg") == 1)
+        }
+    }
+
+    @Test func badURLsOptionsAndSourcesAreRefusedBeforeAnyFetch() async throws {
+        try await ProxyHarness.with(configuring: { $0.allowedSourcePrefixes = [] }) { harness in
+            expect(await harness.get(harness.plainPath(["zoom:2"], "photo.jpg")), 400, "unknown option \"zoom\"")
+            expect(await harness.get(harness.plainPath(["w:10"], "photo.jpg", ext: "bmp")), 400, "extension \"bmp\"")
+            expect(await harness.get("/_/w:10"), 400, "no source URL")
+            expect(await harness.get(harness.plainPath(["exp:1000"], "photo.jpg")), 410, "expired")
+            expect(await harness.get("/_/plain/file:%2F%2F%2Fetc%2Fpasswd"), 403, "only http and https")
+            expect(await harness.get("/_/plain/data:image%2Fpng;base64,iVBORw0KGgo="), 403, "not data:")
+            expect(await harness.get("/_/plain/http:%2F%2F%2Fa.jpg"), 400, "has no host")
+            expect(await harness.get("/_/plain/ftp:%2F%2Fexample.com%2Fa.jpg"), 403, "only http and https")
+            #expect(harness.origin.log.requests.isEmpty)
+            let post = await harness.proxy.respond(to: ProxyRequest(method: "POST", path: "/health"))
+            #expect(post.status == 405 && post.header("Allow") == "GET, HEAD")
+            #expect(await harness.get("/health").status == 200)
+        }
+    }
+
+    @Test func sourcesOutsideTheAllowedPrefixesAreRefused() async throws {
+        let prefixes = ["https://images.example.com/"]
+        try await ProxyHarness.with(configuring: { $0.allowedSourcePrefixes = prefixes }) { harness in
+            expect(await harness.get(harness.plainPath([], "photo.jpg")), 403, "not under an allowed prefix")
+            #expect(harness.origin.log.requests.isEmpty)
+        }
+    }
+
+    @Test(arguments: ["127.0.0.1", "[::1]", "[::ffff:127.0.0.1]", "169.254.169.254", "10.0.0.1", "localhost"])
+    func privateAddressesAreRefusedUnlessAllowed(host: String) async throws {
+        try await ProxyHarness.with(configuring: { $0.allowsLoopbackSources = false }) { harness in
+            let port = harness.origin.url("/").port ?? 80
+            let source = "http://\(host):\(port)/files/photo.jpg"
+            let path = "/_/plain/" + source.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
+            expect(await harness.get(path), 403, "not allowed")
+            #expect(harness.origin.log.requests.isEmpty)
+        }
+    }
+
+    @Test func sourceFaultsHaveTheirStatuses() async throws {
+        try await ProxyHarness.with(configuring: {
+            $0.maximumSourceBytes = 2_000
+            $0.maximumSourcePixels = 100 * 100
+        }) { harness in
+            expect(await harness.get(harness.plainPath([], "missing.jpg")), 404, "not found")
+            expect(await harness.get(harness.plainPath([], "photo.jpg")), 413, "too large")
+            expect(await harness.get(harness.plainPath([], "text.txt")), 422, "not an image")
+            // Few bytes (one colour compresses well), too many pixels.
+            let flat = try PixelBuffer(width: 200, height: 200, filledWith: RGBA(9, 9, 9))
+            harness.origin.serve("big.png", data: try ImageCoders.shared.encode(Image(pixels: flat), as: .png),
+                                 contentType: "image/png")
+            expect(await harness.get(harness.plainPath([], "big.png")), 422, "too large")
+            expect(await harness.get(harness.plainPath(["frame:7"], "anim.gif")), 400, "frame 7 does not exist")
+        }
+    }
+
+    @Test func aFullQueueAnswers429WithRetryAfter() async throws {
+        try await ProxyHarness.with(configuring: { $0.workers = 1; $0.queueLimit = 0 }) { harness in
+            harness.origin.closeGate("g")
+            async let blocked = harness.get(harness.plainPath([], "photo.jpg", path: "/gate/g/"))
+            #expect(await harness.origin.waitUntil { $0.count("/gate/g/photo.jpg") == 1 })
+            let refused = await harness.get(harness.plainPath(["w:5"], "logo.png"))
+            expect(refused, 429, "busy")
+            #expect(refused.header("Retry-After") == "1")
+            harness.origin.openGate("g")
+            #expect(await blocked.status == 200)
+            #expect(await harness.get(harness.plainPath(["w:5"], "logo.png")).status == 200)
+        }
+    }
+}

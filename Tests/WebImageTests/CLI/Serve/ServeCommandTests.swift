@@ -1,0 +1,80 @@
+import Foundation
+import Testing
+import TestImageServer
+import WebImage
+
+/// `webimage serve` as users run it: a real process on loopback, its contract's flags and variables, its refusals
+/// at start-up, and a graceful stop on SIGTERM.
+@Suite struct ServeCommandTests {
+    @Test func refusesToStartWithoutAKeyUnlessInsecure() async throws {
+        let bare = try await CommandLineTool.run(["serve", "--bind", "127.0.0.1:0"])
+        #expect(bare.status != 0)
+        #expect(bare.errorLines.count == 1 && bare.stderr.contains("--insecure"))
+        let half = try await CommandLineTool.run(["serve", "--key", "aa"])
+        #expect(half.status != 0 && half.stderr.contains("--key and --salt go together"))
+        let odd = try await CommandLineTool.run(["serve", "--key", "abc", "--salt", "00"])
+        #expect(odd.status != 0 && odd.stderr.contains("hex"))
+        let badBind = try await CommandLineTool.run(["serve", "--insecure", "--bind", "nowhere"])
+        #expect(badBind.status != 0 && badBind.stderr.contains("HOST:PORT"))
+    }
+
+    @Test func servesSignedURLsAndStopsGracefullyOnSIGTERM() async throws {
+        let origin = try await TestImageServer.start()
+        let pixels = try PixelBuffer(width: 80, height: 60, filledWith: RGBA(10, 200, 30))
+        origin.serve("a.png", data: try ImageCoders.shared.encode(Image(pixels: pixels), as: .png),
+                     contentType: "image/png")
+        let folder = try CommandLineTool.temporaryFolder()
+        // The key comes from the environment, the salt from a flag: both ways are the contract.
+        let server = try await ServeProcess.start(
+            ["--bind", "127.0.0.1:0", "--salt", "68656c6c6f", "--cache-dir", folder.path],
+            environment: ["WEBIMAGE_KEY": "736563726574", "WEBIMAGE_ALLOW_LOOPBACK_SOURCES": "1"])
+        #expect(server.address.hasPrefix("http://127.0.0.1:"))
+        #expect(server.standardOutput.split(separator: "\n").count == 1)
+
+        let source = origin.url("/gate/open/a.png").absoluteString
+        let signedPart = "/rs:fit:40:40/plain/" + source + "@webp"
+        let signature = try signature(signedPart, keyHex: "736563726574", saltHex: "68656c6c6f")
+        origin.closeGate("open")
+        async let inFlight = server.get("/" + signature + signedPart)
+        #expect(await origin.waitUntil { $0.count("/gate/open/a.png") == 1 })
+        // SIGTERM with a request in flight: it is answered before the process exits.
+        let exit = Task { await server.terminate() }
+        try await Task.sleep(for: .milliseconds(200))
+        origin.openGate("open")
+        let answer = try await inFlight
+        #expect(answer.status == 200)
+        #expect(answer.headers.contains { $0.0.lowercased() == "content-type" && $0.1 == "image/webp" })
+        #expect(try ImageCoders.shared.decode(answer.body).size == PixelSize(width: 40, height: 30))
+        #expect(await exit.value == 0)
+        await origin.shutdown()
+        try? FileManager.default.removeItem(at: folder)
+    }
+
+    @Test func aWrongSignatureIs403AndHealthIs200() async throws {
+        let server = try await ServeProcess.start(["--bind", "127.0.0.1:0", "--key", "00ff", "--salt", "ff00"])
+        #expect(try await server.get("/health").status == 200)
+        let wrong = try await server.get("/AAAA/w:10/plain/http://example.com/a.jpg")
+        #expect(wrong.status == 403)
+        #expect(String(decoding: wrong.body, as: UTF8.self).contains("signature"))
+        #expect(await server.terminate() == 0)
+    }
+
+    /// imgproxy's signature, computed here independently with Python's hmac module's rules: HMAC-SHA256 over
+    /// salt ‖ path, URL-safe Base64 without padding (written with Foundation only, not the server's code).
+    private func signature(_ path: String, keyHex: String, saltHex: String) throws -> String {
+        let python = """
+            import base64, hashlib, hmac, sys
+            key, salt, path = bytes.fromhex(sys.argv[1]), bytes.fromhex(sys.argv[2]), sys.argv[3].encode()
+            print(base64.urlsafe_b64encode(hmac.new(key, salt + path, hashlib.sha256).digest()).rstrip(b"=").decode())
+            """
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        process.arguments = ["-c", python, keyHex, saltHex, path]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        try process.run()
+        let output = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return String(decoding: output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+}

@@ -1,0 +1,77 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+
+/// A `webimage serve` process started by a test: its address read from the "listening on" line, requests sent
+/// with AsyncHTTPClient, stopped with a signal.
+final class ServeProcess: Sendable {
+    let process: Process
+    let address: String
+    private let output: URL
+
+    /// Starts `webimage serve ARGUMENTS` and waits (on a thread of its own) for its "listening on" line.
+    static func start(_ arguments: [String], environment: [String: String] = [:]) async throws -> ServeProcess {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread {
+                continuation.resume(with: Result { try ServeProcess(arguments, environment: environment) })
+            }.start()
+        }
+    }
+
+    private init(_ arguments: [String], environment: [String: String]) throws {
+        output = FileManager.default.temporaryDirectory.appendingPathComponent("serve-\(UUID().uuidString).out")
+        _ = FileManager.default.createFile(atPath: output.path, contents: nil)
+        let process = Process()
+        process.executableURL = CommandLineTool.executable
+        process.arguments = ["serve"] + arguments
+        process.environment = CommandLineTool.environment.merging(environment) { $1 }
+        process.standardOutput = try FileHandle(forWritingTo: output)
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        self.process = process
+        // The line comes once the socket is bound: poll the output file (a pipe could fill and block the child).
+        var line: String?
+        for _ in 0..<6_000 where line == nil && process.isRunning {
+            let text = String(decoding: (try? Data(contentsOf: output)) ?? Data(), as: UTF8.self)
+            line = text.split(separator: "\n").first { $0.hasPrefix("listening on ") }.map(String.init)
+            if line == nil { Thread.sleep(forTimeInterval: 0.01) }
+        }
+        guard let line else {
+            process.terminate()
+            throw ServeProcessError("webimage serve did not print its listening line")
+        }
+        address = String(line.dropFirst("listening on ".count))
+    }
+
+    /// Everything the process printed on stdout so far.
+    var standardOutput: String { String(decoding: (try? Data(contentsOf: output)) ?? Data(), as: UTF8.self) }
+
+    /// GETs `path` from the server.
+    func get(_ path: String) async throws -> (status: Int, headers: [(String, String)], body: Data) {
+        let request = HTTPClientRequest(url: address + path)
+        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(60))
+        let body = try await response.body.collect(upTo: 64 << 20)
+        return (Int(response.status.code), response.headers.map { ($0.name, $0.value) }, Data(body.readableBytesView))
+    }
+
+    /// Sends SIGTERM and waits (on a thread of its own) for the exit status.
+    func terminate() async -> Int32 {
+        process.terminate()
+        return await withCheckedContinuation { continuation in
+            Thread {
+                self.process.waitUntilExit()
+                continuation.resume(returning: self.process.terminationStatus)
+            }.start()
+        }
+    }
+
+    deinit {
+        if process.isRunning { process.terminate() }
+        try? FileManager.default.removeItem(at: output)
+    }
+}
+
+struct ServeProcessError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
