@@ -117,6 +117,28 @@ import WebImage
     }
 }
 
+@Suite struct ProxyMetricsTests {
+    @Test func metricsCountRequestsCacheTiersAndTheLibrarysWork() async throws {
+        try await ProxyHarness.with { harness in
+            let path = harness.plainPath(["w:20"], "photo.jpg")
+            #expect(await harness.get(path).status == 200)
+            #expect(await harness.get(path).status == 200)
+            #expect(await harness.get(harness.plainPath(["nope:1"], "photo.jpg")).status == 400)
+            let metrics = await harness.get("/metrics")
+            #expect(metrics.status == 200 && metrics.header("Content-Type") == "text/plain; version=0.0.4")
+            let text = String(decoding: metrics.body, as: UTF8.self)
+            let lines = text.split(separator: "\n").map(String.init)
+            #expect(lines.contains(#"webimage_serve_requests_total{status="200"} 2"#))
+            #expect(lines.contains(#"webimage_serve_requests_total{status="400"} 1"#))
+            #expect(lines.contains(#"webimage_serve_result_hits_total{tier="memory"} 1"#))
+            #expect(lines.contains("webimage_serve_result_misses_total 1"))
+            #expect(lines.contains { $0.hasPrefix("webimage_serve_encode_seconds_count") && $0.hasSuffix(" 1") })
+            #expect(lines.contains { $0.hasPrefix("webimage_manager_decode_seconds_count") && $0.hasSuffix(" 1") })
+            #expect(lines.contains { $0.hasPrefix("webimage_serve_queue_depth") })
+        }
+    }
+}
+
 @Suite struct HTTPDateTests {
     @Test func formatsIMFFixdate() {
         #expect(HTTPDate.string(secondsSince1970: 784_111_777) == "Sun, 06 Nov 1994 08:49:37 GMT")

@@ -14,12 +14,19 @@ public struct ProxyRenderer: Sendable {
     public var defaultQuality: Int
     /// Animations with more frames are refused (422): each frame costs a resize and an encode.
     public var maximumFrames: Int
+    /// Where transform and encode times go, when the renderer belongs to a proxy.
+    let metrics: ProxyMetrics?
 
     /// A renderer encoding with `coders`.
     public init(coders: ImageCoders = .shared, defaultQuality: Int = 80, maximumFrames: Int = 500) {
+        self.init(coders: coders, defaultQuality: defaultQuality, maximumFrames: maximumFrames, metrics: nil)
+    }
+
+    init(coders: ImageCoders, defaultQuality: Int = 80, maximumFrames: Int = 500, metrics: ProxyMetrics?) {
         self.coders = coders
         self.defaultQuality = defaultQuality
         self.maximumFrames = maximumFrames
+        self.metrics = metrics
     }
 
     /// The encoded result of `options` applied to `source`, in `format`.
@@ -27,8 +34,13 @@ public struct ProxyRenderer: Sendable {
     ///   or that cannot be processed, 500 when encoding fails.
     public func render(_ source: Image, options: ProcessingOptions, format: OutputFormat) throws(ProxyError) -> Data {
         do {
+            let transformStarted = ContinuousClock.now
             let image = try transform(try selectFrames(source, options: options, format: format), options: options)
-            return try encode(image, options: options, format: format)
+            let encodeStarted = ContinuousClock.now
+            metrics?.transformed(after: encodeStarted - transformStarted)
+            let data = try encode(image, options: options, format: format)
+            metrics?.encoded(after: ContinuousClock.now - encodeStarted)
+            return data
         } catch let error as ProxyError {
             throw error
         } catch let error as ImageError {

@@ -18,6 +18,7 @@ public final class ImageProxy: Sendable {
     private let renderCount = Mutex(0)
     private let queue: WorkQueue
     private let sources: SourcePolicy
+    private let metrics = ProxyMetrics()
 
     /// A proxy with caches under `configuration.cacheDirectory` (`sources/` and `results/`).
     public init(configuration: ProxyConfiguration, coders: ImageCoders = .shared) {
@@ -27,6 +28,7 @@ public final class ImageProxy: Sendable {
         download.maximumBodySize = configuration.maximumSourceBytes
         download.timeout = configuration.downloadTimeout
         download.maxConcurrentDownloads = 16
+        download.metricsFactory = metrics.factory
         let downloader = ImageDownloader(configuration: download)
         let sourceCache = ImageCache(
             folder: configuration.cacheDirectory.appendingPathComponent("sources"),
@@ -34,8 +36,9 @@ public final class ImageProxy: Sendable {
         var managing = ImageManager.Configuration()
         managing.decodeLimits = DecodeLimits(maxPixels: configuration.maximumSourcePixels)
         managing.maxConcurrentLoads = 16
+        managing.metricsFactory = metrics.factory
         manager = ImageManager(cache: sourceCache, loader: downloader, coders: coders, configuration: managing)
-        renderer = ProxyRenderer(coders: coders)
+        renderer = ProxyRenderer(coders: coders, metrics: metrics)
         results = ResultCache(folder: configuration.cacheDirectory.appendingPathComponent("results"),
                               memoryBytes: configuration.memoryBytes / 2)
         queue = WorkQueue(workers: configuration.workers, queueLimit: configuration.queueLimit)
@@ -50,10 +53,23 @@ public final class ImageProxy: Sendable {
 
     /// The answer to `request`: an image, a 304, `/health`'s status, or an error status with a one-line reason.
     public func respond(to request: ProxyRequest) async -> ProxyResponse {
+        let started = ContinuousClock.now
+        let response = await answer(request)
+        metrics.answered(status: response.status, after: ContinuousClock.now - started)
+        return response
+    }
+
+    private func answer(_ request: ProxyRequest) async -> ProxyResponse {
         guard request.method == "GET" || request.method == "HEAD" else {
             return Self.text(405, "only GET and HEAD are served", extra: [("Allow", "GET, HEAD")])
         }
         if request.path == "/health" { return Self.text(200, "ok") }
+        if request.path == "/metrics" {
+            metrics.queue(depth: await queue.depth)
+            return ProxyResponse(status: 200, headers: [("Content-Type", "text/plain; version=0.0.4"),
+                                                        ("Cache-Control", "no-store")],
+                                 body: Data(metrics.exposition().utf8))
+        }
         do {
             var response = try await withRequestTimeout { try await self.serve(request) }
             if request.method == "HEAD" { response.body = Data() }
@@ -113,12 +129,17 @@ public final class ImageProxy: Sendable {
         let key = "\(path.source)\n\(options.cacheKey)\n\(chosen?.rawValue ?? "source")"
         let requested = options
 
+        if let format = chosen, !renderer.coders.canEncode(to: format.imageFormat) {
+            throw ProxyError.badRequest("this server does not write \(format.rawValue)")
+        }
         let result: RenderedResult
-        if let cached = await results.result(forKey: key) {
-            result = cached
+        let cached = await results.result(forKey: key)
+        metrics.resultLookup(cached?.tier)
+        if let cached {
+            result = cached.result
         } else {
             result = try await inFlight.result(forKey: key) { [self] in
-                try await queue.run {
+                try await queue.run(depthObserver: { self.metrics.queue(depth: $0) }) {
                     try await self.render(url, options: requested, format: chosen, key: key)
                 }
             }
@@ -131,7 +152,9 @@ public final class ImageProxy: Sendable {
     {
         renderCount.withLock { $0 += 1 }
         // Animations stay whole only when the output can hold them (the renderer keeps one frame otherwise).
+        let loadStarted = ContinuousClock.now
         let loaded = try await manager.loadImage(from: url, options: [.transformAnimatedImage])
+        metrics.sourceLoaded(after: ContinuousClock.now - loadStarted)
         let source = loaded.image
         let output = format ?? OutputFormat.matchingSource(source.format, hasAlpha: source.hasAlpha)
         let data = try renderer.render(source, options: options, format: output)

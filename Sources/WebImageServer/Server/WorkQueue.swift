@@ -16,7 +16,8 @@ actor WorkQueue {
 
     /// Runs `work` when a worker is free.
     /// - Throws: ``ProxyError`` 429 when every worker is busy and the line is full; whatever `work` throws.
-    func run<Value: Sendable>(_ work: @Sendable () async throws -> Value) async throws -> Value {
+    func run<Value: Sendable>(depthObserver: @Sendable (Int) -> Void = { _ in },
+                              _ work: @Sendable () async throws -> Value) async throws -> Value {
         if running < workers {
             running += 1
         } else {
@@ -25,7 +26,11 @@ actor WorkQueue {
                                  "the server is busy: \(workers) renders running, \(waiting.count) waiting")
             }
             // The worker that finishes hands its slot over, so `running` stays as it is.
-            await withCheckedContinuation { waiting.append($0) }
+            await withCheckedContinuation {
+                waiting.append($0)
+                depthObserver(waiting.count)
+            }
+            depthObserver(waiting.count)
         }
         defer { release() }
         return try await work()

@@ -1,0 +1,65 @@
+import Metrics
+import Foundation
+import Prometheus
+
+/// The proxy's metrics, in one Prometheus registry with the library's own (the manager's cache hits, decode and
+/// transform timers, and the downloader's requests and bytes), served as text by `GET /metrics`.
+final class ProxyMetrics: Sendable {
+    /// Where every metric of this proxy lives.
+    let registry: PrometheusCollectorRegistry
+    /// The factory the manager and downloader are given, so their metrics land in ``registry`` too.
+    let factory: PrometheusMetricsFactory
+    private let requestTime: CoreMetrics.Timer
+    private let sourceTime: CoreMetrics.Timer
+    private let transformTime: CoreMetrics.Timer
+    private let encodeTime: CoreMetrics.Timer
+    private let queueDepth: CoreMetrics.Gauge
+    private let memoryHits: CoreMetrics.Counter
+    private let diskHits: CoreMetrics.Counter
+    private let misses: CoreMetrics.Counter
+
+    init() {
+        registry = PrometheusCollectorRegistry()
+        factory = PrometheusMetricsFactory(registry: registry)
+        requestTime = CoreMetrics.Timer(label: "webimage_serve_request_seconds", factory: factory)
+        sourceTime = CoreMetrics.Timer(label: "webimage_serve_source_seconds", factory: factory)
+        transformTime = CoreMetrics.Timer(label: "webimage_serve_transform_seconds", factory: factory)
+        encodeTime = CoreMetrics.Timer(label: "webimage_serve_encode_seconds", factory: factory)
+        queueDepth = CoreMetrics.Gauge(label: "webimage_serve_queue_depth", factory: factory)
+        memoryHits = CoreMetrics.Counter(label: "webimage_serve_result_hits_total", dimensions: [("tier", "memory")],
+                             factory: factory)
+        diskHits = CoreMetrics.Counter(label: "webimage_serve_result_hits_total", dimensions: [("tier", "disk")], factory: factory)
+        misses = CoreMetrics.Counter(label: "webimage_serve_result_misses_total", factory: factory)
+    }
+
+    /// One answered request: counted by status, timed from parsing to the last header.
+    func answered(status: Int, after duration: Duration) {
+        CoreMetrics.Counter(label: "webimage_serve_requests_total", dimensions: [("status", String(status))], factory: factory)
+            .increment()
+        requestTime.recordNanoseconds(duration.nanoseconds)
+    }
+
+    func sourceLoaded(after duration: Duration) { sourceTime.recordNanoseconds(duration.nanoseconds) }
+    func transformed(after duration: Duration) { transformTime.recordNanoseconds(duration.nanoseconds) }
+    func encoded(after duration: Duration) { encodeTime.recordNanoseconds(duration.nanoseconds) }
+    func queue(depth: Int) { queueDepth.record(depth) }
+
+    /// A result cache lookup: where it was found, or that it was not.
+    func resultLookup(_ tier: ResultCache.Tier?) {
+        switch tier {
+        case .memory: memoryHits.increment()
+        case .disk: diskHits.increment()
+        case nil: misses.increment()
+        }
+    }
+
+    /// The Prometheus text exposition of every metric.
+    func exposition() -> String { registry.emitToString() }
+}
+
+extension Duration {
+    fileprivate var nanoseconds: Int64 {
+        let (seconds, attoseconds) = components
+        return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
+    }
+}
