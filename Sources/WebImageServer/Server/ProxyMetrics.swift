@@ -28,14 +28,15 @@ final class ProxyMetrics: Sendable {
         queueDepth = CoreMetrics.Gauge(label: "webimage_serve_queue_depth", factory: factory)
         memoryHits = CoreMetrics.Counter(label: "webimage_serve_result_hits_total", dimensions: [("tier", "memory")],
                              factory: factory)
-        diskHits = CoreMetrics.Counter(label: "webimage_serve_result_hits_total", dimensions: [("tier", "disk")], factory: factory)
+        diskHits = CoreMetrics.Counter(label: "webimage_serve_result_hits_total", dimensions: [("tier", "disk")],
+                                       factory: factory)
         misses = CoreMetrics.Counter(label: "webimage_serve_result_misses_total", factory: factory)
     }
 
     /// One answered request: counted by status, timed from parsing to the last header.
     func answered(status: Int, after duration: Duration) {
-        CoreMetrics.Counter(label: "webimage_serve_requests_total", dimensions: [("status", String(status))], factory: factory)
-            .increment()
+        let byStatus = [("status", String(status))]
+        CoreMetrics.Counter(label: "webimage_serve_requests_total", dimensions: byStatus, factory: factory).increment()
         requestTime.recordNanoseconds(duration.nanoseconds)
     }
 
