@@ -157,13 +157,26 @@ public final class ImageProxy: Sendable {
         metrics.sourceLoaded(after: ContinuousClock.now - loadStarted)
         let source = loaded.image
         let output = format ?? OutputFormat.matchingSource(source.format, hasAlpha: source.hasAlpha)
-        let data = try renderer.render(source, options: options, format: output)
+        let renderer = self.renderer
+        let data = try await Self.offPool { try renderer.render(source, options: options, format: output) }
         let digest = data.withUnsafeBytes { SHA256.hash($0) }
         let etag = "\"" + (0..<4).map { String(digest[$0], radix: 16).leftPadded(to: 8) }.joined() + "\""
         let result = RenderedResult(data: data, format: output, etag: etag,
                                     lastModified: HTTPDate.string(secondsSince1970: Date().timeIntervalSince1970))
         await results.store(result, forKey: key)
         return result
+    }
+
+    /// Threads for rendering, off Swift's cooperative pool (which cache hits and the manager need to stay
+    /// responsive) and off the event loops. The work queue bounds how many renders run, so this stays at
+    /// `--workers` threads busy.
+    private static let renderThreads = DispatchQueue(label: "webimage.serve.render", qos: .userInitiated,
+                                                     attributes: .concurrent)
+
+    private static func offPool<Value: Sendable>(_ work: @escaping @Sendable () throws -> Value) async throws -> Value {
+        try await withCheckedThrowingContinuation { continuation in
+            renderThreads.async { continuation.resume(with: Result { try work() }) }
+        }
     }
 
     private func answer(_ result: RenderedResult, ifNoneMatch: String?, varies: Bool) -> ProxyResponse {
