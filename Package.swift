@@ -20,6 +20,8 @@ let package = Package(
         .library(name: "WebImagePDF", targets: ["WebImagePDF"]),
         .library(name: "WebImageTIFF", targets: ["WebImageTIFF"]),
         .executable(name: "webimage", targets: ["WebImageCLI"]),
+        // The image proxy behind `webimage serve`, for apps that embed it.
+        .library(name: "WebImageServer", targets: ["WebImageServer"]),
         // For the benchmark and soak packages beside this one (Benchmarks/, Reliability/), which are kept out of
         // this package so that `swift test` does not build them: the loopback test server and the C libraries'
         // shims they call directly. Not API.

@@ -2,7 +2,11 @@
 public struct Gravity: Sendable, Hashable {
     /// The anchor of the crop.
     public enum Anchor: String, Sendable, Hashable, CaseIterable {
-        case center = "ce", north = "no", south = "so", east = "ea", west = "we"
+        /// The middle (`ce`).
+        case center = "ce"
+        /// The top edge (`no`), the bottom (`so`), the right (`ea`), the left (`we`).
+        case north = "no", south = "so", east = "ea", west = "we"
+        /// The corners: top right (`noea`), top left (`nowe`), bottom right (`soea`), bottom left (`sowe`).
         case northEast = "noea", northWest = "nowe", southEast = "soea", southWest = "sowe"
         /// The window with the most detail (edge energy) along the axis the crop can move.
         case smart = "sm"

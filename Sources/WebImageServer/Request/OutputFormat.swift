@@ -2,7 +2,16 @@ import WebImage
 
 /// The formats the proxy writes, by the names URLs use for them.
 public enum OutputFormat: String, Sendable, Hashable, CaseIterable {
-    case jpeg = "jpg", png, webp, avif, gif
+    /// JPEG, named `jpg` (or `jpeg`) in URLs.
+    case jpeg = "jpg"
+    /// PNG; animated (APNG) when the result has frames.
+    case png
+    /// WebP; animated when the result has frames.
+    case webp
+    /// AVIF, when the AVIF coder is registered (`webimage serve` registers it).
+    case avif
+    /// GIF; animated when the result has frames.
+    case gif
 
     /// The format for a URL's name: `jpg` or `jpeg`, `png`, `webp`, `avif`, `gif`; `nil` for any other.
     public init?(name: String) {
