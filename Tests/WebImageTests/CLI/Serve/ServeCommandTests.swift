@@ -37,9 +37,19 @@ import WebImage
         origin.closeGate("open")
         async let inFlight = server.get("/" + signature + signedPart)
         #expect(await origin.waitUntil { $0.count("/gate/open/a.png") == 1 })
-        // SIGTERM with a request in flight: it is answered before the process exits.
+        // SIGTERM with a request in flight: new connections are refused from then on, and the request in flight
+        // is still answered before the process exits.
         let exit = Task { await server.terminate() }
-        try await Task.sleep(for: .milliseconds(200))
+        var refused = false
+        for _ in 0..<600 where !refused {
+            do {
+                _ = try await server.get("/health")
+                try await Task.sleep(for: .milliseconds(50))
+            } catch {
+                refused = true
+            }
+        }
+        #expect(refused)
         origin.openGate("open")
         let answer = try await inFlight
         #expect(answer.status == 200)
