@@ -66,6 +66,12 @@ struct ServeCommand: AsyncParsableCommand {
     var presets: String?
     @Flag(name: .customLong("only-presets"), help: "Accept only preset options in URLs.")
     var onlyPresets = false
+    @Option(name: .customLong("download-timeout"),
+            help: ArgumentHelp("Seconds a source download may take, 504 after (default 10).", valueName: "SECONDS"))
+    var downloadTimeout: Int?
+    @Option(name: .customLong("request-timeout"),
+            help: ArgumentHelp("Seconds a whole request may take, 504 after (default 30).", valueName: "SECONDS"))
+    var requestTimeout: Int?
 
     func run() async throws {
         let settings = ServeSettings(command: self, environment: ProcessInfo.processInfo.environment)

@@ -54,6 +54,12 @@ struct ServeSettings {
             configuration.presets = try ProxyPresets(fileContents: text)
         }
         configuration.onlyPresets = try flag(command.onlyPresets, "ONLY_PRESETS")
+        if let seconds = try number(command.downloadTimeout, "DOWNLOAD_TIMEOUT", "--download-timeout", minimum: 1) {
+            configuration.downloadTimeout = .seconds(seconds)
+        }
+        if let seconds = try number(command.requestTimeout, "REQUEST_TIMEOUT", "--request-timeout", minimum: 1) {
+            configuration.requestTimeout = .seconds(seconds)
+        }
         return configuration
     }
 

@@ -2,6 +2,14 @@ import AsyncHTTPClient
 import Foundation
 import NIOCore
 
+#if canImport(Glibc)
+import Glibc
+private let streamSocket = Int32(SOCK_STREAM.rawValue)
+#elseif canImport(Darwin)
+import Darwin
+private let streamSocket = SOCK_STREAM
+#endif
+
 /// A `webimage serve` process started by a test: its address read from the "listening on" line, requests sent
 /// with AsyncHTTPClient, stopped with a signal.
 final class ServeProcess: Sendable {
@@ -52,6 +60,23 @@ final class ServeProcess: Sendable {
         let response = try await HTTPClient.shared.execute(request, timeout: .seconds(60))
         let body = try await response.body.collect(upTo: 64 << 20)
         return (Int(response.status.code), response.headers.map { ($0.name, $0.value) }, Data(body.readableBytesView))
+    }
+
+    /// Whether a TCP connection to the server's port opens now (a plain `connect`, answered at once either way).
+    func acceptsConnections() -> Bool {
+        guard let url = URL(string: address), let port = url.port else { return false }
+        let socket = socket(AF_INET, streamSocket, 0)
+        guard socket >= 0 else { return false }
+        defer { close(socket) }
+        var target = sockaddr_in()
+        target.sin_family = sa_family_t(AF_INET)
+        target.sin_port = in_port_t(UInt16(port).bigEndian)
+        target.sin_addr.s_addr = inet_addr("127.0.0.1")
+        return withUnsafePointer(to: &target) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
+            }
+        }
     }
 
     /// Sends SIGTERM and waits (on a thread of its own) for the exit status.
