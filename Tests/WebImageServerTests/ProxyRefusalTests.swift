@@ -78,6 +78,8 @@ import WebImage
                                  contentType: "image/png")
             expect(await harness.get(harness.plainPath([], "big.png")), 422, "too large")
             expect(await harness.get(harness.plainPath(["frame:7"], "anim.gif")), 400, "frame 7 does not exist")
+            expect(await harness.get(harness.plainPath(["rs:fit:16000:16000:1", "dpr:8"], "anim.gif")), 400,
+                   "over the limit of 50000000")
         }
     }
 

@@ -14,6 +14,8 @@ public struct ProxyRenderer: Sendable {
     public var defaultQuality: Int
     /// Animations with more frames are refused (422): each frame costs a resize and an encode.
     public var maximumFrames: Int
+    /// Results (and scaled images before a fill's crop) with more pixels are refused (400).
+    public static let maximumResultPixels = 50_000_000
     /// Where transform and encode times go, when the renderer belongs to a proxy.
     let metrics: ProxyMetrics?
 
@@ -74,6 +76,11 @@ public struct ProxyRenderer: Sendable {
             image = try ImageTransformers.Rotate(degrees: Double(360 - options.rotate), fitSize: true).transform(image)
         }
         let plan = ResizePlan(source: image.size, options: options)
+        // Width, height and dpr are each bounded, but together with enlarge they could still ask for gigapixels.
+        guard plan.scaledSize.area <= Self.maximumResultPixels else {
+            throw ProxyError.badRequest("the result would be \(plan.scaledSize) pixels, over the limit of "
+                                        + "\(Self.maximumResultPixels)")
+        }
         if let crop = plan.sourceCrop { image = try cut(image, to: crop) }
         if plan.scaledSize != image.size {
             image = try ImageTransformers.Resize(to: plan.scaledSize, fit: .fill).transform(image)
