@@ -171,12 +171,15 @@ public final class DiskCache: Sendable {
             written = try DiskEntryFile.writeTemporary(in: main.path, header: header, payload: data,
                                                        modificationTime: now, synchronous: configuration.synchronousWrites)
         } catch {
-            // The folder may not exist yet, or was deleted behind our back: create it and try once more. A folder
-            // this process creates is empty, so its totals start at zero.
-            guard FileSystem.status(main.path)?.isDirectory != true else { throw error }
-            try FileSystem.makeDirectories(main.path)
-            DiskTotalsFile.update(folder: main.path) { totals in
-                if totals == nil { totals = Totals(entries: 0, bytes: 0) }
+            // The folder may not exist yet, or was deleted behind our back: create it unless another store has
+            // meanwhile (the first stores into a new folder race here), and try once more either way. A folder
+            // this process creates is empty, so its totals start at zero. Any other failure (a full disk) fails
+            // the second write too, and that error is thrown.
+            if FileSystem.status(main.path)?.isDirectory != true {
+                try FileSystem.makeDirectories(main.path)
+                DiskTotalsFile.update(folder: main.path) { totals in
+                    if totals == nil { totals = Totals(entries: 0, bytes: 0) }
+                }
             }
             written = try DiskEntryFile.writeTemporary(in: main.path, header: header, payload: data,
                                                        modificationTime: now, synchronous: configuration.synchronousWrites)
