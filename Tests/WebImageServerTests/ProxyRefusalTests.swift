@@ -83,6 +83,33 @@ import WebImage
         }
     }
 
+    @Test func aSourceThatFailedIsAskedForAgain() async throws {
+        try await ProxyHarness.with { harness in
+            expect(await harness.get(harness.plainPath([], "later.png")), 404, "not found")
+            harness.origin.serve("later.png", data: try ProxyHarness.photo(width: 8, height: 8, as: .png),
+                                 contentType: "image/png")
+            #expect(await harness.get(harness.plainPath([], "later.png")).status == 200)
+            #expect(harness.origin.log.count("/files/later.png") == 2)
+        }
+    }
+
+    @Test func aRequestOverItsTimeIs504WhileTheRenderGoesOn() async throws {
+        try await ProxyHarness.with(configuring: { $0.requestTimeout = .seconds(1) }) { harness in
+            harness.origin.closeGate("slow")
+            let path = harness.plainPath(["w:10"], "photo.jpg", path: "/gate/slow/")
+            expect(await harness.get(path), 504, "took longer than")
+            // The rendering was not abandoned: once the origin answers, its result is cached for the next request.
+            harness.origin.openGate("slow")
+            #expect(await harness.origin.waitUntil { $0.count("/gate/slow/photo.jpg") == 1 })
+            var status = 0
+            for _ in 0..<600 where status != 200 {
+                status = await harness.get(path).status
+            }
+            #expect(status == 200)
+            #expect(harness.origin.log.count("/gate/slow/photo.jpg") == 1)
+        }
+    }
+
     @Test func aFullQueueAnswers429WithRetryAfter() async throws {
         try await ProxyHarness.with(configuring: { $0.workers = 1; $0.queueLimit = 0 }) { harness in
             harness.origin.closeGate("g")

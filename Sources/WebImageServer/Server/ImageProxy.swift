@@ -85,23 +85,26 @@ public final class ImageProxy: Sendable {
         }
     }
 
-    /// `body`'s answer, or a 504 when it takes longer than the configured request timeout. A rendering that
-    /// outlives its request still finishes and fills the cache.
+    /// `body`'s answer, or a 504 as soon as the configured request timeout passes. The work is not waited for
+    /// then (a task group would wait for it): a rendering that outlives its request finishes and fills the cache.
     private func withRequestTimeout(_ body: @escaping @Sendable () async throws -> ProxyResponse) async throws
         -> ProxyResponse
     {
         let limit = configuration.requestTimeout
-        return try await withThrowingTaskGroup(of: ProxyResponse?.self) { group in
-            group.addTask { try await body() }
-            group.addTask {
+        return try await withCheckedThrowingContinuation { continuation in
+            let answer = FirstAnswer(continuation)
+            let timer = Task {
                 try await Task.sleep(for: limit)
-                return nil
+                answer.resume(with: .failure(ProxyError(status: 504, "the request took longer than \(limit)")))
             }
-            defer { group.cancelAll() }
-            guard let first = try await group.next(), let response = first else {
-                throw ProxyError(status: 504, "the request took longer than \(limit)")
+            Task {
+                do {
+                    answer.resume(with: .success(try await body()))
+                } catch {
+                    answer.resume(with: .failure(error))
+                }
+                timer.cancel()
             }
-            return response
         }
     }
 
@@ -153,12 +156,16 @@ public final class ImageProxy: Sendable {
         renderCount.withLock { $0 += 1 }
         // Animations stay whole only when the output can hold them (the renderer keeps one frame otherwise).
         let loadStarted = ContinuousClock.now
-        let loaded = try await manager.loadImage(from: url, options: [.transformAnimatedImage])
+        // retryFailed: a proxy asks again for a source that failed before (the manager would block it for good).
+        let loaded = try await manager.loadImage(from: url, options: [.transformAnimatedImage, .retryFailed])
         metrics.sourceLoaded(after: ContinuousClock.now - loadStarted)
         let source = loaded.image
-        let output = format ?? OutputFormat.matchingSource(source.format, hasAlpha: source.hasAlpha)
-        let renderer = self.renderer
-        let data = try await Self.offPool { try renderer.render(source, options: options, format: output) }
+        var output = format ?? OutputFormat.matchingSource(source.format, hasAlpha: source.hasAlpha)
+        if !self.renderer.coders.canEncode(to: output.imageFormat) {
+            output = source.hasAlpha ? .png : .jpeg  // a source format this server reads but does not write
+        }
+        let renderer = self.renderer, encoding = output
+        let data = try await Self.offPool { try renderer.render(source, options: options, format: encoding) }
         let digest = data.withUnsafeBytes { SHA256.hash($0) }
         let etag = "\"" + (0..<4).map { String(digest[$0], radix: 16).leftPadded(to: 8) }.joined() + "\""
         let result = RenderedResult(data: data, format: output, etag: etag,
@@ -211,5 +218,22 @@ public final class ImageProxy: Sendable {
 extension String {
     fileprivate func leftPadded(to length: Int) -> String {
         count >= length ? self : String(repeating: "0", count: length - count) + self
+    }
+}
+
+/// A continuation resumed by whichever of several racing tasks finishes first; the others' results are dropped.
+private final class FirstAnswer: Sendable {
+    private let continuation: Mutex<CheckedContinuation<ProxyResponse, any Error>?>
+
+    init(_ continuation: CheckedContinuation<ProxyResponse, any Error>) {
+        self.continuation = Mutex(continuation)
+    }
+
+    func resume(with result: Result<ProxyResponse, any Error>) {
+        let waiting = continuation.withLock { waiting in
+            defer { waiting = nil }
+            return waiting
+        }
+        waiting?.resume(with: result)
     }
 }
