@@ -32,6 +32,10 @@ struct ProxyHarness {
         configuration.allowsLoopbackSources = true
         configuration.cacheDirectory = folder
         configuration.port = 0
+        // Generous: these tests check behaviour, and under sanitizers beside other tests a loopback download can
+        // take seconds. The timeout test sets its own.
+        configuration.downloadTimeout = .seconds(120)
+        configuration.requestTimeout = .seconds(120)
         adjust(&configuration)
         origin.serve("photo.jpg", data: try Self.photo(width: 400, height: 300, as: .jpeg), contentType: "image/jpeg")
         origin.serve("logo.png", data: try Self.photo(width: 64, height: 48, as: .png, alpha: true),
