@@ -11,6 +11,7 @@ struct HTTPImageLoaderTests {
     private func load(_ loader: HTTPImageLoader, _ url: URL,
                       _ change: (inout ImageLoadRequest) -> Void = { _ in }) async throws -> ImageLoadResponse {
         var request = ImageLoadRequest(url: url)
+        request.timeout = .seconds(120)  // generous unless the test sets one: loaded sanitizer runs are slow
         change(&request)
         return try await loader.load(request, progress: nil)
     }

@@ -33,11 +33,15 @@ enum LoadingTest {
         }
     }
 
-    /// A configuration for tests: no retries unless a test asks, everything else default.
+    /// A configuration for tests: no retries unless a test asks, and timeouts that a loaded sanitizer run cannot
+    /// miss (a test of a timeout sets its own); everything else default.
     static func configuration(_ change: (inout ImageDownloaderConfiguration) -> Void = { _ in })
         -> ImageDownloaderConfiguration {
         var configuration = ImageDownloaderConfiguration()
         configuration.retryPolicy = .none
+        configuration.timeout = .seconds(120)
+        configuration.readTimeout = .seconds(120)
+        configuration.connectTimeout = .seconds(60)
         change(&configuration)
         return configuration
     }
@@ -57,7 +61,8 @@ enum LoadingTest {
     }
 
     /// Runs `body` with an HTTP loader that is shut down afterwards.
-    static func withHTTPLoader<T>(_ configuration: HTTPImageLoader.Configuration = .init(),
+    static func withHTTPLoader<T>(_ configuration: HTTPImageLoader.Configuration = .init(readTimeout: .seconds(120),
+                                                                                         connectTimeout: .seconds(60)),
                                   _ body: (HTTPImageLoader) async throws -> T) async throws -> T {
         let loader = HTTPImageLoader(configuration: configuration)
         do {

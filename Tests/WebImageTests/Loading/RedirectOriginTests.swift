@@ -33,8 +33,9 @@ struct RedirectOriginTests {
                                     privateKeyPEM: Array(try Fixtures.data("tls/key.pem")))
     }
 
-    /// The handshake on a busy machine (and under TSan) can be slow; the refusal case uses a short one.
-    static let patient = HTTPImageLoader.Configuration(connectTimeout: .seconds(8))
+    /// The handshake on a busy machine (and under TSan) can be slow: 8 s was missed in CI under TSan
+    /// (2026-11-24); the refusal case uses a short one.
+    static let patient = HTTPImageLoader.Configuration(readTimeout: .seconds(120), connectTimeout: .seconds(60))
 
     private func withSecrets(_ request: inout ImageLoadRequest) {
         request.credentials = Self.credentials
