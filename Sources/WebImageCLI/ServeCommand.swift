@@ -42,7 +42,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("cache-dir"),
             help: ArgumentHelp("Where sources and results are cached.", valueName: "DIR"))
     var cacheDirectory: String?
-    @Option(name: .customLong("memory-mb"), help: ArgumentHelp("Memory for cached sources and results (default 256).",
+    @Option(name: .customLong("memory-mb"), help: ArgumentHelp("Memory for cached results (default 256).",
                                                                valueName: "N"))
     var memoryMB: Int?
     @Option(help: ArgumentHelp("Renders at once (default: the number of cores).", valueName: "N"))

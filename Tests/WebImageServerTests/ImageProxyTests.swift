@@ -133,7 +133,7 @@ import WebImage
             #expect(lines.contains(#"webimage_serve_result_hits_total{tier="memory"} 1"#))
             #expect(lines.contains("webimage_serve_result_misses_total 1"))
             #expect(lines.contains { $0.hasPrefix("webimage_serve_encode_seconds_count") && $0.hasSuffix(" 1") })
-            #expect(lines.contains { $0.hasPrefix("webimage_manager_decode_seconds_count") && $0.hasSuffix(" 1") })
+            #expect(lines.contains { $0.hasPrefix("webimage_serve_decode_seconds_count") && $0.hasSuffix(" 1") })
             #expect(lines.contains { $0.hasPrefix("webimage_serve_queue_depth") })
         }
     }

@@ -35,9 +35,19 @@ public struct ProxyRenderer: Sendable {
     /// - Throws: ``ProxyError``: 400 for a frame the source does not have, 422 for a source over the frame limit
     ///   or that cannot be processed, 500 when encoding fails.
     public func render(_ source: Image, options: ProcessingOptions, format: OutputFormat) throws(ProxyError) -> Data {
+        try render(source, options: options, format: format, geometry: nil)
+    }
+
+    /// Like ``render(_:options:format:)``, for a source decoded smaller than it is (``SourceDecodePlan``): the
+    /// geometry is worked out on `geometry`, the full source's size after rotation, so the result has the size
+    /// a full decode would give.
+    func render(_ source: Image, options: ProcessingOptions, format: OutputFormat, geometry: PixelSize?)
+        throws(ProxyError) -> Data
+    {
         do {
             let transformStarted = ContinuousClock.now
-            let image = try transform(try selectFrames(source, options: options, format: format), options: options)
+            let image = try transform(try selectFrames(source, options: options, format: format), options: options,
+                                      geometry: geometry)
             let encodeStarted = ContinuousClock.now
             metrics?.transformed(after: encodeStarted - transformStarted)
             let data = try encode(image, options: options, format: format)
@@ -69,19 +79,21 @@ public struct ProxyRenderer: Sendable {
                      orientation: .up, flags: source.flags)
     }
 
-    private func transform(_ source: Image, options: ProcessingOptions) throws -> Image {
+    private func transform(_ source: Image, options: ProcessingOptions, geometry: PixelSize?) throws -> Image {
         var image = source
         if options.rotate != 0 {
             // imgproxy turns clockwise; the library's rotation is counter-clockwise.
             image = try ImageTransformers.Rotate(degrees: Double(360 - options.rotate), fitSize: true).transform(image)
         }
-        let plan = ResizePlan(source: image.size, options: options)
+        let plan = ResizePlan(source: geometry ?? image.size, options: options)
         // Width, height and dpr are each bounded, but together with enlarge they could still ask for gigapixels.
         guard plan.scaledSize.area <= Self.maximumResultPixels else {
             throw ProxyError.badRequest("the result would be \(plan.scaledSize) pixels, over the limit of "
                                         + "\(Self.maximumResultPixels)")
         }
-        if let crop = plan.sourceCrop { image = try cut(image, to: crop) }
+        if let crop = plan.sourceCrop {
+            image = try cut(image, to: crop.scaled(from: geometry ?? image.size, to: image.size))
+        }
         if plan.scaledSize != image.size {
             image = try ImageTransformers.Resize(to: plan.scaledSize, fit: .fill).transform(image)
         }

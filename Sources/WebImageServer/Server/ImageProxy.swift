@@ -6,12 +6,14 @@ import Synchronization
 ///
 /// A request is parsed and checked (signature, options, expiry, source policy) before anything is fetched; then the
 /// result cache answers, or one rendering per result runs (concurrent requests for it wait for that one) under the
-/// work queue's bound: the source comes through the library's manager (its downloader with the address policy on
-/// every hop, its memory and disk caches, its coalescing), is rendered, stored, and served with validators.
+/// work queue's bound: the source comes from the source cache or through the library's downloader (the address
+/// policy on every hop, coalescing), is decoded at the size the answer needs, rendered, stored, and served with
+/// validators.
 public final class ImageProxy: Sendable {
     /// What the proxy was started with.
     public let configuration: ProxyConfiguration
-    private let manager: ImageManager
+    private let sourceLoader: SourceLoader
+    private let coders: ImageCoders
     private let renderer: ProxyRenderer
     private let results: ResultCache
     private let inFlight = RenderCoalescer()
@@ -29,18 +31,15 @@ public final class ImageProxy: Sendable {
         download.timeout = configuration.downloadTimeout
         download.maxConcurrentDownloads = 16
         download.metricsFactory = metrics.factory
-        let downloader = ImageDownloader(configuration: download)
-        let sourceCache = ImageCache(
-            folder: configuration.cacheDirectory.appendingPathComponent("sources"),
-            memoryLimits: .init(costLimit: max(1, configuration.memoryBytes / 2)))
-        var managing = ImageManager.Configuration()
-        managing.decodeLimits = DecodeLimits(maxPixels: configuration.maximumSourcePixels)
-        managing.maxConcurrentLoads = 16
-        managing.metricsFactory = metrics.factory
-        manager = ImageManager(cache: sourceCache, loader: downloader, coders: coders, configuration: managing)
+        sourceLoader = SourceLoader(
+            downloader: ImageDownloader(configuration: download),
+            cache: DiskCache(folder: configuration.cacheDirectory.appendingPathComponent("sources")))
+        self.coders = coders
         renderer = ProxyRenderer(coders: coders, metrics: metrics)
+        // Memory holds results only: sources are decoded to each request's size, so a decoded source is not
+        // worth keeping (a 12 MP photo is 48 MB of pixels), and their bytes stay in the page cache.
         results = ResultCache(folder: configuration.cacheDirectory.appendingPathComponent("results"),
-                              memoryBytes: configuration.memoryBytes / 2)
+                              memoryBytes: configuration.memoryBytes)
         queue = WorkQueue(workers: configuration.workers, queueLimit: configuration.queueLimit)
         sources = SourcePolicy(allowedPrefixes: configuration.allowedSourcePrefixes)
     }
@@ -154,36 +153,33 @@ public final class ImageProxy: Sendable {
         -> RenderedResult
     {
         renderCount.withLock { $0 += 1 }
-        // Animations stay whole only when the output can hold them (the renderer keeps one frame otherwise).
         let loadStarted = ContinuousClock.now
-        // retryFailed: a proxy asks again for a source that failed before (the manager would block it for good).
-        let loaded = try await manager.loadImage(from: url, options: [.transformAnimatedImage, .retryFailed])
-        metrics.sourceLoaded(after: ContinuousClock.now - loadStarted)
-        let source = loaded.image
-        var output = format ?? OutputFormat.matchingSource(source.format, hasAlpha: source.hasAlpha)
-        if !self.renderer.coders.canEncode(to: output.imageFormat) {
-            output = source.hasAlpha ? .png : .jpeg  // a source format this server reads but does not write
+        let source = try await sourceLoader.bytes(for: url)
+        metrics.sourceLoaded(after: ContinuousClock.now - loadStarted, cached: source.cached)
+        let (data, output) = try await RenderThreads.run { [self] in
+            let properties = try coders.properties(of: source.data)
+            var output = format ?? OutputFormat.matchingSource(properties.format, hasAlpha: properties.hasAlpha)
+            if !coders.canEncode(to: output.imageFormat) {
+                output = properties.hasAlpha ? .png : .jpeg  // a source format this server reads but does not write
+            }
+            let plan = try SourceDecodePlan(
+                properties: properties, options: options, output: output,
+                limits: DecodeLimits(maxPixels: configuration.maximumSourcePixels),
+                maximumFrames: renderer.maximumFrames)
+            let decodeStarted = ContinuousClock.now
+            let image = try coders.decode(source.data, options: plan.decodeOptions)
+            metrics.decoded(after: ContinuousClock.now - decodeStarted)
+            if !source.cached { sourceLoader.keep(source.data, for: url) }
+            var rendering = options
+            if plan.picksFrame, image.frames.count == 1 { rendering.frame = nil }  // the decoder picked it
+            return (try renderer.render(image, options: rendering, format: output, geometry: plan.geometry), output)
         }
-        let renderer = self.renderer, encoding = output
-        let data = try await Self.offPool { try renderer.render(source, options: options, format: encoding) }
         let digest = data.withUnsafeBytes { SHA256.hash($0) }
         let etag = "\"" + (0..<4).map { String(digest[$0], radix: 16).leftPadded(to: 8) }.joined() + "\""
         let result = RenderedResult(data: data, format: output, etag: etag,
                                     lastModified: HTTPDate.string(secondsSince1970: Date().timeIntervalSince1970))
         await results.store(result, forKey: key)
         return result
-    }
-
-    /// Threads for rendering, off Swift's cooperative pool (which cache hits and the manager need to stay
-    /// responsive) and off the event loops. The work queue bounds how many renders run, so this stays at
-    /// `--workers` threads busy.
-    private static let renderThreads = DispatchQueue(label: "webimage.serve.render", qos: .userInitiated,
-                                                     attributes: .concurrent)
-
-    private static func offPool<Value: Sendable>(_ work: @escaping @Sendable () throws -> Value) async throws -> Value {
-        try await withCheckedThrowingContinuation { continuation in
-            renderThreads.async { continuation.resume(with: Result { try work() }) }
-        }
     }
 
     private func answer(_ result: RenderedResult, ifNoneMatch: String?, varies: Bool) -> ProxyResponse {

@@ -15,7 +15,8 @@ public struct ProxyConfiguration: Sendable {
     public var allowedSourcePrefixes: [String] = []
     /// Where the source and result caches live (`sources/` and `results/` inside).
     public var cacheDirectory = DiskCache.defaultFolder(namespace: "webimage-serve")
-    /// Memory for cached sources and results together, in bytes. Default 256 MB.
+    /// Memory for cached results, in bytes. Default 256 MB. (Sources are cached on disk as bytes and decoded to
+    /// each request's size.)
     public var memoryBytes = 256 * 1024 * 1024
     /// Renders that run at once. Default: the number of cores.
     public var workers = ProcessInfo.processInfo.activeProcessorCount

@@ -2,15 +2,17 @@ import Metrics
 import Foundation
 import Prometheus
 
-/// The proxy's metrics, in one Prometheus registry with the library's own (the manager's cache hits, decode and
-/// transform timers, and the downloader's requests and bytes), served as text by `GET /metrics`.
+/// The proxy's metrics, in one Prometheus registry with the library's own (the downloader's requests, bytes,
+/// joined fetches and errors), served as text by `GET /metrics`.
 final class ProxyMetrics: Sendable {
     /// Where every metric of this proxy lives.
     let registry: PrometheusCollectorRegistry
-    /// The factory the manager and downloader are given, so their metrics land in ``registry`` too.
+    /// The factory the downloader is given, so its metrics land in ``registry`` too.
     let factory: PrometheusMetricsFactory
     private let requestTime: CoreMetrics.Timer
     private let sourceTime: CoreMetrics.Timer
+    private let decodeTime: CoreMetrics.Timer
+    private let sourceHits: CoreMetrics.Counter
     private let transformTime: CoreMetrics.Timer
     private let encodeTime: CoreMetrics.Timer
     private let queueDepth: CoreMetrics.Gauge
@@ -23,6 +25,8 @@ final class ProxyMetrics: Sendable {
         factory = PrometheusMetricsFactory(registry: registry)
         requestTime = CoreMetrics.Timer(label: "webimage_serve_request_seconds", factory: factory)
         sourceTime = CoreMetrics.Timer(label: "webimage_serve_source_seconds", factory: factory)
+        decodeTime = CoreMetrics.Timer(label: "webimage_serve_decode_seconds", factory: factory)
+        sourceHits = CoreMetrics.Counter(label: "webimage_serve_source_cache_hits_total", factory: factory)
         transformTime = CoreMetrics.Timer(label: "webimage_serve_transform_seconds", factory: factory)
         encodeTime = CoreMetrics.Timer(label: "webimage_serve_encode_seconds", factory: factory)
         queueDepth = CoreMetrics.Gauge(label: "webimage_serve_queue_depth", factory: factory)
@@ -40,7 +44,12 @@ final class ProxyMetrics: Sendable {
         requestTime.recordNanoseconds(duration.nanoseconds)
     }
 
-    func sourceLoaded(after duration: Duration) { sourceTime.recordNanoseconds(duration.nanoseconds) }
+    /// A source's bytes arrived: from the source cache (`cached`) or the origin, after `duration`.
+    func sourceLoaded(after duration: Duration, cached: Bool) {
+        sourceTime.recordNanoseconds(duration.nanoseconds)
+        if cached { sourceHits.increment() }
+    }
+    func decoded(after duration: Duration) { decodeTime.recordNanoseconds(duration.nanoseconds) }
     func transformed(after duration: Duration) { transformTime.recordNanoseconds(duration.nanoseconds) }
     func encoded(after duration: Duration) { encodeTime.recordNanoseconds(duration.nanoseconds) }
     func queue(depth: Int) { queueDepth.record(depth) }
