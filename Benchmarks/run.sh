@@ -8,10 +8,11 @@
 #   loading                                            downloads from nginx on loopback, curl, aiohttp (issue 5)
 #   manager                                            ImageManager end to end vs aiohttp + Pillow (issue 6)
 #   animation                                          lazy playback memory, one process per mode (issue 3)
+#   serve                                              `webimage serve` beside thumbor and nginx image_filter (issue 15)
 # Each suite's JSON lines go to Benchmarks/out/SUITE.jsonl; BENCHMARKS.md is made from every suite's latest run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-all=(decode formats animated transform incremental throughput cache cache-scale loading manager animation)
+all=(decode formats animated transform incremental throughput cache cache-scale loading manager animation serve)
 suites=("$@")
 [ ${#suites[@]} -eq 0 ] && suites=("${all[@]}")
 for suite in "${suites[@]}"; do
@@ -205,6 +206,18 @@ suite_animation() {
         taskset -c 0 "$bench" animation eager "$file"
         for frames in 3 8 40 auto; do taskset -c 0 "$bench" animation lazy "$file" "$frames"; done
     done
+}
+
+suite_serve() {
+    # `webimage serve` beside thumbor (from PyPI, in a virtual environment of its own) and nginx's image_filter,
+    # with wrk on loopback; Benchmarks/serve_bench.py starts and stops every server. Not pinned: every server
+    # gets both cores (2 workers or processes each), as wrk does.
+    local venv=Benchmarks/.venv-thumbor
+    [ -x "$venv/bin/thumbor" ] || { python3 -m venv "$venv" && "$venv/bin/pip" install -q thumbor==7.8.0; }
+    swift build -c release --product webimage 2>&1 | grep -E "error" >&2 || true
+    work="$(mktemp -d)"
+    trap 'rm -rf "$work"' EXIT
+    /usr/bin/python3 Benchmarks/serve_bench.py "$data" "$work" .build/release/webimage "$venv/bin/thumbor"
 }
 
 for suite in "${suites[@]}"; do

@@ -124,3 +124,21 @@ import WebImage
         #expect(none.format(forAccept: "image/webp") == nil && !none.dependsOnAccept)
     }
 }
+
+@Suite struct ResultKeyTests {
+    @Test func everyOptionThatChangesTheResultChangesTheKey() throws {
+        let variants: [[String]] = [
+            [], ["w:10"], ["h:10"], ["rs:fill:10:10"], ["rs:fit:10:10:1"], ["g:no"], ["g:no:1:2"], ["c:5:5"],
+            ["c:5:5:ea"], ["q:50"], ["f:png"], ["bl:1"], ["sh:1"], ["rot:90"], ["dpr:2"], ["bg:ff0000"],
+            ["sm:0"], ["sm:1"], ["mb:1000"], ["frame:1"], ["round:4"], ["cb:x"], ["cb:y"],
+        ]
+        let keys = try variants.map { try ProcessingOptions(segments: $0).cacheKey }
+        #expect(Set(keys).count == variants.count)
+    }
+
+    @Test func theExpiryAndPresetNamesDoNotChangeTheKey() throws {
+        let presets = ProxyPresets(definitions: ["small": ["w:10"]])
+        let named = try ProcessingOptions(segments: ["pr:small", "exp:4102444800"], presets: presets)
+        #expect(named.cacheKey == (try ProcessingOptions(segments: ["w:10"])).cacheKey)
+    }
+}

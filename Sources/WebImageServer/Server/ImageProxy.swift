@@ -70,7 +70,7 @@ public final class ImageProxy: Sendable {
                                  body: Data(metrics.exposition().utf8))
         }
         do {
-            var response = try await withRequestTimeout { try await self.serve(request) }
+            var response = try await serve(request)
             if request.method == "HEAD" { response.body = Data() }
             return response
         } catch let error as ProxyError {
@@ -86,8 +86,9 @@ public final class ImageProxy: Sendable {
 
     /// `body`'s answer, or a 504 as soon as the configured request timeout passes. The work is not waited for
     /// then (a task group would wait for it): a rendering that outlives its request finishes and fills the cache.
-    private func withRequestTimeout(_ body: @escaping @Sendable () async throws -> ProxyResponse) async throws
-        -> ProxyResponse
+    /// Only misses pay for it (two tasks and a timer): parsing and cache hits take no time worth bounding.
+    private func withRequestTimeout<Value: Sendable>(_ body: @escaping @Sendable () async throws -> Value)
+        async throws -> Value
     {
         let limit = configuration.requestTimeout
         return try await withCheckedThrowingContinuation { continuation in
@@ -140,9 +141,11 @@ public final class ImageProxy: Sendable {
         if let cached {
             result = cached.result
         } else {
-            result = try await inFlight.result(forKey: key) { [self] in
-                try await queue.run(depthObserver: { self.metrics.queue(depth: $0) }) {
-                    try await self.render(url, options: requested, format: chosen, key: key)
+            result = try await withRequestTimeout { [self] in
+                try await inFlight.result(forKey: key) { [self] in
+                    try await queue.run(depthObserver: { self.metrics.queue(depth: $0) }) {
+                        try await self.render(url, options: requested, format: chosen, key: key)
+                    }
                 }
             }
         }
@@ -218,14 +221,14 @@ extension String {
 }
 
 /// A continuation resumed by whichever of several racing tasks finishes first; the others' results are dropped.
-private final class FirstAnswer: Sendable {
-    private let continuation: Mutex<CheckedContinuation<ProxyResponse, any Error>?>
+private final class FirstAnswer<Value: Sendable>: Sendable {
+    private let continuation: Mutex<CheckedContinuation<Value, any Error>?>
 
-    init(_ continuation: CheckedContinuation<ProxyResponse, any Error>) {
+    init(_ continuation: CheckedContinuation<Value, any Error>) {
         self.continuation = Mutex(continuation)
     }
 
-    func resume(with result: Result<ProxyResponse, any Error>) {
+    func resume(with result: Result<Value, any Error>) {
         let waiting = continuation.withLock { waiting in
             defer { waiting = nil }
             return waiting

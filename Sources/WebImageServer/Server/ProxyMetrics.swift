@@ -1,6 +1,7 @@
 import Metrics
 import Foundation
 import Prometheus
+import Synchronization
 
 /// The proxy's metrics, in one Prometheus registry with the library's own (the downloader's requests, bytes,
 /// joined fetches and errors), served as text by `GET /metrics`.
@@ -19,6 +20,8 @@ final class ProxyMetrics: Sendable {
     private let memoryHits: CoreMetrics.Counter
     private let diskHits: CoreMetrics.Counter
     private let misses: CoreMetrics.Counter
+    /// One counter per status seen: made once, not per request (a factory lookup takes its lock).
+    private let byStatus = Mutex<[Int: CoreMetrics.Counter]>([:])
 
     init() {
         registry = PrometheusCollectorRegistry()
@@ -39,8 +42,14 @@ final class ProxyMetrics: Sendable {
 
     /// One answered request: counted by status, timed from parsing to the last header.
     func answered(status: Int, after duration: Duration) {
-        let byStatus = [("status", String(status))]
-        CoreMetrics.Counter(label: "webimage_serve_requests_total", dimensions: byStatus, factory: factory).increment()
+        let counter = byStatus.withLock { counters in
+            if let counter = counters[status] { return counter }
+            let counter = CoreMetrics.Counter(label: "webimage_serve_requests_total",
+                                              dimensions: [("status", String(status))], factory: factory)
+            counters[status] = counter
+            return counter
+        }
+        counter.increment()
         requestTime.recordNanoseconds(duration.nanoseconds)
     }
 
