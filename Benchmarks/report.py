@@ -29,6 +29,12 @@ SECTIONS = OrderedDict([
                 "the downloader's own costs."),
     ("animation", "A 200-frame 480x360 animation played lazily beside holding every frame: one process per mode, "
                   "peak resident memory includes the ~20 MB a process holds before decoding (one core)."),
+    ("serve", "`webimage serve` beside thumbor and nginx's image_filter, wrk on loopback (2 threads, 8 connections, "
+              "10 s a row), every server with 2 workers or processes on the 2 cores it shares with wrk and the "
+              "origin nginx. Distinct URLs: each request names a source URL of its own, so every request "
+              "fetches, decodes, resizes and encodes. Hot: one URL again and again, beside nginx serving the "
+              "same bytes as a static file (both write an access log line). Peak RSS is the process's peak so "
+              "far (summed over thumbor's processes) (issue 15)."),
 ])
 # Suites whose rows are not one implementation against another.
 NO_RATIO = {"memory", "animation", "cache-scale"}

@@ -56,7 +56,8 @@ error_log {WORK}/nginx-error.log;
 load_module /usr/lib/nginx/modules/ngx_http_image_filter_module.so;
 events {{ worker_connections 4096; }}
 http {{
-    access_log off;
+    # On, as `webimage serve` writes a line per request too: the hot rows compare the same work.
+    access_log {WORK}/nginx-access.log;
     sendfile on;
     keepalive_requests 1000000;
     types {{ image/jpeg jpg; image/gif gif; image/png png; }}

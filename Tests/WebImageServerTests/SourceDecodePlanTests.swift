@@ -51,6 +51,8 @@ import WebImage
         let animation = ImageProperties(format: .gif, size: PixelSize(width: 60, height: 40), frameCount: 3)
         #expect(try plan(["frame:2"], animation, output: .png).decodeOptions.frameIndex == 2)
         #expect(try plan(["frame:2"], animation, output: .png).picksFrame)
+        #expect(try !plan(["frame:2"], animation, output: .png).decodeOptions.firstFrameOnly)
+        #expect(try plan(["frame:0"], animation, output: .gif).decodeOptions.firstFrameOnly)
         #expect(try plan([], animation, output: .jpeg).decodeOptions.firstFrameOnly)
         #expect(try !plan([], animation, output: .gif).decodeOptions.firstFrameOnly)
         #expect(throws: ProxyError.badRequest("frame 3 does not exist: the source has 3")) {

@@ -26,6 +26,8 @@ struct SourceDecodePlan: Sendable, Equatable {
                 throw ProxyError.badRequest("frame \(index) does not exist: the source has \(properties.frameCount)")
             }
             decoding.frameIndex = index
+            // The first frame is what every animated decoder can stop after (not all of them can pick another).
+            decoding.firstFrameOnly = index == 0
         } else if !output.holdsAnimation {
             decoding.firstFrameOnly = true
         } else if properties.frameCount > maximumFrames {
