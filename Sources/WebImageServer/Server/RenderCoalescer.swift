@@ -1,5 +1,5 @@
 /// Requests for the same result while it is being made wait for that one rendering instead of starting their own:
-/// 1 000 concurrent requests for one uncached URL cost one render (the manager below coalesces the download).
+/// 1 000 concurrent requests for one uncached URL cost one render (the downloader below coalesces the fetch).
 actor RenderCoalescer {
     private var running: [String: Task<RenderedResult, any Error>] = [:]
 
