@@ -16,6 +16,9 @@ import WebImage
             #expect(fit.header("ETag")?.hasPrefix("\"") == true)
             #expect(fit.header("Last-Modified")?.hasSuffix(" GMT") == true)
             #expect(fit.header("Vary") == nil)
+            let head = await harness.proxy.respond(to: ProxyRequest(
+                method: "HEAD", path: harness.plainPath(["rs:fit:200:200"], "photo.jpg"), accept: nil, ifNoneMatch: nil))
+            #expect(head.status == 200 && head.body.isEmpty && head.header("Content-Length") == String(fit.body.count))
 
             let fill = await harness.get(harness.plainPath(["rs:fill:100:100", "g:sm"], "photo.jpg", ext: "png"))
             #expect(fill.header("Content-Type") == "image/png")

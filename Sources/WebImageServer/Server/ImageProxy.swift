@@ -53,7 +53,12 @@ public final class ImageProxy: Sendable {
     /// The answer to `request`: an image, a 304, `/health`'s status, or an error status with a one-line reason.
     public func respond(to request: ProxyRequest) async -> ProxyResponse {
         let started = ContinuousClock.now
-        let response = await answer(request)
+        var response = await answer(request)
+        if request.method == "HEAD" {
+            // The length a GET would have (RFC 9110 §9.3.2), and no body.
+            response.headers.append(("Content-Length", String(response.body.count)))
+            response.body = Data()
+        }
         metrics.answered(status: response.status, after: ContinuousClock.now - started)
         return response
     }
@@ -70,9 +75,7 @@ public final class ImageProxy: Sendable {
                                  body: Data(metrics.exposition().utf8))
         }
         do {
-            var response = try await serve(request)
-            if request.method == "HEAD" { response.body = Data() }
-            return response
+            return try await serve(request)
         } catch let error as ProxyError {
             let extra: [(String, String)] = error.status == 429 ? [("Retry-After", "1")] : []
             return Self.text(error.status, error.reason, extra: extra)

@@ -60,7 +60,13 @@ import WebImage
 
     @Test func aWrongSignatureIs403AndHealthIs200() async throws {
         let server = try await ServeProcess.start(["--bind", "127.0.0.1:0", "--key", "00ff", "--salt", "ff00"])
-        #expect(try await server.get("/health").status == 200)
+        let health = try await server.get("/health")
+        #expect(health.status == 200)
+        // HEAD says how long the GET's body is, and sends none.
+        let head = try await server.get("/health", head: true)
+        #expect(head.status == 200 && head.body.isEmpty)
+        let lengths: [String] = head.headers.filter { $0.0.lowercased() == "content-length" }.map { $0.1 }
+        #expect(lengths == [String(health.body.count)])
         let wrong = try await server.get("/AAAA/w:10/plain/http://example.com/a.jpg")
         #expect(wrong.status == 403)
         #expect(String(decoding: wrong.body, as: UTF8.self).contains("signature"))

@@ -54,9 +54,12 @@ final class ServeProcess: Sendable {
     /// Everything the process printed on stdout so far.
     var standardOutput: String { String(decoding: (try? Data(contentsOf: output)) ?? Data(), as: UTF8.self) }
 
-    /// GETs `path` from the server.
-    func get(_ path: String) async throws -> (status: Int, headers: [(String, String)], body: Data) {
-        let request = HTTPClientRequest(url: address + path)
+    /// GETs (or HEADs) `path` from the server.
+    func get(_ path: String, head: Bool = false) async throws
+        -> (status: Int, headers: [(String, String)], body: Data)
+    {
+        var request = HTTPClientRequest(url: address + path)
+        if head { request.method = .HEAD }
         let response = try await HTTPClient.shared.execute(request, timeout: .seconds(60))
         let body = try await response.body.collect(upTo: 64 << 20)
         return (Int(response.status.code), response.headers.map { ($0.name, $0.value) }, Data(body.readableBytesView))
