@@ -22,6 +22,8 @@ let package = Package(
         .executable(name: "webimage", targets: ["WebImageCLI"]),
         // The image proxy behind `webimage serve`, for apps that embed it.
         .library(name: "WebImageServer", targets: ["WebImageServer"]),
+        // A cache tier on Redis shared by several processes, with its own small RESP client.
+        .library(name: "WebImageRedis", targets: ["WebImageRedis"]),
         // For the benchmark and soak packages beside this one (Benchmarks/, Reliability/), which are kept out of
         // this package so that `swift test` does not build them: the loopback test server and the C libraries'
         // shims they call directly. Not API.
@@ -108,12 +110,27 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        .target(
+            name: "WebImageRedis",
+            dependencies: [
+                "WebImage", .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"), .product(name: "Metrics", package: "swift-metrics"),
+            ],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "WebImageRedisTests",
+            dependencies: ["WebImageRedis", "WebImage", "TestImageServer",
+                           .product(name: "MetricsTestKit", package: "swift-metrics")],
+            swiftSettings: strict
+        ),
         // The image proxy behind `webimage serve`: URL parsing and signing, options, rendering, caching, the
         // Hummingbird server. It composes the library; the library never imports it.
         .target(
             name: "WebImageServer",
             dependencies: [
-                "WebImage", .product(name: "Hummingbird", package: "hummingbird"),
+                "WebImage", "WebImageRedis", .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "Metrics", package: "swift-metrics"),

@@ -1,0 +1,124 @@
+import Foundation
+import NIOCore
+import NIOPosix
+import NIOSSL
+
+/// One connection to Redis, ready for commands: connected, TLS if asked, authenticated and on its database.
+/// Any number of commands may be in flight on it at once (pipelining).
+final class RedisConnection: Sendable {
+    private let channel: any Channel
+    private let commandTimeout: TimeAmount
+    /// Whether the server speaks RESP3 (`HELLO 3` succeeded) rather than RESP2.
+    let speaksRESP3: Bool
+
+    var isActive: Bool { channel.isActive }
+
+    private init(channel: any Channel, commandTimeout: TimeAmount, speaksRESP3: Bool) {
+        self.channel = channel
+        self.commandTimeout = commandTimeout
+        self.speaksRESP3 = speaksRESP3
+    }
+
+    /// Connects and says hello: `HELLO 3` with the credentials, or on a server without `HELLO` (before Redis 6),
+    /// `AUTH` and RESP2; then `SELECT` when the database is not 0.
+    static func connect(_ configuration: RedisConfiguration, group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton)
+        async throws(RedisError) -> RedisConnection
+    {
+        let tls: NIOSSLContext?
+        do {
+            tls = configuration.usesTLS ? try NIOSSLContext(configuration: .makeClientConfiguration()) : nil
+        } catch {
+            throw .connectionFailed("TLS: \(error)")
+        }
+        let host = configuration.host
+        let bootstrap = ClientBootstrap(group: group)
+            .connectTimeout(configuration.connectTimeout.timeAmount)
+            .channelOption(.socketOption(.tcp_nodelay), value: 1)
+            .channelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    if let tls {
+                        let name = host.first?.isNumber == true || host.contains(":") ? nil : host
+                        try channel.pipeline.syncOperations.addHandler(NIOSSLClientHandler(context: tls, serverHostname: name))
+                    }
+                    try channel.pipeline.syncOperations.addHandlers(
+                        ByteToMessageHandler(RESPDecoder()), RESPChannelHandler())
+                }
+            }
+        let channel: any Channel
+        do {
+            channel = try await bootstrap.connect(host: configuration.host, port: configuration.port).get()
+        } catch {
+            throw .connectionFailed("\(configuration.host):\(configuration.port): \(error)")
+        }
+        let probe = RedisConnection(channel: channel, commandTimeout: configuration.connectTimeout.timeAmount,
+                                    speaksRESP3: false)
+        do throws(RedisError) {
+            let speaksRESP3 = try await probe.sayHello(configuration)
+            if configuration.database != 0 {
+                let reply = try await probe.send(["SELECT", .text(String(configuration.database))])
+                if let message = reply.errorMessage { throw RedisError.authenticationFailed("SELECT \(configuration.database): \(message)") }
+            }
+            return RedisConnection(channel: channel, commandTimeout: configuration.commandTimeout.timeAmount,
+                                   speaksRESP3: speaksRESP3)
+        } catch {
+            channel.close(promise: nil)
+            throw error
+        }
+    }
+
+    /// `true` after `HELLO 3`, `false` after falling back to RESP2.
+    private func sayHello(_ configuration: RedisConfiguration) async throws(RedisError) -> Bool {
+        var hello: [RedisArgument] = ["HELLO", "3"]
+        if let password = configuration.password {
+            hello += ["AUTH", .text(configuration.user ?? "default"), .text(password)]
+        }
+        let reply = try await send(hello)
+        guard let message = reply.errorMessage else { return true }
+        if Self.isCredentialError(message) { throw .authenticationFailed(message) }
+        // An older server: no HELLO, so RESP2, with AUTH on its own.
+        guard let password = configuration.password else { return false }
+        var auth: [RedisArgument] = ["AUTH"]
+        if let user = configuration.user { auth.append(.text(user)) }
+        auth.append(.text(password))
+        if let message = try await send(auth).errorMessage { throw .authenticationFailed(message) }
+        return false
+    }
+
+    private static func isCredentialError(_ message: String) -> Bool {
+        ["WRONGPASS", "NOAUTH", "NOPERM"].contains { message.hasPrefix($0) }
+            || message.contains("invalid password") || message.contains("invalid username-password")
+    }
+
+    /// Sends one command and waits for its reply (an error reply is a reply: see ``RESPValue/error(_:)``).
+    /// Throws when no reply arrives within the command timeout or the connection fails; a reply that comes after
+    /// its timeout is read and dropped, so the replies of later commands still pair up with their commands.
+    func send(_ arguments: [RedisArgument]) async throws(RedisError) -> RESPValue {
+        var bytes = channel.allocator.buffer(capacity: 0)
+        RESPCommandEncoding.write(arguments, into: &bytes)
+        let reply = channel.eventLoop.makePromise(of: RESPValue.self)
+        let timer = channel.eventLoop.scheduleTask(in: commandTimeout) { reply.fail(RedisError.timeout) }
+        reply.futureResult.whenComplete { _ in timer.cancel() }
+        let written = channel.eventLoop.makePromise(of: Void.self)
+        written.futureResult.whenFailure { reply.fail(($0 as? RedisError) ?? .connectionFailed("\($0)")) }
+        channel.writeAndFlush(RESPRequest(bytes: bytes, reply: reply), promise: written)
+        do {
+            return try await reply.futureResult.get()
+        } catch let error as RedisError {
+            throw error
+        } catch {
+            throw .connectionFailed("\(error)")
+        }
+    }
+
+    func close() {
+        channel.close(promise: nil)
+    }
+}
+
+extension Duration {
+    /// The same span for NIO's timers.
+    var timeAmount: TimeAmount {
+        let (seconds, attoseconds) = components
+        return .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
+    }
+}
