@@ -146,7 +146,7 @@ let package = Package(
             dependencies: [
                 "WebImage", "TestImageServer",  // the loopback server of `webimage demo`
                 "WebImageAVIF", "WebImageHEIF", "WebImageJXL", "WebImageSVG", "WebImagePDF", "WebImageTIFF",
-                "WebImageServer",
+                "WebImageServer", "WebImageRedis",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],

@@ -42,6 +42,10 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("cache-dir"),
             help: ArgumentHelp("Where sources and results are cached.", valueName: "DIR"))
     var cacheDirectory: String?
+    @Option(help: ArgumentHelp(
+        "A Redis server shared with other instances: a third cache tier and render leases (redis://[:PASSWORD@]HOST:PORT/DB, rediss:// for TLS).",
+        valueName: "URL"))
+    var redis: String?
     @Option(name: .customLong("memory-mb"), help: ArgumentHelp("Memory for cached results (default 256).",
                                                                valueName: "N"))
     var memoryMB: Int?
@@ -82,7 +86,15 @@ struct ServeCommand: AsyncParsableCommand {
             return handler
         }
         let proxy = ImageProxy(configuration: configuration)
-        try await ProxyServer.run(proxy, logger: Logger(label: "webimage.serve")) { address in
+        let logger = Logger(label: "webimage.serve")
+        do {
+            if let degraded = try await proxy.connectSharedCache() {
+                logger.warning("starting with the Redis tier degraded (it is retried): \(degraded)")
+            }
+        } catch {
+            throw ServeError("--redis \(configuration.redis?.redactedURL ?? ""): \(error)")
+        }
+        try await ProxyServer.run(proxy, logger: logger) { address in
             // Written unbuffered: scripts and tests wait for this line while the server runs.
             FileHandle.standardOutput.write(Data("listening on \(address)\n".utf8))
         }

@@ -1,5 +1,6 @@
 import Foundation
 import WebImage
+import WebImageRedis
 import WebImageServer
 
 /// `webimage serve`'s flags merged with their `WEBIMAGE_…` variables (the flag wins) and checked, before the
@@ -30,6 +31,13 @@ struct ServeSettings {
             : command.allowSource
         if let folder = command.cacheDirectory ?? environment["WEBIMAGE_CACHE_DIR"] {
             configuration.cacheDirectory = URL(fileURLWithPath: folder, isDirectory: true)
+        }
+        if let url = command.redis ?? environment["WEBIMAGE_REDIS"] {
+            do {
+                configuration.redis = try RedisConfiguration(url: url)
+            } catch {
+                throw ServeError("--redis: \(error)")
+            }
         }
         if let megabytes = try number(command.memoryMB, "MEMORY_MB", "--memory-mb", minimum: 1) {
             configuration.memoryBytes = megabytes * 1024 * 1024

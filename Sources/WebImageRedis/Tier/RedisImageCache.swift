@@ -51,6 +51,14 @@ public final class RedisImageCache: ImageCaching {
         metrics = RedisTierMetrics(factory: metricsFactory)
     }
 
+    /// A tier on the same connections and circuit breaker under another namespace (say sources beside results),
+    /// with its own time to live.
+    public func sharingConnections(namespace: String, timeToLive: Duration? = nil,
+                                   metricsFactory: (any MetricsFactory)? = nil) -> RedisImageCache {
+        RedisImageCache(commands: commands, configuration: configuration, namespace: namespace,
+                        timeToLive: timeToLive ?? self.timeToLive, metricsFactory: metricsFactory, breaker: breaker)
+    }
+
     /// Connects now and checks the server answers. Throws ``RedisError/authenticationFailed(_:)`` for wrong
     /// credentials (a mistake to report at start-up) and ``RedisError/connectionFailed(_:)`` when the server
     /// cannot be reached (which a caller may accept: the tier then starts degraded and recovers by itself).

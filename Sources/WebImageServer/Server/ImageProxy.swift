@@ -1,6 +1,7 @@
 @_spi(ServerSupport) import WebImage
 import Foundation
 import Synchronization
+import WebImageRedis
 
 /// The image proxy behind `webimage serve`, independent of the HTTP framework: a request's path in, an answer out.
 ///
@@ -21,6 +22,8 @@ public final class ImageProxy: Sendable {
     private let queue: WorkQueue
     private let sources: SourcePolicy
     private let metrics = ProxyMetrics()
+    /// The results tier in Redis (its sources tier shares its connections), when configured.
+    private let shared: RedisImageCache?
 
     /// A proxy with caches under `configuration.cacheDirectory` (`sources/` and `results/`).
     public init(configuration: ProxyConfiguration, coders: ImageCoders = .shared) {
@@ -31,17 +34,43 @@ public final class ImageProxy: Sendable {
         download.timeout = configuration.downloadTimeout
         download.maxConcurrentDownloads = 16
         download.metricsFactory = metrics.factory
+        let metricsFactory = metrics.factory
+        let shared = configuration.redis.map {
+            RedisImageCache(configuration: $0, namespace: "webimage-serve:results", metricsFactory: metricsFactory)
+        }
+        self.shared = shared
         sourceLoader = SourceLoader(
             downloader: ImageDownloader(configuration: download),
-            cache: DiskCache(folder: configuration.cacheDirectory.appendingPathComponent("sources")))
+            cache: DiskCache(folder: configuration.cacheDirectory.appendingPathComponent("sources")),
+            shared: shared?.sharingConnections(namespace: "webimage-serve:sources", metricsFactory: metricsFactory))
         self.coders = coders
         renderer = ProxyRenderer(coders: coders, metrics: metrics)
         // Memory holds results only: sources are decoded to each request's size, so a decoded source is not
         // worth keeping (a 12 MP photo is 48 MB of pixels), and their bytes stay in the page cache.
         results = ResultCache(folder: configuration.cacheDirectory.appendingPathComponent("results"),
-                              memoryBytes: configuration.memoryBytes)
+                              memoryBytes: configuration.memoryBytes, shared: shared)
         queue = WorkQueue(workers: configuration.workers, queueLimit: configuration.queueLimit)
         sources = SourcePolicy(allowedPrefixes: configuration.allowedSourcePrefixes)
+    }
+
+    /// Connects to Redis when one is configured. Throws ``RedisError/authenticationFailed(_:)`` for credentials it
+    /// refuses (a start-up mistake); an unreachable Redis is not an error: the proxy starts with the tier degraded
+    /// and uses it once it answers (the returned error says why it is degraded).
+    public func connectSharedCache() async throws(RedisError) -> RedisError? {
+        guard let shared else { return nil }
+        do {
+            try await shared.connect()
+            return nil
+        } catch {
+            if case .authenticationFailed = error { throw error }
+            return error
+        }
+    }
+
+    /// `/health`'s text: `ok`, and the Redis tier's state when there is one (`degraded` while it answers misses).
+    var health: String {
+        guard let shared else { return "ok" }
+        return shared.isDegraded ? "ok\nredis: degraded" : "ok\nredis: ok"
     }
 
     /// Renderings started since the proxy was made (cache hits and coalesced requests start none).
@@ -67,7 +96,7 @@ public final class ImageProxy: Sendable {
         guard request.method == "GET" || request.method == "HEAD" else {
             return Self.text(405, "only GET and HEAD are served", extra: [("Allow", "GET, HEAD")])
         }
-        if request.path == "/health" { return Self.text(200, "ok") }
+        if request.path == "/health" { return Self.text(200, health) }
         if request.path == "/metrics" {
             metrics.queue(depth: await queue.depth)
             return ProxyResponse(status: 200, headers: [("Content-Type", "text/plain; version=0.0.4"),
@@ -146,13 +175,37 @@ public final class ImageProxy: Sendable {
         } else {
             result = try await withRequestTimeout { [self] in
                 try await inFlight.result(forKey: key) { [self] in
-                    try await queue.run(depthObserver: { self.metrics.queue(depth: $0) }) {
-                        try await self.render(url, options: requested, format: chosen, key: key)
-                    }
+                    try await renderOnce(url, options: requested, format: chosen, key: key)
                 }
             }
         }
         return answer(result, ifNoneMatch: request.ifNoneMatch, varies: varies)
+    }
+
+    /// Renders under the work queue's bound; with Redis, only while holding the result's lease, or not at all
+    /// when another proxy stores the result while this one waits (the wait holds no worker).
+    private func renderOnce(_ url: URL, options: ProcessingOptions, format: OutputFormat?, key: String) async throws
+        -> RenderedResult
+    {
+        let render = { [self] in
+            try await queue.run(depthObserver: { self.metrics.queue(depth: $0) }) {
+                try await self.render(url, options: options, format: format, key: key)
+            }
+        }
+        guard let shared else { return try await render() }
+        switch await shared.renderTurn(forKey: key, leaseTime: configuration.redisLeaseTime) {
+        case .stored(let stored):
+            if let result = await results.adopt(stored, forKey: key) {
+                metrics.resultLookup(.redis)
+                return result
+            }
+            return try await render()
+        case .render(let lease):
+            defer { Task { await lease.release() } }
+            return try await render()
+        case .renderWithoutLease:
+            return try await render()
+        }
     }
 
     private func render(_ url: URL, options: ProcessingOptions, format: OutputFormat?, key: String) async throws
@@ -161,7 +214,7 @@ public final class ImageProxy: Sendable {
         renderCount.withLock { $0 += 1 }
         let loadStarted = ContinuousClock.now
         let source = try await sourceLoader.bytes(for: url)
-        metrics.sourceLoaded(after: ContinuousClock.now - loadStarted, cached: source.cached)
+        metrics.sourceLoaded(after: ContinuousClock.now - loadStarted, from: source.origin)
         let (data, output) = try await RenderThreads.run { [self] in
             let properties = try coders.properties(of: source.data)
             var output = format ?? OutputFormat.matchingSource(properties.format, hasAlpha: properties.hasAlpha)
@@ -175,11 +228,12 @@ public final class ImageProxy: Sendable {
             let decodeStarted = ContinuousClock.now
             let image = try coders.decode(source.data, options: plan.decodeOptions)
             metrics.decoded(after: ContinuousClock.now - decodeStarted)
-            if !source.cached { sourceLoader.keep(source.data, for: url) }
             var rendering = options
             if plan.picksFrame, image.frames.count == 1 { rendering.frame = nil }  // the decoder picked it
             return (try renderer.render(image, options: rendering, format: output, geometry: plan.geometry), output)
         }
+        // Only now: the bytes decoded (a render error after decoding is about the options, not the source).
+        if source.origin != .disk { await sourceLoader.keep(source.data, for: url) }
         let digest = data.withUnsafeBytes { SHA256.hash($0) }
         let etag = "\"" + (0..<4).map { String(digest[$0], radix: 16).leftPadded(to: 8) }.joined() + "\""
         let result = RenderedResult(data: data, format: output, etag: etag,

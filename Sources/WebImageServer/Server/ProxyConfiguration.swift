@@ -1,5 +1,6 @@
 import Foundation
 import WebImage
+import WebImageRedis
 
 /// Everything `webimage serve` is started with (each property is one of its flags).
 public struct ProxyConfiguration: Sendable {
@@ -38,6 +39,13 @@ public struct ProxyConfiguration: Sendable {
     public var downloadTimeout: Duration = .seconds(10)
     /// How long a whole request may take, download and rendering included (504 after). Default 30 s.
     public var requestTimeout: Duration = .seconds(30)
+
+    /// A Redis server shared by several proxies (`--redis`): a third cache tier for results and sources, and
+    /// render leases so that one proxy renders a result while the others wait for it. `nil`: none.
+    public var redis: RedisConfiguration?
+    /// How long a render lease lasts: the longest another proxy waits for a result before rendering it itself
+    /// (when the holder died). Default 10 s.
+    public var redisLeaseTime: Duration = .seconds(10)
 
     /// The defaults described on each property (with no key: call sites set ``signature`` or go insecure).
     public init() {}

@@ -19,6 +19,8 @@ final class ProxyMetrics: Sendable {
     private let queueDepth: CoreMetrics.Gauge
     private let memoryHits: CoreMetrics.Counter
     private let diskHits: CoreMetrics.Counter
+    private let redisHits: CoreMetrics.Counter
+    private let sourceRedisHits: CoreMetrics.Counter
     private let misses: CoreMetrics.Counter
     /// One counter per status seen: made once, not per request (a factory lookup takes its lock).
     private let byStatus = Mutex<[Int: CoreMetrics.Counter]>([:])
@@ -37,6 +39,9 @@ final class ProxyMetrics: Sendable {
                              factory: factory)
         diskHits = CoreMetrics.Counter(label: "webimage_serve_result_hits_total", dimensions: [("tier", "disk")],
                                        factory: factory)
+        redisHits = CoreMetrics.Counter(label: "webimage_serve_result_hits_total", dimensions: [("tier", "redis")],
+                                        factory: factory)
+        sourceRedisHits = CoreMetrics.Counter(label: "webimage_serve_source_redis_hits_total", factory: factory)
         misses = CoreMetrics.Counter(label: "webimage_serve_result_misses_total", factory: factory)
     }
 
@@ -53,10 +58,14 @@ final class ProxyMetrics: Sendable {
         requestTime.recordNanoseconds(duration.nanoseconds)
     }
 
-    /// A source's bytes arrived: from the source cache (`cached`) or the origin, after `duration`.
-    func sourceLoaded(after duration: Duration, cached: Bool) {
+    /// A source's bytes arrived, from the disk cache, Redis or the origin, after `duration`.
+    func sourceLoaded(after duration: Duration, from origin: SourceLoader.Origin) {
         sourceTime.recordNanoseconds(duration.nanoseconds)
-        if cached { sourceHits.increment() }
+        switch origin {
+        case .disk: sourceHits.increment()
+        case .redis: sourceRedisHits.increment()
+        case .origin: break
+        }
     }
     func decoded(after duration: Duration) { decodeTime.recordNanoseconds(duration.nanoseconds) }
     func transformed(after duration: Duration) { transformTime.recordNanoseconds(duration.nanoseconds) }
@@ -68,6 +77,7 @@ final class ProxyMetrics: Sendable {
         switch tier {
         case .memory: memoryHits.increment()
         case .disk: diskHits.increment()
+        case .redis: redisHits.increment()
         case nil: misses.increment()
         }
     }

@@ -1,37 +1,66 @@
 @_spi(ServerSupport) import WebImage
 import Foundation
+import WebImageRedis
 
-/// Rendered results, in memory (bounded by cost in bytes) and on disk (the library's disk cache, with the ETag and
-/// Last-Modified stored as the entry's validators). A disk hit is promoted to memory.
+/// Rendered results, in memory (bounded by cost in bytes), on disk (the library's disk cache, with the ETag and
+/// Last-Modified stored as the entry's validators) and, when configured, in Redis shared with other proxies. A hit
+/// in a slower tier is copied into the faster ones.
 final class ResultCache: Sendable {
     /// Where a result was found.
-    enum Tier { case memory, disk }
+    enum Tier { case memory, disk, redis }
 
     private let memory: MemoryCache<String, RenderedResult>
     private let disk: ImageCache
+    let shared: RedisImageCache?
 
-    init(folder: URL, memoryBytes: Int) {
+    init(folder: URL, memoryBytes: Int, shared: RedisImageCache?) {
         memory = MemoryCache(limits: .init(costLimit: max(1, memoryBytes)))
         // The image half of this cache is never used: results are bytes.
         disk = ImageCache(folder: folder, memoryLimits: .init(costLimit: 1, countLimit: 1))
+        self.shared = shared
     }
 
-    /// The result for `key`, from memory or disk, with where it was found.
+    /// The result for `key`, from memory, disk or Redis, with where it was found.
     func result(forKey key: String) async -> (result: RenderedResult, tier: Tier)? {
         if let hit = memory.value(forKey: key) { return (hit, .memory) }
-        guard let stored = await disk.cachedData(forKey: key), let metadata = stored.metadata,
+        if let stored = await disk.cachedData(forKey: key), let result = Self.result(from: stored) {
+            memory.setValue(result, forKey: key, cost: result.data.count)
+            return (result, .disk)
+        }
+        guard let shared, let stored = await shared.cachedData(forKey: key), let result = Self.result(from: stored) else {
+            return nil
+        }
+        await keepLocally(result, forKey: key)
+        return (result, .redis)
+    }
+
+    /// A result stored by another proxy while this one waited for its lease: kept in memory and on disk.
+    func adopt(_ stored: CachedImageData, forKey key: String) async -> RenderedResult? {
+        guard let result = Self.result(from: stored) else { return nil }
+        await keepLocally(result, forKey: key)
+        return result
+    }
+
+    /// Keeps `result` in every tier; a failed write only costs a later render.
+    func store(_ result: RenderedResult, forKey key: String) async {
+        await keepLocally(result, forKey: key)
+        try? await shared?.storeData(result.data, forKey: key, validators: Self.validators(of: result))
+    }
+
+    private func keepLocally(_ result: RenderedResult, forKey key: String) async {
+        memory.setValue(result, forKey: key, cost: result.data.count)
+        try? await disk.storeData(result.data, forKey: key, validators: Self.validators(of: result))
+    }
+
+    private static func validators(of result: RenderedResult) -> HTTPValidators {
+        HTTPValidators(etag: result.etag, lastModified: result.lastModified)
+    }
+
+    private static func result(from stored: CachedImageData) -> RenderedResult? {
+        guard let metadata = stored.metadata,
               let format = OutputFormat.allCases.first(where: { $0.imageFormat == metadata.format }),
               let etag = metadata.validators.etag, let lastModified = metadata.validators.lastModified
         else { return nil }
-        let result = RenderedResult(data: stored.data, format: format, etag: etag, lastModified: lastModified)
-        memory.setValue(result, forKey: key, cost: result.data.count)
-        return (result, .disk)
-    }
-
-    /// Keeps `result` in memory and writes it to disk; a failed write only costs a later render.
-    func store(_ result: RenderedResult, forKey key: String) async {
-        memory.setValue(result, forKey: key, cost: result.data.count)
-        let validators = HTTPValidators(etag: result.etag, lastModified: result.lastModified)
-        try? await disk.storeData(result.data, forKey: key, validators: validators)
+        return RenderedResult(data: stored.data, format: format, etag: etag, lastModified: lastModified)
     }
 }

@@ -1,35 +1,47 @@
 import Foundation
 import WebImage
+import WebImageRedis
 
-/// Where a proxy's source images come from: the source cache, else the origin through the library's downloader,
-/// which applies the address policy on every redirect hop, bounds the body, and joins concurrent fetches of one
-/// URL into one.
+/// Where a proxy's source images come from: the source cache on disk, then Redis when configured (shared with
+/// other proxies), else the origin through the library's downloader, which applies the address policy on every
+/// redirect hop, bounds the body, and joins concurrent fetches of one URL into one.
 ///
 /// Bytes, not decoded images, are what is kept: each request decodes only what its answer needs
 /// (``SourceDecodePlan``), which a cached full-size bitmap would not save. They are kept only after they decoded
 /// (``keep(_:for:)``), so nothing that fails to decode is ever cached.
 final class SourceLoader: Sendable {
+    /// Where a source's bytes came from.
+    enum Origin { case disk, redis, origin }
+
     /// Encoded sources, under the same keys (the absolute URL) the library's image cache would use.
     let cache: DiskCache
+    private let shared: RedisImageCache?
     private let downloader: ImageDownloader
 
-    init(downloader: ImageDownloader, cache: DiskCache) {
+    init(downloader: ImageDownloader, cache: DiskCache, shared: RedisImageCache?) {
         self.downloader = downloader
         self.cache = cache
+        self.shared = shared
     }
 
-    /// The source's bytes, and whether they came from the cache. The cache is read on a render thread.
-    func bytes(for url: URL) async throws -> (data: Data, cached: Bool) {
+    /// The source's bytes, and where they came from. The disk cache is read on a render thread.
+    func bytes(for url: URL) async throws -> (data: Data, origin: Origin) {
         let cache = self.cache, key = url.absoluteString
         if let data = try await RenderThreads.run({ cache.data(forKey: key) }) {
-            return (data, true)
+            return (data, .disk)
         }
-        return (try await downloader.download(url).data, false)
+        if let shared, let stored = await shared.cachedData(forKey: key) {
+            try? cache.store(stored.data, forKey: key)
+            return (stored.data, .redis)
+        }
+        return (try await downloader.download(url).data, .origin)
     }
 
-    /// Keeps `data`, which decoded, for later requests. A cache that cannot be written (a full disk) costs the
-    /// next request a fetch, never this one its answer.
-    func keep(_ data: Data, for url: URL) {
+    /// Keeps `data`, which decoded and came from the origin, for later requests here and on other proxies. A
+    /// cache that cannot be written (a full disk, Redis down) costs a later request a fetch, never this one its
+    /// answer.
+    func keep(_ data: Data, for url: URL) async {
         try? cache.store(data, forKey: url.absoluteString)
+        try? await shared?.storeData(data, forKey: url.absoluteString, validators: .none)
     }
 }

@@ -18,6 +18,16 @@ import WebImage
         #expect(badBind.status != 0 && badBind.stderr.contains("HOST:PORT"))
     }
 
+    @Test func refusesABadRedisURLOrPasswordAtStartUp() async throws {
+        let scheme = try await CommandLineTool.run(["serve", "--insecure", "--bind", "127.0.0.1:0", "--redis", "http://h"])
+        #expect(scheme.status != 0 && scheme.stderr.contains("--redis") && scheme.stderr.contains("redis://"))
+        let redis = try RedisServerProcess.start(arguments: ["--requirepass", "right"])
+        let wrong = try await CommandLineTool.run(["serve", "--insecure", "--bind", "127.0.0.1:0",
+                                                   "--redis", redis.url(password: "wrong")])
+        #expect(wrong.status != 0 && wrong.stderr.contains("refused the credentials"))
+        #expect(!wrong.stderr.contains("wrong@"))  // the password is not echoed
+    }
+
     @Test func servesSignedURLsAndStopsGracefullyOnSIGTERM() async throws {
         let origin = try await TestImageServer.start()
         let pixels = try PixelBuffer(width: 80, height: 60, filledWith: RGBA(10, 200, 30))

@@ -1,0 +1,120 @@
+import Foundation
+import TestImageServer
+import Testing
+import WebImage
+import WebImageRedis
+
+@testable import WebImageServer
+
+/// Several proxies on one Redis: a result rendered by one is served by the others without a fetch or a render,
+/// one proxy renders while the others wait for its lease, and a Redis that goes away costs no request its answer.
+@Suite(.serialized) struct SharedCacheProxyTests {
+    /// A second proxy on `harness`'s origin and `redis`, with its own cache folder (another machine).
+    private func peer(of harness: ProxyHarness, folder: URL) -> ImageProxy {
+        var configuration = harness.proxy.configuration
+        configuration.cacheDirectory = folder
+        return ImageProxy(configuration: configuration)
+    }
+
+    private static func configuration(_ server: RedisServerProcess, password: String? = nil) throws -> RedisConfiguration {
+        var configuration = try RedisConfiguration(url: server.url(password: password))
+        configuration.commandTimeout = .seconds(30)  // sanitizer builds beside other tests are slow
+        configuration.connectTimeout = .seconds(30)
+        return configuration
+    }
+
+    @Test func aResultRenderedByOneProxyIsServedByAnotherWithoutFetchingOrRendering() async throws {
+        let redis = try RedisServerProcess.start()
+        let redisConfiguration = try Self.configuration(redis)
+        try await ProxyHarness.with(configuring: { $0.redis = redisConfiguration }) { harness in
+            let folder = harness.folder.appendingPathExtension("peer")
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let other = peer(of: harness, folder: folder)
+            let degraded = try await harness.proxy.connectSharedCache()
+            #expect(degraded == nil)
+            let path = harness.plainPath(["rs:fit:120:120"], "photo.jpg")
+            let first = await harness.get(path)
+            #expect(first.status == 200)
+            let second = await other.respond(to: ProxyRequest(method: "GET", path: path))
+            #expect(second.status == 200 && second.body == first.body && second.header("ETag") == first.header("ETag"))
+            #expect(harness.origin.log.count("/files/photo.jpg") == 1)
+            #expect(harness.proxy.renderingsStarted == 1 && other.renderingsStarted == 0)
+            // Another size of the same source: rendered by the peer from the source Redis keeps, not fetched.
+            #expect(await other.respond(to: ProxyRequest(method: "GET", path: harness.plainPath(["w:30"], "photo.jpg"))).status == 200)
+            #expect(harness.origin.log.count("/files/photo.jpg") == 1 && other.renderingsStarted == 1)
+            let health = await other.respond(to: ProxyRequest(method: "GET", path: "/health"))
+            #expect(String(decoding: health.body, as: UTF8.self) == "ok\nredis: ok\n")
+        }
+    }
+
+    @Test func concurrentRequestsOnTwoProxiesRenderOnce() async throws {
+        let redis = try RedisServerProcess.start()
+        let redisConfiguration = try Self.configuration(redis)
+        try await ProxyHarness.with(configuring: { $0.redis = redisConfiguration }) { harness in
+            let folders = (0..<3).map { harness.folder.appendingPathExtension("peer\($0)") }
+            defer { for folder in folders { try? FileManager.default.removeItem(at: folder) } }
+            let proxies = [harness.proxy] + folders.map { peer(of: harness, folder: $0) }
+            // The origin holds the source until every proxy has asked: whoever holds the lease is mid-fetch while
+            // the others wait for it.
+            let path = harness.plainPath(["rs:fill:64:64"], "photo.jpg", path: "/gate/g1/")
+            let answers = try await withThrowingTaskGroup(of: ProxyResponse.self) { group in
+                for proxy in proxies {
+                    group.addTask { await proxy.respond(to: ProxyRequest(method: "GET", path: path)) }
+                }
+                #expect(await harness.origin.waitUntil { $0.count("/gate/g1/photo.jpg") == 1 })
+                try await Task.sleep(for: .milliseconds(300))  // let the others reach their wait; not asserted on
+                harness.origin.openGate("g1")
+                return try await group.reduce(into: [ProxyResponse]()) { $0.append($1) }
+            }
+            #expect(answers.allSatisfy { $0.status == 200 && $0.body == answers[0].body })
+            #expect(harness.origin.log.count("/gate/g1/photo.jpg") == 1)
+            #expect(proxies.map(\.renderingsStarted).reduce(0, +) == 1)
+        }
+    }
+
+    @Test func aRedisThatGoesAwayCostsNoAnswerAndHealthSaysDegraded() async throws {
+        let redis = try RedisServerProcess.start()
+        let redisConfiguration = try Self.configuration(redis)
+        try await ProxyHarness.with(configuring: { $0.redis = redisConfiguration }) { harness in
+            #expect(await harness.get(harness.plainPath(["w:20"], "photo.jpg")).status == 200)
+            redis.stop()
+            for width in 21..<30 {
+                #expect(await harness.get(harness.plainPath(["w:\(width)"], "photo.jpg")).status == 200)
+            }
+            let health = await harness.get("/health")
+            #expect(health.status == 200 && String(decoding: health.body, as: UTF8.self) == "ok\nredis: degraded\n")
+            try redis.restart()
+            var recovered = false
+            for _ in 0..<100 where !recovered {
+                try await Task.sleep(for: .milliseconds(100))
+                _ = await harness.get(harness.plainPath(["w:\(Int.random(in: 31...900))"], "photo.jpg"))
+                recovered = String(decoding: await harness.get("/health").body, as: UTF8.self) == "ok\nredis: ok\n"
+            }
+            #expect(recovered)
+        }
+    }
+
+    @Test func aWrongPasswordIsAStartUpError() async throws {
+        let redis = try RedisServerProcess.start(arguments: ["--requirepass", "right"])
+        let wrong = try Self.configuration(redis, password: "wrong")
+        try await ProxyHarness.with(configuring: { $0.redis = wrong }) { harness in
+            do throws(RedisError) {
+                _ = try await harness.proxy.connectSharedCache()
+                Issue.record("a wrong password was accepted")
+            } catch {
+                guard case .authenticationFailed = error else { throw error }
+            }
+        }
+    }
+
+    @Test func anUnreachableRedisAtStartUpIsDegradedNotFatal() async throws {
+        let redis = try RedisServerProcess.start()
+        let configuration = try Self.configuration(redis)
+        redis.stop()
+        try await ProxyHarness.with(configuring: { $0.redis = configuration }) { harness in
+            let degraded = try await harness.proxy.connectSharedCache()
+            #expect(degraded != nil)
+            #expect(await harness.get(harness.plainPath(["w:20"], "photo.jpg")).status == 200)
+        }
+    }
+}
