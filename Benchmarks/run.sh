@@ -9,10 +9,11 @@
 #   manager                                            ImageManager end to end vs aiohttp + Pillow (issue 6)
 #   animation                                          lazy playback memory, one process per mode (issue 3)
 #   serve                                              `webimage serve` beside thumbor and nginx image_filter (issue 15)
+#   redis                                              the Redis tier beside redis-benchmark; scripts/cluster (issue 16)
 # Each suite's JSON lines go to Benchmarks/out/SUITE.jsonl; BENCHMARKS.md is made from every suite's latest run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-all=(decode formats animated transform incremental throughput cache cache-scale loading manager animation serve)
+all=(decode formats animated transform incremental throughput cache cache-scale loading manager animation serve redis)
 suites=("$@")
 [ ${#suites[@]} -eq 0 ] && suites=("${all[@]}")
 for suite in "${suites[@]}"; do
@@ -218,6 +219,29 @@ suite_serve() {
     work="$(mktemp -d)"
     trap 'rm -rf "$work"' EXIT
     /usr/bin/python3 Benchmarks/serve_bench.py "$data" "$work" .build/release/webimage "$venv/bin/thumbor"
+}
+
+suite_redis() {
+    # The tier's GET/SET beside redis-benchmark on one redis-server (no persistence), three rounds alternating
+    # the two sides; then the three-instance cluster behind nginx. Not pinned: both sides share both cores with
+    # the server, as a client on the same machine as its Redis does.
+    local port=18110 round
+    work="$(mktemp -d)"
+    redis-server --port "$port" --bind 127.0.0.1 --save "" --appendonly no --dir "$work" >/dev/null &
+    local redis_pid=$!
+    trap 'kill "$redis_pid" 2>/dev/null || true; rm -rf "$work"' EXIT
+    until redis-cli -p "$port" ping >/dev/null 2>&1; do sleep 0.05; done
+    for round in 1 2 3; do
+        redis-benchmark -p "$port" -d 51200 -c 8 -n 20000 -t set,get --csv 2>/dev/null | /usr/bin/python3 -c '
+import csv, json, sys
+for row in csv.reader(sys.stdin):
+    if row and row[0] in ("SET", "GET"):
+        print(json.dumps({"suite": "redis", "name": row[0] + " 50 KB values, 8 in flight", "impl": "redis-benchmark",
+                          "value": float(row[1]), "unit": "ops/s"}))'
+        "$bench" redis "redis://127.0.0.1:$port"
+    done
+    swift build -c release --product webimage 2>&1 | grep -E "error" >&2 || true
+    scripts/cluster
 }
 
 for suite in "${suites[@]}"; do

@@ -4,6 +4,7 @@ import Foundation
 let usage = """
     usage: WebImageBenchmarks decode|formats|animated|transform|incremental|throughput|thumbnail-peak|cache DATA_FOLDER
            WebImageBenchmarks loading BASE_URL
+           WebImageBenchmarks redis REDIS_URL
            WebImageBenchmarks manager DATA_FOLDER BASE_URL
            WebImageBenchmarks animation eager|lazy FILE [FRAMES|auto]
            WebImageBenchmarks cache-scale fill FOLDER COUNT | first FOLDER LABEL | trim FOLDER
@@ -29,6 +30,7 @@ do {
         guard arguments.count == 4, let base = URL(string: arguments[3]) else { throw CocoaError(.fileReadUnknown) }
         try await ManagerSuite.run(data: folder, base: base)
     case "loading": try await LoadingSuite.run(base: arguments[2])
+    case "redis": try await RedisSuite.run(url: arguments[2])
     case "animation":
         guard arguments.count >= 4 else { throw CocoaError(.fileNoSuchFile) }
         try PlaybackSuite.run(mode: arguments[2], file: URL(fileURLWithPath: arguments[3]),
