@@ -89,7 +89,19 @@ public final class RedisServerProcess: Sendable {
         }
         guard let running, running.isRunning else { return }
         kill(running.processIdentifier, SIGKILL)
+        kill(running.processIdentifier, SIGCONT)  // a paused process dies only once it runs
         running.waitUntilExit()
+    }
+
+    /// Freezes the server (SIGSTOP): connections stay open and nothing is answered, as with a server stuck in a
+    /// long command. ``resume()`` lets it answer everything it received meanwhile.
+    public func pause() {
+        if let running = process.withLock({ $0 }) { kill(running.processIdentifier, SIGSTOP) }
+    }
+
+    /// Undoes ``pause()`` (SIGCONT).
+    public func resume() {
+        if let running = process.withLock({ $0 }) { kill(running.processIdentifier, SIGCONT) }
     }
 
     /// Starts it again on the same port, empty.

@@ -95,6 +95,26 @@ import Testing
         }
     }
 
+    @Test func aSlowServerTimesOutAndLateRepliesDoNotReachLaterCommands() async throws {
+        var configuration = try RedisConfiguration(url: server.url(password: "sesame"))
+        configuration.poolSize = 1
+        configuration.commandTimeout = .milliseconds(300)
+        configuration.connectTimeout = .seconds(30)
+        let client = RESPClient(configuration: configuration)
+        _ = try await client.set("slow", to: "old", expiresIn: nil, onlyIfAbsent: false)
+        server.pause()
+        do {
+            _ = try await client.get("slow")
+            Issue.record("an answer from a stopped server")
+        } catch {
+            #expect(error == .timeout)
+        }
+        server.resume()
+        // The late reply to the GET above arrives first and is dropped; these get their own.
+        _ = try await client.set("fresh", to: "new", expiresIn: nil, onlyIfAbsent: false)
+        #expect(try await client.get("fresh").map { String(buffer: $0) } == "new")
+    }
+
     @Test func databasesAreSeparate() async throws {
         let zero = try client(), three = try client(database: 3)
         _ = try await zero.delete(["db-key"])

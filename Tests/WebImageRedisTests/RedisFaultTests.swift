@@ -50,6 +50,25 @@ import Testing
         #expect(!tier.isDegraded)
     }
 
+    @Test func aStuckServerMakesMissesAfterTheTimeoutAndTheBreakerStopsAsking() async throws {
+        let server = try RedisServerProcess.start()
+        var configuration = try RedisConfiguration(url: server.url())
+        configuration.commandTimeout = .milliseconds(200)
+        configuration.connectTimeout = .seconds(30)
+        let tier = RedisImageCache(commands: RESPClient(configuration: configuration), configuration: configuration,
+                                   namespace: "stuck", timeToLive: .seconds(600), metricsFactory: metrics,
+                                   breaker: CircuitBreaker(threshold: 3, openTime: .seconds(3600)))
+        try await tier.storeData(bytes, forKey: "k", validators: .none)
+        try await tier.connect()  // every pooled connection: a handshake would wait for the connect timeout
+        server.pause()
+        defer { server.resume() }
+        for _ in 0..<3 { #expect(await tier.cachedData(forKey: "k") == nil) }
+        #expect(tier.isDegraded)
+        // Open: answered at once, without waiting for another timeout (the open time outlasts the test).
+        #expect(await tier.cachedData(forKey: "k") == nil)
+        #expect(errors() == 4)
+    }
+
     @Test func aFullServerEvictsAndNothingFails() async throws {
         let server = try RedisServerProcess.start(arguments: ["--maxmemory", "4mb", "--maxmemory-policy", "allkeys-lru"])
         let tier = try tier(server)

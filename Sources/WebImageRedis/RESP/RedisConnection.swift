@@ -7,15 +7,13 @@ import NIOSSL
 /// Any number of commands may be in flight on it at once (pipelining).
 final class RedisConnection: Sendable {
     private let channel: any Channel
-    private let commandTimeout: TimeAmount
     /// Whether the server speaks RESP3 (`HELLO 3` succeeded) rather than RESP2.
     let speaksRESP3: Bool
 
     var isActive: Bool { channel.isActive }
 
-    private init(channel: any Channel, commandTimeout: TimeAmount, speaksRESP3: Bool) {
+    private init(channel: any Channel, speaksRESP3: Bool) {
         self.channel = channel
-        self.commandTimeout = commandTimeout
         self.speaksRESP3 = speaksRESP3
     }
 
@@ -31,6 +29,7 @@ final class RedisConnection: Sendable {
             throw .connectionFailed("TLS: \(error)")
         }
         let host = configuration.host
+        let commandTimeout = configuration.commandTimeout.timeAmount
         let bootstrap = ClientBootstrap(group: group)
             .connectTimeout(configuration.connectTimeout.timeAmount)
             .channelOption(.socketOption(.tcp_nodelay), value: 1)
@@ -41,7 +40,7 @@ final class RedisConnection: Sendable {
                         try channel.pipeline.syncOperations.addHandler(NIOSSLClientHandler(context: tls, serverHostname: name))
                     }
                     try channel.pipeline.syncOperations.addHandlers(
-                        ByteToMessageHandler(RESPDecoder()), RESPChannelHandler())
+                        ByteToMessageHandler(RESPDecoder()), RESPChannelHandler(timeout: commandTimeout))
                 }
             }
         let channel: any Channel
@@ -50,16 +49,15 @@ final class RedisConnection: Sendable {
         } catch {
             throw .connectionFailed("\(configuration.host):\(configuration.port): \(error)")
         }
-        let probe = RedisConnection(channel: channel, commandTimeout: configuration.connectTimeout.timeAmount,
-                                    speaksRESP3: false)
+        let probe = RedisConnection(channel: channel, speaksRESP3: false)
         do throws(RedisError) {
-            let speaksRESP3 = try await probe.sayHello(configuration)
+            let handshakeTimeout = configuration.connectTimeout.timeAmount
+            let speaksRESP3 = try await probe.sayHello(configuration, timeout: handshakeTimeout)
             if configuration.database != 0 {
-                let reply = try await probe.send(["SELECT", .text(String(configuration.database))])
+                let reply = try await probe.send(["SELECT", .text(String(configuration.database))], timeout: handshakeTimeout)
                 if let message = reply.errorMessage { throw RedisError.authenticationFailed("SELECT \(configuration.database): \(message)") }
             }
-            return RedisConnection(channel: channel, commandTimeout: configuration.commandTimeout.timeAmount,
-                                   speaksRESP3: speaksRESP3)
+            return RedisConnection(channel: channel, speaksRESP3: speaksRESP3)
         } catch {
             channel.close(promise: nil)
             throw error
@@ -67,12 +65,12 @@ final class RedisConnection: Sendable {
     }
 
     /// `true` after `HELLO 3`, `false` after falling back to RESP2.
-    private func sayHello(_ configuration: RedisConfiguration) async throws(RedisError) -> Bool {
+    private func sayHello(_ configuration: RedisConfiguration, timeout: TimeAmount) async throws(RedisError) -> Bool {
         var hello: [RedisArgument] = ["HELLO", "3"]
         if let password = configuration.password {
             hello += ["AUTH", .text(configuration.user ?? "default"), .text(password)]
         }
-        let reply = try await send(hello)
+        let reply = try await send(hello, timeout: timeout)
         guard let message = reply.errorMessage else { return true }
         if Self.isCredentialError(message) { throw .authenticationFailed(message) }
         // An older server: no HELLO, so RESP2, with AUTH on its own.
@@ -80,7 +78,7 @@ final class RedisConnection: Sendable {
         var auth: [RedisArgument] = ["AUTH"]
         if let user = configuration.user { auth.append(.text(user)) }
         auth.append(.text(password))
-        if let message = try await send(auth).errorMessage { throw .authenticationFailed(message) }
+        if let message = try await send(auth, timeout: timeout).errorMessage { throw .authenticationFailed(message) }
         return false
     }
 
@@ -90,17 +88,15 @@ final class RedisConnection: Sendable {
     }
 
     /// Sends one command and waits for its reply (an error reply is a reply: see ``RESPValue/error(_:)``).
-    /// Throws when no reply arrives within the command timeout or the connection fails; a reply that comes after
-    /// its timeout is read and dropped, so the replies of later commands still pair up with their commands.
-    func send(_ arguments: [RedisArgument]) async throws(RedisError) -> RESPValue {
+    /// Throws when no reply arrives within the command timeout (see ``RESPChannelHandler``) or the connection
+    /// fails.
+    func send(_ arguments: [RedisArgument], timeout: TimeAmount? = nil) async throws(RedisError) -> RESPValue {
         var bytes = channel.allocator.buffer(capacity: 0)
         RESPCommandEncoding.write(arguments, into: &bytes)
         let reply = channel.eventLoop.makePromise(of: RESPValue.self)
-        let timer = channel.eventLoop.scheduleTask(in: commandTimeout) { reply.fail(RedisError.timeout) }
-        reply.futureResult.whenComplete { _ in timer.cancel() }
         let written = channel.eventLoop.makePromise(of: Void.self)
         written.futureResult.whenFailure { reply.fail(($0 as? RedisError) ?? .connectionFailed("\($0)")) }
-        channel.writeAndFlush(RESPRequest(bytes: bytes, reply: reply), promise: written)
+        channel.writeAndFlush(RESPRequest(bytes: bytes, reply: reply, timeout: timeout), promise: written)
         do {
             return try await reply.futureResult.get()
         } catch let error as RedisError {
