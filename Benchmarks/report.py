@@ -35,9 +35,15 @@ SECTIONS = OrderedDict([
               "fetches, decodes, resizes and encodes. Hot: one URL again and again, beside nginx serving the "
               "same bytes as a static file (both write an access log line). Peak RSS is the process's peak so "
               "far (summed over thumbor's processes) (issue 15)."),
+    ("redis", "The Redis tier (`RedisImageCache`: entry header, checksum, verified reads) beside redis-benchmark "
+              "on one redis-server 7.0 without persistence: 50 KB values, 8 requests in flight on 8 connections, "
+              "20 000 of each, three rounds alternating the two sides; both share the 2 cores with the server "
+              "(issue 16)."),
+    ("cluster", "`scripts/cluster`: Redis, three `webimage serve --redis` instances (1 worker each) and nginx in "
+                "front (consistent hash, proxy_cache_lock), all on this machine (issue 16)."),
 ])
 # Suites whose rows are not one implementation against another.
-NO_RATIO = {"memory", "animation", "cache-scale"}
+NO_RATIO = {"memory", "animation", "cache-scale", "cluster"}
 
 
 def machine():

@@ -3,23 +3,14 @@ import PackageDescription
 
 /// libFuzzer harnesses for swift-web-image, kept out of the main package so that it stays free of unsafe flags.
 /// Build and run them with `scripts/fuzz` (it passes `-sanitize=fuzzer,address` to every Swift module).
-/// Each harness is an executable whose entry point is `LLVMFuzzerTestOneInput`; libFuzzer supplies `main`,
+/// The harnesses share one executable whose entry point is `LLVMFuzzerTestOneInput`; libFuzzer supplies `main`,
 /// so the harness sources are compiled as a library (`-parse-as-library`).
 let harnessSettings: [SwiftSetting] = [
     .unsafeFlags(["-parse-as-library"]),
     .treatAllWarnings(as: .error),
 ]
 
-let harnesses = [
-    "FuzzFormatDetection", "FuzzJPEG", "FuzzPNG", "FuzzGIF", "FuzzWebP", "FuzzAnimatedImage", "FuzzEXIF",
-    "FuzzIncremental", "FuzzDataURL", "FuzzDiskEntryHeader", "FuzzBMP", "FuzzICO", "FuzzProperties",
-]
-
-/// Harnesses of the plugin coders, each with the product it drives (FuzzProperties drives them all).
-let pluginHarnesses = [
-    "FuzzAVIF": "WebImageAVIF", "FuzzHEIF": "WebImageHEIF", "FuzzJXL": "WebImageJXL", "FuzzSVG": "WebImageSVG",
-    "FuzzPDF": "WebImagePDF", "FuzzTIFF": "WebImageTIFF",
-]
+/// The plugin coders, which some harnesses drive (FuzzProperties drives them all); FuzzRESP drives WebImageRedis.
 let plugins = ["WebImageAVIF", "WebImageHEIF", "WebImageJXL", "WebImageSVG", "WebImagePDF", "WebImageTIFF"]
 
 let package = Package(
@@ -34,21 +25,13 @@ let package = Package(
             dependencies: [.product(name: "WebImage", package: "swift-web-image")],
             swiftSettings: [.treatAllWarnings(as: .error)]
         ),
-    ] + harnesses.map { name in
+        // Every harness in one executable (see Harnesses.swift): `scripts/fuzz` runs it under each harness's name.
         .executableTarget(
-            name: name,
+            name: "FuzzHarnesses",
             dependencies: ["FuzzSupport", .product(name: "WebImage", package: "swift-web-image")]
-                + (name == "FuzzProperties" ? plugins.map { .product(name: $0, package: "swift-web-image") } : []),
+                + plugins.map { .product(name: $0, package: "swift-web-image") }
+                + [.product(name: "WebImageRedis", package: "swift-web-image")],
             swiftSettings: harnessSettings
-        )
-    } + pluginHarnesses.sorted(by: { $0.key < $1.key }).map { name, product in
-        .executableTarget(
-            name: name,
-            dependencies: [
-                "FuzzSupport", .product(name: "WebImage", package: "swift-web-image"),
-                .product(name: product, package: "swift-web-image"),
-            ],
-            swiftSettings: harnessSettings
-        )
-    }
+        ),
+    ]
 )

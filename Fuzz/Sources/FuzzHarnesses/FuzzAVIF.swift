@@ -6,8 +6,7 @@ import WebImageAVIF
 /// The AVIF coder (libavif's container parser, dav1d, the orientation and timing-table readers) on any bytes,
 /// decoding and reading properties. The first byte picks the decode options (thumbnail, orientation, first
 /// frame only, scale-down limit); its top bit asks for one frame by index instead, from the second byte.
-@_cdecl("LLVMFuzzerTestOneInput")
-public func fuzzAVIF(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
+func fuzzAVIF(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     var input = FuzzInput(start, count)
     let choice = input.takeByte()
     var options = FuzzLimits.options(choice: choice)
@@ -17,10 +16,4 @@ public func fuzzAVIF(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     _ = try? coder.decode(payload, options: options)
     _ = try? coder.properties(of: payload)
     return 0
-}
-
-/// The entry point SwiftPM's debug build links as `main`; see `runFuzzDriver`.
-@_cdecl("FuzzAVIF_main")
-public func fuzzAVIFMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) -> CInt {
-    runFuzzDriver(argc, argv, fuzzAVIF)
 }

@@ -5,8 +5,7 @@ import WebImage
 /// Animated images decode their frames lazily from the file (GIF and animated WebP sources, with key frames
 /// and a frame buffer): open any bytes, then draw every frame forwards and a few out of order.
 /// The first byte picks the decode options, the second the buffer size and key-frame interval.
-@_cdecl("LLVMFuzzerTestOneInput")
-public func fuzzAnimatedImage(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
+func fuzzAnimatedImage(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     var input = FuzzInput(start, count)
     let decodeOptions = FuzzLimits.options(choice: input.takeByte())
     let shape = input.takeByte()
@@ -26,11 +25,4 @@ public func fuzzAnimatedImage(_ start: UnsafePointer<UInt8>?, _ count: Int) -> C
     }
     _ = try? image.frame(at: frameCount)  // one past the end: an error, not a trap
     return 0
-}
-
-
-/// The entry point SwiftPM's debug build links as `main`; see `runFuzzDriver`.
-@_cdecl("FuzzAnimatedImage_main")
-public func fuzzAnimatedImageMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) -> CInt {
-    runFuzzDriver(argc, argv, fuzzAnimatedImage)
 }

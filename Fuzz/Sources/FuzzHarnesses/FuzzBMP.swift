@@ -5,8 +5,7 @@ import WebImage
 /// The BMP decoder (header parser, palette and bit-field unpackers, RLE4/RLE8) and its header-only properties
 /// reader on any bytes. The first byte picks the decode options. A decode that succeeds must agree with the
 /// properties read from the same bytes.
-@_cdecl("LLVMFuzzerTestOneInput")
-public func fuzzBMP(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
+func fuzzBMP(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     var input = FuzzInput(start, count)
     let options = FuzzLimits.options(choice: input.takeByte())
     let data = input.payload
@@ -17,10 +16,4 @@ public func fuzzBMP(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     }
     _ = try? BMPCoder().decode(data, options: options)
     return 0
-}
-
-/// The entry point SwiftPM's debug build links as `main`; see `runFuzzDriver`.
-@_cdecl("FuzzBMP_main")
-public func fuzzBMPMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) -> CInt {
-    runFuzzDriver(argc, argv, fuzzBMP)
 }

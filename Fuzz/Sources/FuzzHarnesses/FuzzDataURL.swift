@@ -4,8 +4,7 @@ import FuzzSupport
 
 /// `data:` URL parsing (media type, `;base64`, percent escapes, the size limit) on any text.
 /// The first byte picks the size limit, so that both sides of the limit check are reached.
-@_cdecl("LLVMFuzzerTestOneInput")
-public func fuzzDataURL(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
+func fuzzDataURL(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     let bytes = UnsafeRawBufferPointer(start: start, count: count)
     guard let limitChoice = bytes.first else { return 0 }
     let maximumSize = Int(limitChoice) * 16
@@ -18,11 +17,4 @@ public func fuzzDataURL(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
         }
     }
     return 0
-}
-
-
-/// The entry point SwiftPM's debug build links as `main`; see `runFuzzDriver`.
-@_cdecl("FuzzDataURL_main")
-public func fuzzDataURLMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) -> CInt {
-    runFuzzDriver(argc, argv, fuzzDataURL)
 }

@@ -7,8 +7,7 @@ import FuzzSupport
 /// A random header almost never carries a correct checksum, so when byte 0 is odd the harness writes the right
 /// header checksum into the input first: the field parser behind the checksum check gets fuzzed too. Any header
 /// that parses must survive a round trip: encoding it and reading it back gives the same header.
-@_cdecl("LLVMFuzzerTestOneInput")
-public func fuzzDiskEntryHeader(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
+func fuzzDiskEntryHeader(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     guard count > 1, let start else { return 0 }
     let fixChecksum = start[0] & 1 == 1
     var bytes = [UInt8](UnsafeBufferPointer(start: start + 1, count: count - 1))
@@ -28,11 +27,4 @@ public func fuzzDiskEntryHeader(_ start: UnsafePointer<UInt8>?, _ count: Int) ->
                  && reread?.payloadChecksum == header.payloadChecksum,
                  "a parsed header does not survive encoding")
     return 0
-}
-
-
-/// The entry point SwiftPM's debug build links as `main`; see `runFuzzDriver`.
-@_cdecl("FuzzDiskEntryHeader_main")
-public func fuzzDiskEntryHeaderMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) -> CInt {
-    runFuzzDriver(argc, argv, fuzzDiskEntryHeader)
 }

@@ -4,18 +4,10 @@ import FuzzSupport
 
 /// The EXIF orientation reader on any bytes (with or without the `Exif\0\0` header): `nil` or a valid
 /// orientation, never a read out of bounds.
-@_cdecl("LLVMFuzzerTestOneInput")
-public func fuzzEXIF(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
+func fuzzEXIF(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     let bytes = UnsafeRawBufferPointer(start: start, count: count)
     if let orientation = EXIFReader.orientation(in: bytes) {
         precondition((1...8).contains(orientation.rawValue), "orientation \(orientation.rawValue) out of range")
     }
     return 0
-}
-
-
-/// The entry point SwiftPM's debug build links as `main`; see `runFuzzDriver`.
-@_cdecl("FuzzEXIF_main")
-public func fuzzEXIFMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) -> CInt {
-    runFuzzDriver(argc, argv, fuzzEXIF)
 }

@@ -4,19 +4,11 @@ import WebImage
 
 /// Format detection reads only the first bytes of any input: it must never trap or read past the end, and the
 /// `Data` and raw-bytes entry points must agree.
-@_cdecl("LLVMFuzzerTestOneInput")
-public func fuzzFormatDetection(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
+func fuzzFormatDetection(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     let bytes = UnsafeRawBufferPointer(start: start, count: count)
     let fromBytes = ImageFormat.detect(bytes: bytes)
     let fromData = ImageFormat.detect(Data(bytes))
     // A failed check is how a harness reports a finding to libFuzzer.
     precondition(fromBytes == fromData, "detect(bytes:) says \(fromBytes), detect(_:) says \(fromData)")
     return 0
-}
-
-
-/// The entry point SwiftPM's debug build links as `main`; see `runFuzzDriver`.
-@_cdecl("FuzzFormatDetection_main")
-public func fuzzFormatDetectionMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) -> CInt {
-    runFuzzDriver(argc, argv, fuzzFormatDetection)
 }

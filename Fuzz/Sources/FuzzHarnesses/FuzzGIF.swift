@@ -5,19 +5,11 @@ import WebImage
 /// The GIF decoder (giflib, our frame compositor and colour mapping) on any bytes, through the lenient entry
 /// point that keeps the frames before a damaged one (the strict `decode` is a wrapper around it).
 /// The first byte picks the decode options.
-@_cdecl("LLVMFuzzerTestOneInput")
-public func fuzzGIF(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
+func fuzzGIF(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     var input = FuzzInput(start, count)
     let options = FuzzLimits.options(choice: input.takeByte())
     if let partial = try? GIFCoder().decodeCompleteFrames(input.payload, options: options) {
         precondition(!partial.image.frames.isEmpty, "a GIF decode returned no frames")
     }
     return 0
-}
-
-
-/// The entry point SwiftPM's debug build links as `main`; see `runFuzzDriver`.
-@_cdecl("FuzzGIF_main")
-public func fuzzGIFMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) -> CInt {
-    runFuzzDriver(argc, argv, fuzzGIF)
 }

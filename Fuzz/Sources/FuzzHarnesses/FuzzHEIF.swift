@@ -12,8 +12,7 @@ private let decodesPixels = ProcessInfo.processInfo.environment["FUZZ_HEIF_DECOD
 /// The HEIF/HEIC coder (libheif with libde265) on any bytes: the header-only properties reader, then (see
 /// ``decodesPixels``) the full decode with fuzzer-chosen options (the thumbnail choice takes the
 /// embedded-thumbnail path).
-@_cdecl("LLVMFuzzerTestOneInput")
-public func fuzzHEIF(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
+func fuzzHEIF(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     var input = FuzzInput(start, count)
     let options = FuzzLimits.options(choice: input.takeByte())
     let data = input.payload
@@ -21,10 +20,4 @@ public func fuzzHEIF(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     _ = try? coder.properties(of: data)
     if decodesPixels { _ = try? coder.decode(data, options: options) }
     return 0
-}
-
-/// The entry point SwiftPM's debug build links as `main`; see `runFuzzDriver`.
-@_cdecl("FuzzHEIF_main")
-public func fuzzHEIFMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) -> CInt {
-    runFuzzDriver(argc, argv, fuzzHEIF)
 }

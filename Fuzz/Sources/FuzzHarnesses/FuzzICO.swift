@@ -5,8 +5,7 @@ import WebImage
 /// The ICO/CUR decoder (directory, entry choice, bitmap entries with AND masks, PNG entries through the PNG
 /// coder) and its properties reader on any bytes. The first byte picks the decode options (a thumbnail size
 /// changes which entry is chosen). A default decode that succeeds must agree with the properties.
-@_cdecl("LLVMFuzzerTestOneInput")
-public func fuzzICO(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
+func fuzzICO(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     var input = FuzzInput(start, count)
     let options = FuzzLimits.options(choice: input.takeByte())
     let data = input.payload
@@ -16,10 +15,4 @@ public func fuzzICO(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     }
     _ = try? ICOCoder().decode(data, options: options)
     return 0
-}
-
-/// The entry point SwiftPM's debug build links as `main`; see `runFuzzDriver`.
-@_cdecl("FuzzICO_main")
-public func fuzzICOMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) -> CInt {
-    runFuzzDriver(argc, argv, fuzzICO)
 }

@@ -7,8 +7,7 @@ import WebImage
 /// Input layout: byte 0 picks the decode options; byte 1's low 4 bits give n, the number of chunk lengths, and
 /// its bit 4 asks for a partial image after every chunk; the next n bytes are chunk lengths (value + 1), used
 /// in turn until the payload is used up; the rest is the payload.
-@_cdecl("LLVMFuzzerTestOneInput")
-public func fuzzIncremental(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
+func fuzzIncremental(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     var input = FuzzInput(start, count)
     let options = FuzzLimits.options(choice: input.takeByte())
     let shape = input.takeByte()
@@ -35,11 +34,4 @@ public func fuzzIncremental(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CIn
     }
     _ = try? decoder.finish()
     return 0
-}
-
-
-/// The entry point SwiftPM's debug build links as `main`; see `runFuzzDriver`.
-@_cdecl("FuzzIncremental_main")
-public func fuzzIncrementalMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) -> CInt {
-    runFuzzDriver(argc, argv, fuzzIncremental)
 }

@@ -6,8 +6,7 @@ import WebImageJXL
 /// The JPEG XL decoder (libjxl's event loop, still and animated) and header reader on any bytes.
 /// The first byte picks the decode options (thumbnail, orientation, first frame only, scale-down limit); its top
 /// bits pick a frame index, so that libjxl's frame skipping is fuzzed too.
-@_cdecl("LLVMFuzzerTestOneInput")
-public func fuzzJXL(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
+func fuzzJXL(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     var input = FuzzInput(start, count)
     let choice = input.takeByte()
     var options = FuzzLimits.options(choice: choice)
@@ -16,10 +15,4 @@ public func fuzzJXL(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     _ = try? JXLCoder().properties(of: payload)
     _ = try? JXLCoder().decode(payload, options: options)
     return 0
-}
-
-/// The entry point SwiftPM's debug build links as `main`; see `runFuzzDriver`.
-@_cdecl("FuzzJXL_main")
-public func fuzzJXLMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) -> CInt {
-    runFuzzDriver(argc, argv, fuzzJXL)
 }

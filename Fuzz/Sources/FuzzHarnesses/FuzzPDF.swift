@@ -5,8 +5,7 @@ import WebImagePDF
 
 /// The PDF coder (poppler's parser and cairo renderer, our page choice, limits and pixel conversion) on any
 /// bytes: the properties reader, then one page chosen by the second byte, with decode options from the first.
-@_cdecl("LLVMFuzzerTestOneInput")
-public func fuzzPDF(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
+func fuzzPDF(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     var input = FuzzInput(start, count)
     var options = FuzzLimits.options(choice: input.takeByte())
     options.frameIndex = Int(input.takeByte() % 4)
@@ -19,10 +18,4 @@ public func fuzzPDF(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
         }
     }
     return 0
-}
-
-/// The entry point SwiftPM's debug build links as `main`; see `runFuzzDriver`.
-@_cdecl("FuzzPDF_main")
-public func fuzzPDFMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) -> CInt {
-    runFuzzDriver(argc, argv, fuzzPDF)
 }

@@ -4,17 +4,9 @@ import WebImage
 
 /// The PNG and APNG decoder (libspng and our own chunk parser and frame compositor) on any bytes.
 /// The first byte picks the decode options (thumbnail, orientation, first frame only, scale-down limit).
-@_cdecl("LLVMFuzzerTestOneInput")
-public func fuzzPNG(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
+func fuzzPNG(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     var input = FuzzInput(start, count)
     let options = FuzzLimits.options(choice: input.takeByte())
     _ = try? PNGCoder().decode(input.payload, options: options)
     return 0
-}
-
-
-/// The entry point SwiftPM's debug build links as `main`; see `runFuzzDriver`.
-@_cdecl("FuzzPNG_main")
-public func fuzzPNGMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) -> CInt {
-    runFuzzDriver(argc, argv, fuzzPNG)
 }

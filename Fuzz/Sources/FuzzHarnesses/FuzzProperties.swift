@@ -18,18 +18,11 @@ private let coders: ImageCoders = {
     return coders
 }()
 
-@_cdecl("LLVMFuzzerTestOneInput")
-public func fuzzProperties(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
+func fuzzProperties(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     let data = Data(UnsafeRawBufferPointer(start: start, count: count))
     if let properties = try? coders.properties(of: data) {
         precondition(properties.size.width > 0 && properties.size.height > 0 && properties.frameCount > 0,
                      "properties of an image with no pixels or frames: \(properties)")
     }
     return 0
-}
-
-/// The entry point SwiftPM's debug build links as `main`; see `runFuzzDriver`.
-@_cdecl("FuzzProperties_main")
-public func fuzzPropertiesMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) -> CInt {
-    runFuzzDriver(argc, argv, fuzzProperties)
 }

@@ -6,8 +6,7 @@ import WebImageSVG
 /// The SVG coder (librsvg's XML parser and renderer through cairo, our size rules and pixel conversion) on any
 /// bytes: decode with fuzzer-chosen options, and the properties reader, which must agree with the decode's size.
 /// The first byte picks the decode options.
-@_cdecl("LLVMFuzzerTestOneInput")
-public func fuzzSVG(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
+func fuzzSVG(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     var input = FuzzInput(start, count)
     let options = FuzzLimits.options(choice: input.takeByte())
     let data = input.payload
@@ -20,10 +19,4 @@ public func fuzzSVG(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
         }
     }
     return 0
-}
-
-/// The entry point SwiftPM's debug build links as `main`; see `runFuzzDriver`.
-@_cdecl("FuzzSVG_main")
-public func fuzzSVGMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) -> CInt {
-    runFuzzDriver(argc, argv, fuzzSVG)
 }

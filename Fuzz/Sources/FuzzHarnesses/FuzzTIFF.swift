@@ -6,8 +6,7 @@ import WebImageTIFF
 /// The TIFF coder (libtiff's RGBA reader over memory) on any bytes. The first byte picks the decode options,
 /// the second a page (0–3, so `TIFFSetDirectory` and the page-count walk are fuzzed too); then the header-only
 /// properties reader.
-@_cdecl("LLVMFuzzerTestOneInput")
-public func fuzzTIFF(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
+func fuzzTIFF(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     var input = FuzzInput(start, count)
     var options = FuzzLimits.options(choice: input.takeByte())
     let page = Int(input.takeByte() & 3)
@@ -17,10 +16,4 @@ public func fuzzTIFF(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     _ = try? coder.decode(data, options: options)
     _ = try? coder.properties(of: data)
     return 0
-}
-
-/// The entry point SwiftPM's debug build links as `main`; see `runFuzzDriver`.
-@_cdecl("FuzzTIFF_main")
-public func fuzzTIFFMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) -> CInt {
-    runFuzzDriver(argc, argv, fuzzTIFF)
 }

@@ -195,14 +195,13 @@ public final class ImageProxy: Sendable {
         guard let shared else { return try await render() }
         switch await shared.renderTurn(forKey: key, leaseTime: configuration.redisLeaseTime) {
         case .stored(let stored):
-            if let result = await results.adopt(stored, forKey: key) {
-                metrics.resultLookup(.redis)
-                return result
-            }
+            if let result = await results.adopt(stored, forKey: key) { return result }
             return try await render()
         case .render(let lease):
-            defer { Task { await lease.release() } }
-            return try await render()
+            let rendered: Result<RenderedResult, any Error>
+            do { rendered = .success(try await render()) } catch { rendered = .failure(error) }
+            await lease.release()  // stored by now (render stores before it returns), or failed: others may try
+            return try rendered.get()
         case .renderWithoutLease:
             return try await render()
         }
