@@ -21,19 +21,30 @@ public final class RedisServerProcess: Sendable {
     private let process: ServerLock<Process?>
     private let folder: URL
 
-    /// `redis://127.0.0.1:PORT`, with `password` when given.
+    /// Whether the port speaks TLS only.
+    public let usesTLS: Bool
+
+    /// `redis://127.0.0.1:PORT` (`rediss://` with TLS), with `password` when given.
     public func url(password: String? = nil, database: Int = 0) -> String {
-        "redis://\(password.map { ":\($0)@" } ?? "")127.0.0.1:\(port)/\(database)"
+        "\(usesTLS ? "rediss" : "redis")://\(password.map { ":\($0)@" } ?? "")127.0.0.1:\(port)/\(database)"
     }
 
-    /// Starts a server with `arguments` added to the defaults (loopback only, no RDB or AOF files).
-    public static func start(arguments: [String] = []) throws -> RedisServerProcess {
+    /// Starts a server with `arguments` added to the defaults (loopback only, no RDB or AOF files). With
+    /// `tlsCertificate` and `tlsKey` (PEM files), the port speaks TLS only and clients need no certificate.
+    public static func start(arguments: [String] = [], tlsCertificate: String? = nil, tlsKey: String? = nil) throws
+        -> RedisServerProcess
+    {
         guard let binary = ["/usr/bin/redis-server", "/usr/local/bin/redis-server"]
             .first(where: { FileManager.default.isExecutableFile(atPath: $0) })
         else { throw Missing() }
         var lastError: (any Error)?
         for _ in 0..<5 {  // another process may take the free port between choosing it and binding it
-            let server = RedisServerProcess(binary: binary, port: try freePort(), arguments: arguments)
+            var extra = arguments
+            if let tlsCertificate, let tlsKey {
+                extra += ["--tls-cert-file", tlsCertificate, "--tls-key-file", tlsKey, "--tls-auth-clients", "no"]
+            }
+            let server = RedisServerProcess(binary: binary, port: try freePort(), arguments: extra,
+                                            usesTLS: tlsCertificate != nil)
             do {
                 try server.launch()
                 return server
@@ -46,9 +57,10 @@ public final class RedisServerProcess: Sendable {
 
     private let binary: String
 
-    private init(binary: String, port: Int, arguments: [String]) {
+    private init(binary: String, port: Int, arguments: [String], usesTLS: Bool) {
         self.binary = binary
         self.port = port
+        self.usesTLS = usesTLS
         self.arguments = arguments
         process = ServerLock(nil)
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("redis-\(port)-\(UUID().uuidString)")
@@ -63,7 +75,8 @@ public final class RedisServerProcess: Sendable {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: binary)
-        process.arguments = ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
+        let ports = usesTLS ? ["--port", "0", "--tls-port", String(port)] : ["--port", String(port)]
+        process.arguments = ports + ["--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
                              "--dir", folder.path, "--logfile", folder.appendingPathComponent("redis.log").path,
                              "--daemonize", "no"] + arguments
         process.standardOutput = FileHandle.nullDevice
@@ -73,7 +86,7 @@ public final class RedisServerProcess: Sendable {
         // Up when it answers anything on its port (`+PONG`, or `-NOAUTH` with a password).
         for _ in 0..<500 {
             if !process.isRunning { break }
-            if Self.answersPing(port: port) { return }
+            if Self.answersPing(port: port, expectingReply: !usesTLS) { return }
             usleep(10_000)
         }
         stop()
@@ -110,7 +123,9 @@ public final class RedisServerProcess: Sendable {
         try launch()
     }
 
-    private static func answersPing(port: Int) -> Bool {
+    /// Whether something accepts connections on `port` and, when `expectingReply`, answers a plain-text PING
+    /// (a TLS port only accepts: it would wait for a handshake).
+    private static func answersPing(port: Int, expectingReply: Bool) -> Bool {
         let socket = Foundation.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard socket >= 0 else { return false }
         defer { close(socket) }
@@ -119,6 +134,7 @@ public final class RedisServerProcess: Sendable {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
         guard connected == 0 else { return false }
+        guard expectingReply else { return true }
         let ping = Array("PING\r\n".utf8)
         guard write(socket, ping, ping.count) == ping.count else { return false }
         var reply = [UInt8](repeating: 0, count: 64)

@@ -44,6 +44,12 @@ import WebImageRedis
             #expect(harness.origin.log.count("/files/photo.jpg") == 1 && other.renderingsStarted == 1)
             let health = await other.respond(to: ProxyRequest(method: "GET", path: "/health"))
             #expect(String(decoding: health.body, as: UTF8.self) == "ok\nredis: ok\n")
+            let metrics = await other.respond(to: ProxyRequest(method: "GET", path: "/metrics"))
+            let lines = String(decoding: metrics.body, as: UTF8.self).split(separator: "\n").map(String.init)
+            #expect(lines.contains(#"webimage_serve_result_hits_total{tier="redis"} 1"#))
+            #expect(lines.contains("webimage_serve_source_redis_hits_total 1"))
+            #expect(lines.contains { $0.hasPrefix("webimage_redis_hits_total ") })
+            #expect(lines.contains { $0.hasPrefix("webimage_redis_seconds_count") })
         }
     }
 

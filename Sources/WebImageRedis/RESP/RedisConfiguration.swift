@@ -1,7 +1,7 @@
 import Foundation
 
 /// Where a Redis server is and how to talk to it, usually from a URL:
-/// `redis://[[user]:password@]host[:port][/db]`, or `rediss://…` for TLS.
+/// `redis://[[user]:password@]host[:port][/db]`, or `rediss://…[?cacert=/path/to/ca.pem]` for TLS.
 public struct RedisConfiguration: Sendable, Equatable {
     public var host: String
     /// Default 6379.
@@ -13,6 +13,10 @@ public struct RedisConfiguration: Sendable, Equatable {
     public var database: Int
     /// Whether the connection is TLS (`rediss://`), verified against the system's trust store.
     public var usesTLS: Bool
+    /// A PEM file of the certificates to trust for TLS instead of the system's: a private CA, or the server's own
+    /// self-signed certificate (`redis-cli --cacert`). The server's name or address is checked against it either
+    /// way.
+    public var trustedCertificatesFile: String?
     /// Connections kept open; commands are pipelined on each. Default 4: Redis executes one command at a time,
     /// so more connections only add sockets.
     public var poolSize: Int
@@ -53,10 +57,19 @@ public struct RedisConfiguration: Sendable, Equatable {
             database = number
         }
         if let port = components.port, !(1...65535).contains(port) { throw .invalidURL("port \(port)") }
+        var trusted: String?
+        for item in components.queryItems ?? [] {
+            guard item.name == "cacert", let value = item.value, !value.isEmpty else {
+                throw .invalidURL("unknown parameter \(item.name)")
+            }
+            guard scheme == "rediss" else { throw .invalidURL("cacert is for rediss:// URLs") }
+            trusted = value
+        }
         let user = components.percentEncodedUser?.removingPercentEncoding
         self.init(host: host, port: components.port ?? 6379, user: user?.isEmpty == true ? nil : user,
                   password: components.percentEncodedPassword?.removingPercentEncoding, database: database,
                   usesTLS: scheme == "rediss")
+        trustedCertificatesFile = trusted
     }
 
     /// The URL without its password, for logs and `/health`.

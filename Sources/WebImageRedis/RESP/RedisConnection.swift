@@ -24,7 +24,11 @@ final class RedisConnection: Sendable {
     {
         let tls: NIOSSLContext?
         do {
-            tls = configuration.usesTLS ? try NIOSSLContext(configuration: .makeClientConfiguration()) : nil
+            var settings = TLSConfiguration.makeClientConfiguration()
+            if let file = configuration.trustedCertificatesFile {
+                settings.trustRoots = .file(file)
+            }
+            tls = configuration.usesTLS ? try NIOSSLContext(configuration: settings) : nil
         } catch {
             throw .connectionFailed("TLS: \(error)")
         }
