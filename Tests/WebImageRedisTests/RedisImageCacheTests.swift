@@ -102,5 +102,26 @@ import Testing
         try await nodes[0].storeData(png, forKey: "shared", validators: HTTPValidators(etag: "\"e\""))
         let hit = try #require(await nodes[1].cachedData(forKey: "shared"))
         #expect(hit.data == png && hit.metadata?.validators.etag == "\"e\"")
+        #expect(hit.tier == .remote)
+        // Once copied to the second node's disk, its disk answers first.
+        try await nodes[1].caches[1].storeData(png, forKey: "shared", validators: .none)
+        #expect(await nodes[1].cachedData(forKey: "shared")?.tier == .disk)
+    }
+
+    @Test func aManagerReportsARedisHitAsRemoteAndFetchesNothing() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("redis-manager-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let origin = try await TestImageServer.start()
+        let image = try ImageCoders.shared.encode(
+            Image(pixels: try PixelBuffer(width: 8, height: 6, filledWith: RGBA(10, 200, 30))), as: .png)
+        origin.serve("dot.png", data: image, contentType: "image/png")
+        let url = origin.url("/files/dot.png")
+        let manager = ImageManager(cache: ImageCaches(caches: [try tier(), ImageCache(folder: folder)]))
+        try await tier().storeData(image, forKey: url.absoluteString, validators: .none)  // another process stored it
+        let result = try await manager.loadImage(from: url)
+        #expect(result.cacheType == .remote && result.cacheType.description == "remote")
+        #expect(result.image.size == PixelSize(width: 8, height: 6))
+        #expect(origin.log.count("/files/dot.png") == 0)
+        await origin.shutdown()
     }
 }

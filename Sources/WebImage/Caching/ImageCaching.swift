@@ -53,11 +53,15 @@ public struct CachedImageData: Sendable {
     public var data: Data
     /// Validators and times kept with the bytes (`nil` for a tier that keeps none).
     public var metadata: CacheEntryMetadata?
+    /// Which kind of tier answered: ``ImageCacheType/disk``, or ``ImageCacheType/remote`` for a cache server.
+    /// The manager reports it as the result's `cacheType`.
+    public var tier: ImageCacheType
 
     /// Creates a hit.
-    public init(data: Data, metadata: CacheEntryMetadata? = nil) {
+    public init(data: Data, metadata: CacheEntryMetadata? = nil, tier: ImageCacheType = .disk) {
         self.data = data
         self.metadata = metadata
+        self.tier = tier
     }
 }
 

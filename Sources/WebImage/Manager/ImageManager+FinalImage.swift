@@ -86,7 +86,7 @@ extension ImageManager {
         } else if let data = stored?.data,
                   let decoded = try? await decode(data, resolved: resolved, options: resolved.cachedDecodeOptions) {
             image = decoded
-            cacheType = .disk
+            cacheType = stored?.tier ?? .disk
             let trimmed = resolved.decodeOptions.firstFrameOnly
                 && ((try? resolved.coders.properties(of: data))?.frameCount ?? 1) > 1
             if resolved.context.storeCacheType.contains(.memory), !trimmed { cache.storeImage(image, forKey: key) }

@@ -25,6 +25,7 @@ public enum ImageManagerEvent: Sendable, Equatable {
 struct ManagerMetrics: Sendable {
     let memoryHits: Counter
     let diskHits: Counter
+    let remoteHits: Counter
     let misses: Counter
     let bytesLoaded: Counter
     let decodeTime: Timer
@@ -42,6 +43,7 @@ struct ManagerMetrics: Sendable {
         let factory = factory ?? MetricsSystem.factory
         memoryHits = Counter(label: Self.hitsLabel, dimensions: [("type", "memory")], factory: factory)
         diskHits = Counter(label: Self.hitsLabel, dimensions: [("type", "disk")], factory: factory)
+        remoteHits = Counter(label: Self.hitsLabel, dimensions: [("type", "remote")], factory: factory)
         misses = Counter(label: Self.missesLabel, factory: factory)
         bytesLoaded = Counter(label: Self.bytesLabel, factory: factory)
         decodeTime = Timer(label: Self.decodeLabel, factory: factory)
@@ -50,7 +52,11 @@ struct ManagerMetrics: Sendable {
     }
 
     func recordHit(_ type: ImageCacheType) {
-        (type == .memory ? memoryHits : diskHits).increment()
+        switch type {
+        case .memory: memoryHits.increment()
+        case .remote: remoteHits.increment()
+        default: diskHits.increment()
+        }
     }
 
     func recordError(_ code: ImageError.Code) {

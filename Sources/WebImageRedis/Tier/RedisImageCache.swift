@@ -118,8 +118,9 @@ public final class RedisImageCache: ImageCaching {
         }
         let decoded = bytes.withUnsafeReadableBytes { CacheEntryEncoding.decode($0, key: key) }
         switch decoded {
-        case .success(let hit):
+        case .success(var hit):
             metrics.hits.increment()
+            hit.tier = .remote
             return hit
         case .failure:
             metrics.misses.increment()
