@@ -24,15 +24,16 @@ final class SourceLoader: Sendable {
         self.shared = shared
     }
 
-    /// The source's bytes, and where they came from. The disk cache is read on a render thread.
+    /// The source's bytes, and where they came from. The disk cache is read and written on a render thread.
     func bytes(for url: URL) async throws -> (data: Data, origin: Origin) {
         let cache = self.cache, key = url.absoluteString
         if let data = try await RenderThreads.run({ cache.data(forKey: key) }) {
             return (data, .disk)
         }
         if let shared, let stored = await shared.cachedData(forKey: key) {
-            try? cache.store(stored.data, forKey: key)
-            return (stored.data, .redis)
+            let data = stored.data
+            _ = try? await RenderThreads.run { try cache.store(data, forKey: key) }
+            return (data, .redis)
         }
         return (try await downloader.download(url).data, .origin)
     }
@@ -41,7 +42,8 @@ final class SourceLoader: Sendable {
     /// cache that cannot be written (a full disk, Redis down) costs a later request a fetch, never this one its
     /// answer.
     func keep(_ data: Data, for url: URL) async {
-        try? cache.store(data, forKey: url.absoluteString)
-        try? await shared?.storeData(data, forKey: url.absoluteString, validators: .none)
+        let cache = self.cache, key = url.absoluteString
+        _ = try? await RenderThreads.run { try cache.store(data, forKey: key) }  // a file write: off the pool
+        try? await shared?.storeData(data, forKey: key, validators: .none)
     }
 }
