@@ -29,6 +29,20 @@
         return hasher.finalize()
     }
 
+    /// The first `words` words of `digest` in lowercase hex, 8 digits a word (all 64 digits by default), written
+    /// in one allocation: the image proxy's ETags and the Redis tier's keys are made on every request.
+    public static func hex(_ digest: SIMD8<UInt32>, words: Int = 8) -> String {
+        let digits = Array("0123456789abcdef".utf8)
+        return String(unsafeUninitializedCapacity: words * 8) { buffer in
+            for word in 0..<words {
+                for nibble in 0..<8 {
+                    buffer[word * 8 + nibble] = digits[Int(digest[word] >> UInt32(28 - nibble * 4) & 0xF)]
+                }
+            }
+            return words * 8
+        }
+    }
+
     /// Adds bytes to the message.
     public mutating func update(_ bytes: UnsafeRawBufferPointer) {
         guard var next = bytes.baseAddress, !bytes.isEmpty else { return }

@@ -47,7 +47,7 @@ final class RESPClient: RedisCommands {
     func set(_ key: String, to value: RedisArgument, expiresIn: Duration?, onlyIfAbsent: Bool) async throws(RedisError) -> Bool {
         var arguments: [RedisArgument] = ["SET", .text(key), value]
         if let expiresIn {
-            let milliseconds = max(1, expiresIn.components.seconds * 1000 + expiresIn.components.attoseconds / 1_000_000_000_000_000)
+            let milliseconds = max(1, expiresIn.nanoseconds / 1_000_000)
             arguments += ["PX", .text(String(milliseconds))]
         }
         if onlyIfAbsent { arguments.append("NX") }

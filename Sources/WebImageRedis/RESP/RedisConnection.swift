@@ -7,14 +7,11 @@ import NIOSSL
 /// Any number of commands may be in flight on it at once (pipelining).
 final class RedisConnection: Sendable {
     private let channel: any Channel
-    /// Whether the server speaks RESP3 (`HELLO 3` succeeded) rather than RESP2.
-    let speaksRESP3: Bool
 
     var isActive: Bool { channel.isActive }
 
-    private init(channel: any Channel, speaksRESP3: Bool) {
+    private init(channel: any Channel) {
         self.channel = channel
-        self.speaksRESP3 = speaksRESP3
     }
 
     /// Connects and says hello: `HELLO 3` with the credentials, or on a server without `HELLO` (before Redis 6),
@@ -53,37 +50,36 @@ final class RedisConnection: Sendable {
         } catch {
             throw .connectionFailed("\(configuration.host):\(configuration.port): \(error)")
         }
-        let probe = RedisConnection(channel: channel, speaksRESP3: false)
+        let connection = RedisConnection(channel: channel)
         do throws(RedisError) {
             let handshakeTimeout = configuration.connectTimeout.timeAmount
-            let speaksRESP3 = try await probe.sayHello(configuration, timeout: handshakeTimeout)
+            try await connection.sayHello(configuration, timeout: handshakeTimeout)
             if configuration.database != 0 {
-                let reply = try await probe.send(["SELECT", .text(String(configuration.database))], timeout: handshakeTimeout)
+                let reply = try await connection.send(["SELECT", .text(String(configuration.database))], timeout: handshakeTimeout)
                 if let message = reply.errorMessage { throw RedisError.authenticationFailed("SELECT \(configuration.database): \(message)") }
             }
-            return RedisConnection(channel: channel, speaksRESP3: speaksRESP3)
+            return connection
         } catch {
             channel.close(promise: nil)
             throw error
         }
     }
 
-    /// `true` after `HELLO 3`, `false` after falling back to RESP2.
-    private func sayHello(_ configuration: RedisConfiguration, timeout: TimeAmount) async throws(RedisError) -> Bool {
+    /// `HELLO 3` (RESP3 from then on), or on an older server `AUTH` alone (RESP2).
+    private func sayHello(_ configuration: RedisConfiguration, timeout: TimeAmount) async throws(RedisError) {
         var hello: [RedisArgument] = ["HELLO", "3"]
         if let password = configuration.password {
             hello += ["AUTH", .text(configuration.user ?? "default"), .text(password)]
         }
         let reply = try await send(hello, timeout: timeout)
-        guard let message = reply.errorMessage else { return true }
+        guard let message = reply.errorMessage else { return }
         if Self.isCredentialError(message) { throw .authenticationFailed(message) }
         // An older server: no HELLO, so RESP2, with AUTH on its own.
-        guard let password = configuration.password else { return false }
+        guard let password = configuration.password else { return }
         var auth: [RedisArgument] = ["AUTH"]
         if let user = configuration.user { auth.append(.text(user)) }
         auth.append(.text(password))
         if let message = try await send(auth, timeout: timeout).errorMessage { throw .authenticationFailed(message) }
-        return false
     }
 
     private static func isCredentialError(_ message: String) -> Bool {
@@ -109,16 +105,15 @@ final class RedisConnection: Sendable {
             throw .connectionFailed("\(error)")
         }
     }
-
-    func close() {
-        channel.close(promise: nil)
-    }
 }
 
 extension Duration {
-    /// The same span for NIO's timers.
-    var timeAmount: TimeAmount {
+    /// Whole nanoseconds: for NIO's timers, metrics timers and Redis's milliseconds.
+    var nanoseconds: Int64 {
         let (seconds, attoseconds) = components
-        return .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
+        return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
     }
+
+    /// The same span for NIO's timers.
+    var timeAmount: TimeAmount { .nanoseconds(nanoseconds) }
 }

@@ -43,20 +43,6 @@ final class RedisConnectionPool: Sendable {
         for index in slots.indices { _ = try await connection(at: index) }
     }
 
-    func closeAll() {
-        for slot in slots {
-            let state = slot.withLockedValue { state in
-                defer { state = .idle(failures: 0, retryAfter: nil, lastError: nil) }
-                return state
-            }
-            switch state {
-            case .ready(let connection): connection.close()
-            case .connecting(let task, _): task.cancel()
-            case .idle: break
-            }
-        }
-    }
-
     private enum Route {
         case ready(RedisConnection)
         case wait(Task<RedisConnection, any Error>, failures: Int)

@@ -74,10 +74,7 @@ public final class RedisImageCache: ImageCaching {
     public func redisKey(forKey key: String) -> String {
         var key = key
         let digest = key.withUTF8 { SHA256.hash(UnsafeRawBufferPointer($0)) }
-        return namespace + ":" + (0..<8).map { digest[$0] }.map { word in
-            let hex = String(word, radix: 16)
-            return String(repeating: "0", count: 8 - hex.count) + hex
-        }.joined()
+        return namespace + ":" + SHA256.hex(digest)
     }
 
     /// Runs one Redis operation through the breaker: `nil` when it is open or the operation fails.
@@ -89,7 +86,7 @@ public final class RedisImageCache: ImageCaching {
         let started = ContinuousClock.now
         do {
             let value = try await operation()
-            metrics.seconds.recordNanoseconds(Self.nanoseconds(ContinuousClock.now - started))
+            metrics.seconds.recordNanoseconds((ContinuousClock.now - started).nanoseconds)
             breaker.recordSuccess()
             return value
         } catch {
@@ -99,10 +96,6 @@ public final class RedisImageCache: ImageCaching {
             if case .serverError = error { breaker.recordSuccess() } else { breaker.recordFailure() }
             return nil
         }
-    }
-
-    private static func nanoseconds(_ duration: Duration) -> Int64 {
-        duration.components.seconds * 1_000_000_000 + duration.components.attoseconds / 1_000_000_000
     }
 
     // MARK: ImageDataCaching

@@ -234,7 +234,7 @@ public final class ImageProxy: Sendable {
         // Only now: the bytes decoded (a render error after decoding is about the options, not the source).
         if source.origin != .disk { await sourceLoader.keep(source.data, for: url) }
         let digest = data.withUnsafeBytes { SHA256.hash($0) }
-        let etag = "\"" + (0..<4).map { String(digest[$0], radix: 16).leftPadded(to: 8) }.joined() + "\""
+        let etag = "\"" + SHA256.hex(digest, words: 4) + "\""
         let result = RenderedResult(data: data, format: output, etag: etag,
                                     lastModified: HTTPDate.string(secondsSince1970: Date().timeIntervalSince1970))
         await results.store(result, forKey: key)
@@ -267,12 +267,6 @@ public final class ImageProxy: Sendable {
                                                          ("Cache-Control", "no-store")]
         headers += extra.map { (name: $0.0, value: $0.1) }
         return ProxyResponse(status: status, headers: headers, body: Data((reason + "\n").utf8))
-    }
-}
-
-extension String {
-    fileprivate func leftPadded(to length: Int) -> String {
-        count >= length ? self : String(repeating: "0", count: length - count) + self
     }
 }
 
