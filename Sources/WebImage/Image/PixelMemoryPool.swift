@@ -11,7 +11,8 @@ import Darwin
 /// glibc hands every block above its mmap threshold (at most 32 MB) straight back to the kernel on `free`, so a
 /// 12 MP decode into a fresh 48 MB buffer page-faults all of it again: +58% decode time on this project's reference
 /// machine. Keeping a few freed blocks per size class removes that cost. Blocks below ``minimumPooledBytes`` are
-/// cheap for malloc and are not pooled.
+/// cheap for malloc and are not pooled; the largest fresh blocks come from ``LargePageMemory``, in huge pages, so
+/// that the first decode in a fresh process pays few faults too.
 final class PixelMemoryPool: Sendable {
     /// The pool every ``PixelBuffer`` allocates from.
     static let shared = PixelMemoryPool()
@@ -69,7 +70,7 @@ final class PixelMemoryPool: Sendable {
             }
             if let reused { return (reused, capacity) }
         }
-        guard let fresh = malloc(capacity) else { return nil }
+        guard let fresh = LargePageMemory.allocate(byteCount: capacity) else { return nil }
         return (fresh, capacity)
     }
 
@@ -84,20 +85,20 @@ final class PixelMemoryPool: Sendable {
             }
             if kept { return }
         }
-        free(pointer)
+        LargePageMemory.release(pointer, byteCount: capacity)
     }
 
     private func trim(to limit: Int) {
-        let released = state.withLock { box -> [UnsafeMutableRawPointer] in
-            var released: [UnsafeMutableRawPointer] = []
+        let released = state.withLock { box -> [(pointer: UnsafeMutableRawPointer, capacity: Int)] in
+            var released: [(pointer: UnsafeMutableRawPointer, capacity: Int)] = []
             while box.retainedBytes > limit,
                   let capacity = box.freeBlocks.first(where: { !$0.value.isEmpty })?.key,
                   let block = box.freeBlocks[capacity]?.popLast() {
                 box.retainedBytes -= capacity
-                released.append(block)
+                released.append((block, capacity))
             }
             return released
         }
-        released.forEach { free($0) }
+        released.forEach { LargePageMemory.release($0.pointer, byteCount: $0.capacity) }
     }
 }

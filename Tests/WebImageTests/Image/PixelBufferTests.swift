@@ -66,3 +66,38 @@ import Testing
         #expect(pool.retainedBytes == 0)
     }
 }
+
+@Suite struct LargePageMemoryTests {
+    @Test func largeBlocksAreMappedOnHugePageBoundariesAndHoldWhatIsWritten() throws {
+        let byteCount = 4000 * 3000 * 4
+        let block = try #require(LargePageMemory.allocate(byteCount: byteCount))
+        defer { LargePageMemory.release(block, byteCount: byteCount) }
+        #if os(Linux)
+        #expect(LargePageMemory.isMapped(capacity: byteCount))
+        #expect(UInt(bitPattern: block) % UInt(LargePageMemory.hugePageSize) == 0)
+        #endif
+        let bytes = block.assumingMemoryBound(to: UInt8.self)
+        for offset in stride(from: 0, to: byteCount, by: 4093) { bytes[offset] = UInt8(truncatingIfNeeded: offset) }
+        bytes[byteCount - 1] = 0xA5
+        let mismatches = stride(from: 0, to: byteCount, by: 4093).filter { bytes[$0] != UInt8(truncatingIfNeeded: $0) }
+        #expect(mismatches.isEmpty)
+        #expect(bytes[byteCount - 1] == 0xA5)
+    }
+
+    @Test func smallBlocksComeFromMalloc() throws {
+        #expect(!LargePageMemory.isMapped(capacity: LargePageMemory.minimumMappedBytes - 1))
+        let block = try #require(LargePageMemory.allocate(byteCount: 100))
+        block.storeBytes(of: 0x1234_5678, as: UInt32.self)
+        #expect(block.load(as: UInt32.self) == 0x1234_5678)
+        LargePageMemory.release(block, byteCount: 100)
+    }
+
+    @Test func aPooledTwelveMegapixelBufferIsWholeAfterBeingRecycled() throws {
+        let first = try PixelBuffer(width: 4000, height: 3000, filledWith: RGBA(1, 2, 3, 4))
+        #expect(first[3999, 2999] == RGBA(1, 2, 3, 4))
+        let second = try PixelBuffer(width: 4000, height: 3000, filledWith: RGBA(9, 8, 7, 6))
+        #expect(second[0, 0] == RGBA(9, 8, 7, 6))
+        #expect(second[3999, 2999] == RGBA(9, 8, 7, 6))
+        #expect(first[0, 0] == RGBA(1, 2, 3, 4))
+    }
+}
