@@ -102,4 +102,24 @@ import Testing
             #expect(!FileManager.default.fileExists(atPath: bomb.path))
         }
     }
+
+    @Test func anOutputIsReplacedWholeAndAFailedRenameLeavesNoTemporaryFile() async throws {
+        try await withFolder { folder in
+            let output = folder.appendingPathComponent("out.rgba")
+            try Data(repeating: 7, count: 100_000).write(to: output)
+            let replaced = try await CommandLineTool.run(["convert", Fixtures.url("png/exif6.png").path, output.path])
+            #expect(replaced.status == 0, "\(replaced.stderr)")
+            let decoded = try ImageCoders.shared.decode(try Fixtures.data("png/exif6.png"))
+            #expect(try Data(contentsOf: output) == Data(decoded.pixels.bytes))
+
+            // A folder where the file should go: everything is written, the rename fails, the partial file goes.
+            let blocked = folder.appendingPathComponent("taken.rgba")
+            try FileManager.default.createDirectory(at: blocked.appendingPathComponent("inside"),
+                                                    withIntermediateDirectories: true)
+            let failed = try await CommandLineTool.run(["convert", Fixtures.url("png/exif6.png").path, blocked.path])
+            #expect(failed.status == 1)
+            #expect(failed.errorLines.count == 1 && failed.stderr.contains("io"), "\(failed.stderr)")
+            #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() == ["out.rgba", "taken.rgba"])
+        }
+    }
 }
