@@ -41,6 +41,10 @@ SECTIONS = OrderedDict([
               "(issue 16)."),
     ("cluster", "`scripts/cluster`: Redis, three `webimage serve --redis` instances (1 worker each) and nginx in "
                 "front (consistent hash, proxy_cache_lock), all on this machine (issue 16)."),
+    ("process", "Whole `webimage` processes as a user runs them, beside djpeg: wall clock, medians of 21 rounds "
+                "alternating the sides, start-up taken out of both (a run that starts the same way and decodes "
+                "nothing); and the first decode in a fresh process beside the pooled decodes after it (one core, "
+                "CPU time) (issue 17)."),
 ])
 # Suites whose rows are not one implementation against another.
 NO_RATIO = {"memory", "animation", "cache-scale", "cluster"}

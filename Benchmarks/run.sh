@@ -10,10 +10,12 @@
 #   animation                                          lazy playback memory, one process per mode (issue 3)
 #   serve                                              `webimage serve` beside thumbor and nginx image_filter (issue 15)
 #   redis                                              the Redis tier beside redis-benchmark; scripts/cluster (issue 16)
+#   process                                            whole `webimage` processes beside djpeg; first decodes (issue 17)
 # Each suite's JSON lines go to Benchmarks/out/SUITE.jsonl; BENCHMARKS.md is made from every suite's latest run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-all=(decode formats animated transform incremental throughput cache cache-scale loading manager animation serve redis)
+all=(decode formats animated transform incremental throughput cache cache-scale loading manager animation serve redis
+     process)
 suites=("$@")
 [ ${#suites[@]} -eq 0 ] && suites=("${all[@]}")
 for suite in "${suites[@]}"; do
@@ -242,6 +244,25 @@ for row in csv.reader(sys.stdin):
     done
     swift build -c release --product webimage 2>&1 | grep -E "error" >&2 || true
     scripts/cluster
+}
+
+suite_process() {
+    # `webimage convert … --format rgba` beside djpeg, whole processes with start-up taken out (wall clock, not
+    # pinned: the process's own threads count); then the first decode in a fresh process beside the pooled ones
+    # after it, one process a round, medians of 15.
+    swift build -c release --product webimage 2>&1 | grep -E "error" >&2 || true
+    cc -O2 -o "$out/spawn_rss" Benchmarks/reference/spawn_rss.c
+    /usr/bin/python3 Benchmarks/process_bench.py .build/release/webimage "$out/spawn_rss" "$data" "$out"
+    local round
+    for round in $(seq 15); do taskset -c 0 "$bench" first-decode "$data/photo-12mp.jpg"; done | /usr/bin/python3 -c '
+import json, statistics, sys
+rows = {}
+for line in sys.stdin:
+    row = json.loads(line)
+    rows.setdefault((row["name"], row["impl"], row["unit"]), []).append(row["value"])
+for (name, impl, unit), values in rows.items():
+    print(json.dumps({"suite": "process", "name": name + " (medians of 15 processes)", "impl": impl,
+                      "value": statistics.median(values), "unit": unit}))'
 }
 
 for suite in "${suites[@]}"; do

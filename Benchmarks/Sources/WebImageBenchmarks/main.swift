@@ -7,6 +7,7 @@ let usage = """
            WebImageBenchmarks redis REDIS_URL
            WebImageBenchmarks manager DATA_FOLDER BASE_URL
            WebImageBenchmarks animation eager|lazy FILE [FRAMES|auto]
+           WebImageBenchmarks first-decode FILE
            WebImageBenchmarks cache-scale fill FOLDER COUNT | first FOLDER LABEL | trim FOLDER
     """
 let arguments = CommandLine.arguments
@@ -31,6 +32,7 @@ do {
         try await ManagerSuite.run(data: folder, base: base)
     case "loading": try await LoadingSuite.run(base: arguments[2])
     case "redis": try await RedisSuite.run(url: arguments[2])
+    case "first-decode": try FirstDecodeSuite.run(file: folder)
     case "animation":
         guard arguments.count >= 4 else { throw CocoaError(.fileNoSuchFile) }
         try PlaybackSuite.run(mode: arguments[2], file: URL(fileURLWithPath: arguments[3]),
