@@ -69,9 +69,12 @@ import Testing
         #expect(decode(try Fixtures.data("png/bands64x32.png"), exact) == nil)
     }
 
-    @Test func inflatingMetadataBombIsRefused() throws {
-        // A 40 KB zTXt chunk that inflates to 40 MB, over libspng's chunk limit.
-        #expect(decode(try Fixtures.data("png/bomb_ztxt40mb.png")) == .imageTooLarge)
+    @Test func inflatingMetadataBombIsNeverInflated() throws {
+        // A 40 KB zTXt chunk that inflates to 40 MB. An 8-bit RGB file is read by PNGRowReader, which skips
+        // text chunks unread; libspng (the other kinds) refuses it as over its chunk limit.
+        let data = try Fixtures.data("png/bomb_ztxt40mb.png")
+        #expect(data.withUnsafeBytes { PNGRowReader($0) } != nil)
+        #expect(decode(data) == nil)
     }
 
     @Test func corruptZlibStreamIsBadImageData() throws {

@@ -21,18 +21,35 @@ extension PNGCoder {
         guard size.width > 0, size.height > 0, size.width <= Int(Int32.max), size.height <= Int(Int32.max) else {
             throw ImageError(.badImageData, "PNG: the header declares \(size) pixels")
         }
-        var hasAlpha = colorTypeHasAlpha(bytes[header.data.lowerBound + 9])
+        let ancillary = try scanAncillaryChunks(&reader, bytes)
+        let hasAlpha = colorTypeHasAlpha(bytes[header.data.lowerBound + 9]) || ancillary.hasTransparency
+        return ImageProperties(format: .png, size: ancillary.orientation.displayedSize(of: size), hasAlpha: hasAlpha,
+                               orientation: ancillary.orientation)
+    }
+
+    /// The orientation of a still PNG's stored pixels from its eXIf chunk, read from the chunk headers before
+    /// any pixel is decoded (so that a thumbnail's size is known first); `.up` when the chunks cannot be read,
+    /// which the decoder then reports.
+    static func storedOrientation(_ bytes: UnsafeRawBufferPointer) -> Orientation {
+        guard var reader = try? PNGChunkReader(bytes), (try? reader.next()) != nil else { return .up }
+        return (try? scanAncillaryChunks(&reader, bytes))?.orientation ?? .up
+    }
+
+    /// Reads the chunks after IHDR up to IEND, without checking their CRCs, for tRNS and eXIf.
+    private static func scanAncillaryChunks(_ reader: inout PNGChunkReader, _ bytes: UnsafeRawBufferPointer) throws
+        -> (hasTransparency: Bool, orientation: Orientation)
+    {
+        var hasTransparency = false
         var orientation = Orientation.up
         while true {
             let chunk = try reader.next(verifyingChecksum: false)
             if chunk.type == .IEND { break }
-            if chunk.type == .tRNS { hasAlpha = true }
+            if chunk.type == .tRNS { hasTransparency = true }
             if chunk.type == .eXIf {
                 orientation = EXIFReader.orientation(in: UnsafeRawBufferPointer(rebasing: bytes[chunk.data])) ?? .up
             }
         }
-        return ImageProperties(format: .png, size: orientation.displayedSize(of: size), hasAlpha: hasAlpha,
-                               orientation: orientation)
+        return (hasTransparency, orientation)
     }
 
     private static func animationProperties(_ bytes: UnsafeRawBufferPointer) throws -> ImageProperties {

@@ -4,7 +4,7 @@ import Foundation
 ///
 /// Decoding: every colour type and bit depth (16-bit samples rounded to 8 bits), palettes and colour keys
 /// (tRNS), Adam7 interlace, orientation from the eXIf chunk. A file must be whole, up to its IEND chunk.
-/// Thumbnails are made after a full-size decode.
+/// Thumbnails of non-interlaced files are shrunk row by row while decoding; interlaced ones after a full decode.
 ///
 /// Animated PNG (a file with an acTL chunk before its image data) decodes to every animation frame, composited
 /// with the frames' blend and dispose ops, with durations and loop count; ``DecodeOptions/firstFrameOnly`` gives

@@ -3,8 +3,10 @@ import Foundation
 
 /// Decodes still PNG files with libspng: every colour type and bit depth to RGBA8 with tRNS applied, Adam7
 /// interlace, eXIf orientation (animated PNGs go to ``APNGDecoder``, which decodes each frame with the two pixel
-/// functions here). Thumbnails and the scale-down limit go through ``DecodeOptions/finish(_:sourceSize:orientation:)``:
-/// PNG cannot shrink while decoding.
+/// functions here). 8-bit RGB and RGBA files, the common case, are inflated and unfiltered by ``PNGRowReader``.
+/// Thumbnails and the scale-down limit of non-interlaced files are made row by row as the rows are inflated
+/// (``RowStreamingResampler``); interlaced ones go through ``DecodeOptions/finish(_:sourceSize:orientation:)``
+/// after a full decode.
 enum PNGDecoder {
     /// A complete IEND chunk: length 0, type, CRC.
     private static let endChunk: [UInt8] = [0, 0, 0, 0, 0x49, 0x45, 0x4E, 0x44, 0xAE, 0x42, 0x60, 0x82]
@@ -19,10 +21,26 @@ enum PNGDecoder {
             let size = PixelSize(width: Int(header.width), height: Int(header.height))
             try options.limits.check(size)
 
-            let pixels = header.bit_depth == 16
-                ? try decodeSixteenBit(context, size: size, interlaced: header.interlace_method != 0)
-                : try decodeEightBit(context, size: size)
-            let orientation = try context.exifOrientation() ?? .up
+            let interlaced = header.interlace_method != 0
+            let storedOrientation = PNGCoder.storedOrientation(bytes)
+            let fastRows = PNGRowReader(bytes)
+            let sixteenBit = header.bit_depth == 16
+            let pixels: PixelBuffer
+            if !interlaced, let target = options.storedTargetSize(for: size, orientation: storedOrientation),
+               target != size {
+                let resampler = try RowStreamingResampler(sourceSize: size, outputSize: target, filter: .area)
+                let add = { (y: Int, row: UnsafeMutablePointer<UInt8>) in resampler.add(row: y, pixels: row) }
+                try fastRows?.forEachRow(add) ?? forEachRow(context, size: size, sixteenBit: sixteenBit, add)
+                pixels = try resampler.finish()
+            } else if let fastRows {
+                pixels = try decodeRows(fastRows)
+            } else if sixteenBit {
+                pixels = try decodeSixteenBit(context, size: size, interlaced: interlaced)
+            } else {
+                pixels = try decodeEightBit(context, size: size)
+            }
+            // libspng reads eXIf after the pixels; the fast path leaves it the chunk headers' reading.
+            let orientation = fastRows == nil ? try context.exifOrientation() ?? .up : storedOrientation
             // libspng stops before IEND's CRC; a download cut there is still a cut file, so it is refused.
             guard containsEndChunk(bytes) else {
                 throw ImageError(.badImageData, "PNG: the data ends before the IEND chunk")
@@ -82,6 +100,49 @@ enum PNGDecoder {
                 } while status != SPNG_EOI.rawValue
             }
         }
+    }
+
+    /// The RGBA rows of a file ``PNGRowReader`` reads, each copied into place.
+    static func decodeRows(_ rows: PNGRowReader) throws -> PixelBuffer {
+        try PixelBuffer(width: rows.size.width, height: rows.size.height) { output in
+            let rowBytes = rows.size.width * 4
+            let base = output.baseAddress!.assumingMemoryBound(to: UInt8.self)
+            try rows.forEachRow { y, rgba in (base + y * rowBytes).update(from: rgba, count: rowBytes) }
+        }
+    }
+
+    /// The rows of a non-interlaced PNG from libspng, top to bottom, as RGBA8 in a buffer `body` may overwrite:
+    /// for thumbnails, which take each row into the resampler as it is inflated, so the full-size bitmap never
+    /// exists. (Adam7 images deliver partial rows per pass and are decoded whole instead.)
+    static func forEachRow(_ context: SpngContext, size: PixelSize, sixteenBit: Bool,
+                           _ body: (Int, UnsafeMutablePointer<UInt8>) throws -> Void) throws {
+        let format = sixteenBit ? SPNG_FMT_RGBA16 : SPNG_FMT_RGBA8
+        let flags = Int32(SPNG_DECODE_TRNS.rawValue | SPNG_DECODE_PROGRESSIVE.rawValue)
+        try context.check(spng_decode_image(context.handle, nil, 0, Int32(format.rawValue), flags),
+                          "starting the decoder")
+        let pixelBytes = size.width * 4
+        let decodedBytes = sixteenBit ? pixelBytes * 2 : pixelBytes
+        let decoded = UnsafeMutableRawPointer.allocate(byteCount: decodedBytes, alignment: 16)
+        defer { decoded.deallocate() }
+        let pixels = sixteenBit ? UnsafeMutablePointer<UInt8>.allocate(capacity: pixelBytes)
+            : decoded.assumingMemoryBound(to: UInt8.self)
+        defer { if sixteenBit { pixels.deallocate() } }
+        var status: Int32 = 0
+        repeat {
+            var info = spng_row_info()
+            try context.check(spng_get_row_info(context.handle, &info), "reading the row order")
+            status = spng_decode_row(context.handle, decoded, decodedBytes)
+            guard status == 0 || status == SPNG_EOI.rawValue else {
+                throw SpngContext.error(for: status, action: "decoding row \(info.row_num)")
+            }
+            let y = Int(info.row_num)
+            guard y < size.height else { throw ImageError(.badImageData, "PNG: libspng reported row \(y)") }
+            if sixteenBit {
+                let wide = decoded.assumingMemoryBound(to: UInt16.self)
+                for index in 0..<pixelBytes { pixels[index] = reduceToEightBits(wide[index]) }
+            }
+            try body(y, pixels)
+        } while status != SPNG_EOI.rawValue
     }
 
     /// The nearest 8-bit value to a 16-bit sample: round(value × 255 / 65535).
