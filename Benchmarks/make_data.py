@@ -59,6 +59,20 @@ def rgba_1080p():
 
 write("rgba-1080p.png", rgba_1080p)
 
+# Streaming thumbnails (issue 17): a 4K frame as PNG (no alpha) and as lossy WebP.
+four_k = None
+
+
+def photo_4k():
+    global four_k
+    if four_k is None:
+        four_k = photo(3840, 2160, 5)
+    return four_k
+
+
+write("photo-4k.png", photo_4k)
+write("photo-4k.webp", photo_4k, quality=80)
+
 
 def pan_gif():
     """20 photo-like 640x480 frames (a slow pan over a textured scene), each with its own adaptive palette,

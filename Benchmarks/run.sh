@@ -11,11 +11,12 @@
 #   serve                                              `webimage serve` beside thumbor and nginx image_filter (issue 15)
 #   redis                                              the Redis tier beside redis-benchmark; scripts/cluster (issue 16)
 #   process                                            whole `webimage` processes beside djpeg; first decodes (issue 17)
+#   thumbnail encode                                   streaming thumbnails; encoders beside their C libraries (issue 17)
 # Each suite's JSON lines go to Benchmarks/out/SUITE.jsonl; BENCHMARKS.md is made from every suite's latest run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 all=(decode formats animated transform incremental throughput cache cache-scale loading manager animation serve redis
-     process)
+     process thumbnail encode)
 suites=("$@")
 [ ${#suites[@]} -eq 0 ] && suites=("${all[@]}")
 for suite in "${suites[@]}"; do
@@ -244,6 +245,19 @@ for row in csv.reader(sys.stdin):
     done
     swift build -c release --product webimage 2>&1 | grep -E "error" >&2 || true
     scripts/cluster
+}
+
+suite_thumbnail() {
+    # Time pinned to one core; then peak memory, one fresh process per file and way.
+    taskset -c 0 "$bench" thumbnail "$data"
+    local file way
+    for file in photo-4k.png photo-4k.webp; do
+        for way in streamed full; do "$bench" thumbnail-peak-way "$data/$file" "$way"; done
+    done
+}
+
+suite_encode() {
+    taskset -c 0 "$bench" encode "$data"
 }
 
 suite_process() {

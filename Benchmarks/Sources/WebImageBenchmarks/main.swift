@@ -2,12 +2,13 @@ import Foundation
 
 // WebImageBenchmarks SUITE ARGUMENT… — prints one JSON line per measurement for Benchmarks/run.sh.
 let usage = """
-    usage: WebImageBenchmarks decode|formats|animated|transform|incremental|throughput|thumbnail-peak|cache DATA_FOLDER
+    usage: WebImageBenchmarks decode|formats|animated|transform|incremental|throughput|thumbnail-peak|cache|encode DATA_FOLDER
            WebImageBenchmarks loading BASE_URL
            WebImageBenchmarks redis REDIS_URL
            WebImageBenchmarks manager DATA_FOLDER BASE_URL
            WebImageBenchmarks animation eager|lazy FILE [FRAMES|auto]
            WebImageBenchmarks first-decode FILE
+           WebImageBenchmarks thumbnail DATA_FOLDER | thumbnail-peak-way FILE streamed|full
            WebImageBenchmarks cache-scale fill FOLDER COUNT | first FOLDER LABEL | trim FOLDER
     """
 let arguments = CommandLine.arguments
@@ -26,6 +27,7 @@ do {
     case "thumbnail-peak": try DecodeSuite.thumbnailPeak(data: folder)
     case "incremental": try IncrementalSuite.run(data: folder)
     case "cache": try CacheSuite.run(data: folder)
+    case "encode": try EncodeSuite.run(data: folder)
     case "cache-scale": try CacheScaleSuite.run(Array(arguments.dropFirst(2)))
     case "manager":
         guard arguments.count == 4, let base = URL(string: arguments[3]) else { throw CocoaError(.fileReadUnknown) }
@@ -33,6 +35,10 @@ do {
     case "loading": try await LoadingSuite.run(base: arguments[2])
     case "redis": try await RedisSuite.run(url: arguments[2])
     case "first-decode": try FirstDecodeSuite.run(file: folder)
+    case "thumbnail": try StreamingThumbnailSuite.run(data: folder)
+    case "thumbnail-peak-way":
+        guard arguments.count == 4 else { throw CocoaError(.fileNoSuchFile) }
+        try StreamingThumbnailSuite.peak(file: folder, way: arguments[3])
     case "animation":
         guard arguments.count >= 4 else { throw CocoaError(.fileNoSuchFile) }
         try PlaybackSuite.run(mode: arguments[2], file: URL(fileURLWithPath: arguments[3]),

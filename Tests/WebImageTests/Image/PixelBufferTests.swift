@@ -17,6 +17,20 @@ import Testing
         #expect(try PixelBuffer(width: 1, height: 1).containsTransparency)
     }
 
+    @Test func oneTranslucentPixelAnywhereIsFound() throws {
+        // 101x50 pixels: 78 whole 256-byte blocks and a tail of 56 pixels checked one by one.
+        let (width, height) = (101, 50)
+        #expect(!(try PixelBuffer(width: width, height: height, filledWith: RGBA(0, 0, 0, 255))).containsTransparency)
+        for pixel in [0, 1, 63, 64, 1000, 4991, 4992, width * height - 1] {
+            var rgba = [UInt8](repeating: 255, count: width * height * 4)
+            rgba[pixel * 4 + 3] = 254
+            #expect(try PixelBuffer(width: width, height: height, rgba: rgba).containsTransparency, "pixel \(pixel)")
+            rgba[pixel * 4 + 3] = 255
+            rgba[pixel * 4] = 0  // colour is not alpha
+            #expect(!(try PixelBuffer(width: width, height: height, rgba: rgba)).containsTransparency)
+        }
+    }
+
     @Test func refusesImpossibleSizes() {
         #expect(throws: ImageError(.badImageData, "an image needs at least one pixel, got 0x5")) {
             try PixelBuffer(width: 0, height: 5)
