@@ -34,16 +34,19 @@ def write(name, make, **options):
         make().save(path, **options)
 
 
-big = None
+made = {}
 
 
-def photo_12mp():
-    global big
-    if big is None:
-        big = photo(4000, 3000, 1)
-    return big
+def shared_photo(width, height, seed):
+    """A photo made once for the several files written from it."""
+    def make():
+        if (width, height, seed) not in made:
+            made[(width, height, seed)] = photo(width, height, seed)
+        return made[(width, height, seed)]
+    return make
 
 
+photo_12mp = shared_photo(4000, 3000, 1)
 write("photo-12mp.jpg", photo_12mp, quality=85, subsampling=2)
 write("photo-12mp-progressive.jpg", photo_12mp, quality=85, subsampling=2, progressive=True)
 write("photo-800x600.jpg", lambda: photo(800, 600, 2), quality=85, subsampling=2)
@@ -60,16 +63,7 @@ def rgba_1080p():
 write("rgba-1080p.png", rgba_1080p)
 
 # Streaming thumbnails (issue 17): a 4K frame as PNG (no alpha) and as lossy WebP.
-four_k = None
-
-
-def photo_4k():
-    global four_k
-    if four_k is None:
-        four_k = photo(3840, 2160, 5)
-    return four_k
-
-
+photo_4k = shared_photo(3840, 2160, 5)
 write("photo-4k.png", photo_4k)
 write("photo-4k.webp", photo_4k, quality=80)
 
