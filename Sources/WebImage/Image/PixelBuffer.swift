@@ -81,26 +81,27 @@ public struct PixelBuffer: Sendable {
     }
 
     /// Whether any pixel has alpha below 255.
-    public var containsTransparency: Bool {
-        withUnsafeBytes { bytes in
-            // Sixteen pixels a load, four loads ANDed together before their alpha bytes are looked at: a 12 MP
-            // opaque photo (every encoder and filter asks) costs a couple of milliseconds, not ten.
-            let alpha = SIMD16<UInt32>(repeating: UInt32(littleEndian: 0xFF00_0000))
-            var offset = 0
-            while offset + 256 <= bytes.count {
-                let all = bytes.loadUnaligned(fromByteOffset: offset, as: SIMD16<UInt32>.self)
-                    & bytes.loadUnaligned(fromByteOffset: offset + 64, as: SIMD16<UInt32>.self)
-                    & bytes.loadUnaligned(fromByteOffset: offset + 128, as: SIMD16<UInt32>.self)
-                    & bytes.loadUnaligned(fromByteOffset: offset + 192, as: SIMD16<UInt32>.self)
-                if any(all & alpha .!= alpha) { return true }
-                offset += 256
-            }
-            while offset < bytes.count {
-                if bytes[offset + 3] != 255 { return true }
-                offset += 4
-            }
-            return false
+    public var containsTransparency: Bool { withUnsafeBytes(Self.containsTransparency) }
+
+    /// Whether any RGBA8 pixel in `bytes` has alpha below 255.
+    static func containsTransparency(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        // Sixteen pixels a load, four loads ANDed together before their alpha bytes are looked at: a 12 MP
+        // opaque photo (every encoder and filter asks) costs a couple of milliseconds, not ten.
+        let alpha = SIMD16<UInt32>(repeating: UInt32(littleEndian: 0xFF00_0000))
+        var offset = 0
+        while offset + 256 <= bytes.count {
+            let all = bytes.loadUnaligned(fromByteOffset: offset, as: SIMD16<UInt32>.self)
+                & bytes.loadUnaligned(fromByteOffset: offset + 64, as: SIMD16<UInt32>.self)
+                & bytes.loadUnaligned(fromByteOffset: offset + 128, as: SIMD16<UInt32>.self)
+                & bytes.loadUnaligned(fromByteOffset: offset + 192, as: SIMD16<UInt32>.self)
+            if any(all & alpha .!= alpha) { return true }
+            offset += 256
         }
+        while offset < bytes.count {
+            if bytes[offset + 3] != 255 { return true }
+            offset += 4
+        }
+        return false
     }
 }
 

@@ -42,7 +42,7 @@ final class RowStreamingResampler {
     func add(row y: Int, pixels: UnsafeMutablePointer<UInt8>) {
         precondition((0..<sourceSize.height).contains(y), "row \(y) is outside the source")
         rowsAdded += 1
-        if Self.containsTransparency(pixels, count: sourceSize.width) {
+        if PixelBuffer.containsTransparency(UnsafeRawBufferPointer(start: pixels, count: sourceSize.width * 4)) {
             sawTransparency = true
             AlphaPremultiplication.premultiply(pixels, into: pixels, pixels: sourceSize.width)
         }
@@ -76,11 +76,5 @@ final class RowStreamingResampler {
             }
             if sawTransparency { AlphaPremultiplication.unpremultiply(output, pixels: outputSize.area) }
         }
-    }
-
-    private static func containsTransparency(_ pixels: UnsafePointer<UInt8>, count: Int) -> Bool {
-        var alpha: UInt8 = 255
-        for index in 0..<count { alpha &= pixels[index * 4 + 3] }
-        return alpha != 255
     }
 }

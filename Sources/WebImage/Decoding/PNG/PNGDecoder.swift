@@ -72,32 +72,19 @@ enum PNGDecoder {
     static func decodeSixteenBit(_ context: SpngContext, size: PixelSize, interlaced: Bool) throws -> PixelBuffer {
         try PixelBuffer(width: size.width, height: size.height) { output in
             guard let outputBase = output.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return }
-            let flags = Int32(SPNG_DECODE_TRNS.rawValue | SPNG_DECODE_PROGRESSIVE.rawValue)
-            try context.check(spng_decode_image(context.handle, nil, 0, Int32(SPNG_FMT_RGBA16.rawValue), flags),
-                              "starting the decoder")
-            var row = [UInt16](repeating: 0, count: size.width * 4)
-            try row.withUnsafeMutableBufferPointer { row in
-                guard let rowBase = row.baseAddress else { return }
-                var status: Int32 = 0
-                repeat {
-                    var info = spng_row_info()
-                    try context.check(spng_get_row_info(context.handle, &info), "reading the row order")
-                    status = spng_decode_row(context.handle, rowBase, row.count * 2)
-                    guard status == 0 || status == SPNG_EOI.rawValue else {
-                        throw SpngContext.error(for: status, action: "decoding row \(info.row_num)")
+            try forEachDecodedRow(context, size: size, format: SPNG_FMT_RGBA16) { info, row in
+                let y = Int(info.row_num), pass = Int(info.pass)
+                guard !interlaced || (0..<7).contains(pass) else {
+                    throw ImageError(.badImageData, "PNG: libspng reported row \(y) of pass \(pass)")
+                }
+                let wide = row.assumingMemoryBound(to: UInt16.self)
+                let (start, step) = interlaced ? adam7Columns[pass] : (0, 1)
+                let destination = outputBase + y * size.width * 4
+                for x in stride(from: start, to: size.width, by: step) {
+                    for channel in x * 4..<x * 4 + 4 {
+                        destination[channel] = reduceToEightBits(wide[channel])
                     }
-                    let y = Int(info.row_num), pass = Int(info.pass)
-                    guard y < size.height, !interlaced || (0..<7).contains(pass) else {
-                        throw ImageError(.badImageData, "PNG: libspng reported row \(y) of pass \(pass)")
-                    }
-                    let (start, step) = interlaced ? adam7Columns[pass] : (0, 1)
-                    let destination = outputBase + y * size.width * 4
-                    for x in stride(from: start, to: size.width, by: step) {
-                        for channel in x * 4..<x * 4 + 4 {
-                            destination[channel] = reduceToEightBits(rowBase[channel])
-                        }
-                    }
-                } while status != SPNG_EOI.rawValue
+                }
             }
         }
     }
@@ -116,32 +103,45 @@ enum PNGDecoder {
     /// exists. (Adam7 images deliver partial rows per pass and are decoded whole instead.)
     static func forEachRow(_ context: SpngContext, size: PixelSize, sixteenBit: Bool,
                            _ body: (Int, UnsafeMutablePointer<UInt8>) throws -> Void) throws {
-        let format = sixteenBit ? SPNG_FMT_RGBA16 : SPNG_FMT_RGBA8
+        guard sixteenBit else {
+            return try forEachDecodedRow(context, size: size, format: SPNG_FMT_RGBA8) { info, row in
+                try body(Int(info.row_num), row.assumingMemoryBound(to: UInt8.self))
+            }
+        }
+        let pixelBytes = size.width * 4
+        let pixels = UnsafeMutablePointer<UInt8>.allocate(capacity: pixelBytes)
+        defer { pixels.deallocate() }
+        try forEachDecodedRow(context, size: size, format: SPNG_FMT_RGBA16) { info, row in
+            let wide = row.assumingMemoryBound(to: UInt16.self)
+            for index in 0..<pixelBytes { pixels[index] = reduceToEightBits(wide[index]) }
+            try body(Int(info.row_num), pixels)
+        }
+    }
+
+    /// Starts libspng's progressive decode to `format` (RGBA8 or RGBA16, colour keys applied) and calls `body`
+    /// with each row as it comes (in Adam7 order for interlaced files) in a buffer `body` may overwrite.
+    private static func forEachDecodedRow(
+        _ context: SpngContext, size: PixelSize, format: spng_format,
+        _ body: (spng_row_info, UnsafeMutableRawPointer) throws -> Void
+    ) throws {
         let flags = Int32(SPNG_DECODE_TRNS.rawValue | SPNG_DECODE_PROGRESSIVE.rawValue)
         try context.check(spng_decode_image(context.handle, nil, 0, Int32(format.rawValue), flags),
                           "starting the decoder")
-        let pixelBytes = size.width * 4
-        let decodedBytes = sixteenBit ? pixelBytes * 2 : pixelBytes
-        let decoded = UnsafeMutableRawPointer.allocate(byteCount: decodedBytes, alignment: 16)
-        defer { decoded.deallocate() }
-        let pixels = sixteenBit ? UnsafeMutablePointer<UInt8>.allocate(capacity: pixelBytes)
-            : decoded.assumingMemoryBound(to: UInt8.self)
-        defer { if sixteenBit { pixels.deallocate() } }
+        let rowBytes = size.width * (format == SPNG_FMT_RGBA16 ? 8 : 4)
+        let row = UnsafeMutableRawPointer.allocate(byteCount: rowBytes, alignment: 16)
+        defer { row.deallocate() }
         var status: Int32 = 0
         repeat {
             var info = spng_row_info()
             try context.check(spng_get_row_info(context.handle, &info), "reading the row order")
-            status = spng_decode_row(context.handle, decoded, decodedBytes)
+            status = spng_decode_row(context.handle, row, rowBytes)
             guard status == 0 || status == SPNG_EOI.rawValue else {
                 throw SpngContext.error(for: status, action: "decoding row \(info.row_num)")
             }
-            let y = Int(info.row_num)
-            guard y < size.height else { throw ImageError(.badImageData, "PNG: libspng reported row \(y)") }
-            if sixteenBit {
-                let wide = decoded.assumingMemoryBound(to: UInt16.self)
-                for index in 0..<pixelBytes { pixels[index] = reduceToEightBits(wide[index]) }
+            guard Int(info.row_num) < size.height else {
+                throw ImageError(.badImageData, "PNG: libspng reported row \(info.row_num)")
             }
-            try body(y, pixels)
+            try body(info, row)
         } while status != SPNG_EOI.rawValue
     }
 

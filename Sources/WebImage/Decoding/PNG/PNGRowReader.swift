@@ -14,9 +14,8 @@ struct PNGRowReader {
     let size: PixelSize
     /// 3 (RGB) or 4 (RGBA).
     let channels: Int
-    private let bytes: UnsafeRawBufferPointer
-    /// Where the first IDAT chunk starts.
-    private let imageDataOffset: Int
+    /// The file's chunks, positioned at the first IDAT.
+    private let imageData: PNGChunkReader
 
     /// A reader for `bytes`, or `nil` when the file is not one of the kinds read here, or its chunks before the
     /// image data are not plain (libspng then decodes it, and reports whatever is wrong).
@@ -30,10 +29,10 @@ struct PNGRowReader {
               colorType == 2 || colorType == 6, bytes[fields + 10] == 0, bytes[fields + 11] == 0,
               bytes[fields + 12] == 0 else { return nil }
         while true {
-            let start = reader.offset
+            let beforeChunk = reader
             guard let chunk = try? reader.next(verifyingChecksum: false) else { return nil }
             if chunk.type == .IDAT {
-                imageDataOffset = start
+                imageData = beforeChunk
                 break
             }
             // A colour key makes RGB pixels transparent; unknown critical chunks are libspng's to refuse.
@@ -41,7 +40,6 @@ struct PNGRowReader {
                 return nil
             }
         }
-        self.bytes = bytes
         self.size = PixelSize(width: width, height: height)
         self.channels = colorType == 6 ? 4 : 3
     }
@@ -58,7 +56,7 @@ struct PNGRowReader {
         previous.initialize(repeating: 0, count: rowBytes + 2)
         var (filtered, above) = (current, previous)
 
-        var input = try ImageDataInput(bytes, firstChunk: imageDataOffset)
+        var input = try ImageDataInput(imageData)
         defer { input.end() }
         for y in 0..<size.height {
             try input.inflate(into: filtered, count: rowBytes + 1, row: y)
@@ -87,16 +85,14 @@ struct PNGRowReader {
 
 /// The zlib stream spread over a run of IDAT chunks, inflated row by row.
 private struct ImageDataInput {
-    private let bytes: UnsafeRawBufferPointer
     private var chunks: PNGChunkReader
     private let stream: UnsafeMutablePointer<z_stream>
     /// Whether zlib reported the end of the stream (after checking its Adler-32).
     private var ended = false
 
-    init(_ bytes: UnsafeRawBufferPointer, firstChunk: Int) throws {
-        self.bytes = bytes
-        chunks = try PNGChunkReader(bytes)
-        while chunks.offset < firstChunk { _ = try chunks.next(verifyingChecksum: false) }
+    /// The stream starting in the IDAT chunk `chunks` is positioned at.
+    init(_ chunks: PNGChunkReader) throws {
+        self.chunks = chunks
         stream = .allocate(capacity: 1)
         stream.initialize(to: z_stream())
         guard webimage_inflate_init(stream) == Z_OK else {
@@ -154,6 +150,7 @@ private struct ImageDataInput {
         while true {
             let chunk = try chunks.next(verifyingChecksum: false)
             guard chunk.type == .IDAT else { return false }
+            let bytes = chunks.bytes
             let typeAndData = UnsafeRawBufferPointer(rebasing: bytes[(chunk.data.lowerBound - 4)..<chunk.data.upperBound])
             let crc = UInt32(crc32(0, typeAndData.baseAddress?.assumingMemoryBound(to: UInt8.self),
                                    UInt32(typeAndData.count)))
