@@ -1,16 +1,17 @@
 import CGif
 
 /// Reads a GIF held in memory record by record through giflib's low-level API (`DGifGetRecordType`,
-/// `DGifGetImageDesc`, `DGifGetLine`, `DGifGetExtension`), so a caller can composite each frame as it completes and
-/// stop whenever it wants, instead of slurping the whole file into giflib's own structures first.
+/// `DGifGetImageDesc`, `DGifGetCode`, `DGifGetExtension`), so a caller can composite each frame as it completes and
+/// stop whenever it wants, instead of slurping the whole file into giflib's own structures first. Image data is
+/// handed over compressed: ``GIFLZWDecoder`` decompresses it faster than giflib does.
 ///
 /// A reader borrows the bytes it reads: use it only inside ``read(_:body:)``. Every giflib failure becomes an
 /// ``ImageError/Code/badImageData`` error naming giflib's reason.
 final class GIFFileReader {
     /// One top-level record of the file.
     enum Record {
-        /// An image descriptor; its pixel data follows and must be read with ``readLine(into:)`` or skipped with
-        /// ``skipImageData()`` before the next record.
+        /// An image descriptor; its pixel data follows and must be read with ``readCompressedImageData()`` or
+        /// skipped with ``skipImageData()`` before the next record.
         case image(GIFImageDescriptor)
         /// An extension: its label and its first two data sub-blocks (the rest is skipped, nothing GIF players
         /// use lives there).
@@ -77,10 +78,19 @@ final class GIFFileReader {
         }
     }
 
-    /// Decompresses the next `line.count` palette indices of the current image into `line`.
-    func readLine(into line: UnsafeMutableBufferPointer<UInt8>) throws(ImageError) {
-        guard let base = line.baseAddress, !line.isEmpty else { return }
-        try check(DGifGetLine(file, base, Int32(line.count)), "decompressing image data")
+    /// Reads all of the current image's compressed data: its LZW minimum code size and its sub-blocks joined,
+    /// ready for ``GIFLZWDecoder``. The reader is then at the next record.
+    func readCompressedImageData() throws(ImageError) -> (minimumCodeSize: Int, bytes: [UInt8]) {
+        var block: UnsafeMutablePointer<GifByteType>?
+        var codeSize: Int32 = 0
+        try check(DGifGetCode(file, &codeSize, &block), "reading image data")
+        var bytes: [UInt8] = []
+        while let current = block {
+            // giflib's blocks are length-prefixed: byte 0 is the length, the data follows.
+            bytes.append(contentsOf: UnsafeBufferPointer(start: current + 1, count: Int(current[0])))
+            try check(DGifGetCodeNext(file, &block), "reading image data")
+        }
+        return (Int(codeSize), bytes)
     }
 
     /// Skips the rest of the current image's compressed data without decompressing it.
@@ -91,14 +101,6 @@ final class GIFFileReader {
         while block != nil {
             try check(DGifGetCodeNext(file, &block), "skipping image data")
         }
-    }
-
-    /// Reads the rest of the current image's sub-blocks after an early stop in the middle of its rows.
-    func skipRemainingImageBlocks() throws(ImageError) {
-        var block: UnsafeMutablePointer<GifByteType>?
-        repeat {
-            try check(DGifGetCodeNext(file, &block), "skipping image data")
-        } while block != nil
     }
 
     private func readExtension() throws(ImageError) -> Record {

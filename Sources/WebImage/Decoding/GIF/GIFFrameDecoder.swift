@@ -109,20 +109,21 @@ struct GIFFrameDecoder {
             return
         }
         let rows = GIFRowOrder(height: rect.height, interlaced: descriptor.interlaced)
-        // Rows below the canvas are never shown: stop decompressing after the last row that lands inside it.
+        // Rows below the canvas are never shown: decompress up to the last row that lands inside it.
         let linesToRead = rows.lineCount(coveringRowsBelow: canvas.size.height - rect.y)
         try options.limits.check(PixelSize(width: rect.width, height: linesToRead))
         let palette = descriptor.localPalette ?? reader.globalPalette ?? .grayscale
-        var line = [UInt8](repeating: 0, count: rect.width)
-        try line.withUnsafeMutableBufferPointer { buffer in
-            for lineNumber in 0..<linesToRead {
-                try reader.readLine(into: buffer)
-                canvas.drawRow(
-                    UnsafeBufferPointer(buffer), row: rect.y + rows.row(forLine: lineNumber), frameX: rect.x,
-                    palette: palette, transparentIndex: control.transparentIndex)
-            }
+        let compressed = try reader.readCompressedImageData()
+        let width = rect.width
+        let indices = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: width * linesToRead)
+        defer { indices.deallocate() }
+        try GIFLZWDecoder.decode(compressed.bytes, minimumCodeSize: compressed.minimumCodeSize, into: indices)
+        for lineNumber in 0..<linesToRead {
+            canvas.drawRow(
+                UnsafeBufferPointer(rebasing: indices[(lineNumber * width)..<((lineNumber + 1) * width)]),
+                row: rect.y + rows.row(forLine: lineNumber), frameX: rect.x,
+                palette: palette, transparentIndex: control.transparentIndex)
         }
-        if linesToRead < rect.height { try reader.skipRemainingImageBlocks() }
     }
 
     /// Takes what players use from an extension: the graphic control block for the next image, and the first
