@@ -3,16 +3,23 @@ import Synchronization
 import WebImage
 
 /// The manager end to end: memory hits (synchronous and async paths), a disk hit beside reading the file and
-/// decoding it directly, a cold run of 200 images over loopback HTTP (download, decode, store), and 1,000
-/// concurrent loads of one URL with the downloads and decodes counted.
+/// decoding it directly, and 1,000 concurrent loads of one URL with the downloads and decodes counted; and, on its
+/// own (``runCold(base:)``, which `run.sh` alternates with aiohttp + Pillow), a cold run of 200 images over
+/// loopback HTTP (download, decode, store).
 enum ManagerSuite {
     static func run(data: URL, base: URL) async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("webimage-bench-\(UUID())")
         defer { try? FileManager.default.removeItem(at: folder) }
         try await memoryHits(base: base, folder: folder.appendingPathComponent("memory"))
         try await diskHit(data: data, folder: folder.appendingPathComponent("disk"))
-        try await coldRun(base: base, folder: folder)
         try await oneURLManyCallers(base: base, folder: folder.appendingPathComponent("many"))
+    }
+
+    /// The cold run alone, so that `run.sh` can alternate it with aiohttp + Pillow's and profilers see only it.
+    static func runCold(base: URL) async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("webimage-bench-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try await coldRun(base: base, folder: folder)
     }
 
     private static func manager(folder: URL, downloader: ImageDownloader) -> ImageManager {

@@ -6,6 +6,7 @@ let usage = """
            WebImageBenchmarks loading BASE_URL
            WebImageBenchmarks redis REDIS_URL
            WebImageBenchmarks manager DATA_FOLDER BASE_URL
+           WebImageBenchmarks manager-cold BASE_URL
            WebImageBenchmarks animation eager|lazy FILE [FRAMES|auto]
            WebImageBenchmarks first-decode FILE
            WebImageBenchmarks thumbnail DATA_FOLDER | thumbnail-peak-way FILE streamed|full
@@ -32,6 +33,9 @@ do {
     case "manager":
         guard arguments.count == 4, let base = URL(string: arguments[3]) else { throw CocoaError(.fileReadUnknown) }
         try await ManagerSuite.run(data: folder, base: base)
+    case "manager-cold":
+        guard arguments.count == 3, let base = URL(string: arguments[2]) else { throw CocoaError(.fileReadUnknown) }
+        try await ManagerSuite.runCold(base: base)
     case "loading": try await LoadingSuite.run(base: arguments[2])
     case "redis": try await RedisSuite.run(url: arguments[2])
     case "first-decode": try FirstDecodeSuite.run(file: folder)

@@ -64,22 +64,3 @@ extension ImageResponseMetadata {
     /// the caller, and never written to disk.
     var forbidsStorage: Bool { CacheControl(headers["Cache-Control"]).noStore }
 }
-
-/// HTTP dates (RFC 9110 §5.6.7): the IMF-fixdate servers must send, and the two obsolete forms recipients must
-/// still read.
-enum HTTPDate {
-    private static let formats = ["EEE, dd MMM yyyy HH:mm:ss zzz", "EEEE, dd-MMM-yy HH:mm:ss zzz", "EEE MMM d HH:mm:ss yyyy"]
-
-    /// The date `text` names, or `nil` if it is not an HTTP date.
-    static func parse(_ text: String) -> Date? {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
-        for format in formats {
-            let formatter = DateFormatter()
-            formatter.locale = Locale(identifier: "en_US_POSIX")
-            formatter.timeZone = TimeZone(identifier: "GMT")
-            formatter.dateFormat = format
-            if let date = formatter.date(from: trimmed) { return date }
-        }
-        return nil
-    }
-}
