@@ -62,10 +62,11 @@ def rgba_1080p():
 
 write("rgba-1080p.png", rgba_1080p)
 
-# Streaming thumbnails (issue 17): a 4K frame as PNG (no alpha) and as lossy WebP.
+# Streaming thumbnails (issue 17): a 4K frame as PNG (no alpha), as lossy WebP and as a 256-colour GIF.
 photo_4k = shared_photo(3840, 2160, 5)
 write("photo-4k.png", photo_4k)
 write("photo-4k.webp", photo_4k, quality=80)
+write("photo-4k.gif", lambda: photo_4k().quantize(256))
 
 
 def pan_gif():

@@ -278,7 +278,7 @@ suite_thumbnail() {
     # Time pinned to one core; then peak memory, one fresh process per file and way.
     taskset -c 0 "$bench" thumbnail "$data"
     local file way
-    for file in photo-4k.png photo-4k.webp; do
+    for file in photo-4k.png photo-4k.webp photo-4k.gif; do
         for way in streamed full; do "$bench" thumbnail-peak-way "$data/$file" "$way"; done
     done
 }

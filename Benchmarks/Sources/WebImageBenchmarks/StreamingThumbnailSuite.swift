@@ -4,7 +4,7 @@ import WebImage
 /// Thumbnails shrunk while decoding beside decoding in full and resizing after (issue 17): time in one process,
 /// and peak memory with one fresh process per way.
 enum StreamingThumbnailSuite {
-    static let files = ["photo-4k.png", "photo-4k.webp"]
+    static let files = ["photo-4k.png", "photo-4k.webp", "photo-4k.gif"]
     static let box = PixelSize(width: 256, height: 256)
 
     static func run(data folder: URL) throws {

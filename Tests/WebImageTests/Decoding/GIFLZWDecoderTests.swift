@@ -6,10 +6,13 @@ import Testing
 /// are refused with `badImageData`.
 @Suite("GIF LZW decoder")
 struct GIFLZWDecoderTests {
-    private static func decode(_ compressed: [UInt8], minimumCodeSize: Int, count: Int) throws -> [UInt8] {
+    /// Decodes `subBlocks` (compressed data in sub-blocks, as a GIF stores it) into `count` indices.
+    private static func decode(_ subBlocks: [UInt8], minimumCodeSize: Int, count: Int) throws -> [UInt8] {
         var pixels = [UInt8](repeating: 0xEE, count: count)
-        try pixels.withUnsafeMutableBufferPointer {
-            try GIFLZWDecoder.decode(compressed, minimumCodeSize: minimumCodeSize, into: $0)
+        try subBlocks.withUnsafeBytes { input in
+            try pixels.withUnsafeMutableBufferPointer {
+                try GIFLZWDecoder.decode(subBlocks: input, minimumCodeSize: minimumCodeSize, into: $0)
+            }
         }
         return pixels
     }
@@ -43,8 +46,28 @@ struct GIFLZWDecoderTests {
         let codes = encoder.codes(for: original)
         #expect(codes.count > 4096, "the table must fill")
         #expect(codes.dropFirst().filter { $0.code == 256 }.isEmpty)
-        let compressed = GIFLZWTestEncoder.pack(codes)
+        let compressed = GIFLZWTestEncoder.subBlocks(GIFLZWTestEncoder.pack(codes))
         #expect(try Self.decode(compressed, minimumCodeSize: 8, count: original.count) == original)
+    }
+
+    @Test("codes that straddle sub-blocks of any size", arguments: [1, 2, 7, 8, 9, 64, 255])
+    func subBlockSizes(blockSize: Int) throws {
+        let original = Self.indices(count: 20_000, colors: 64, seed: UInt64(blockSize))
+        let compressed = GIFLZWTestEncoder(minimumCodeSize: 6).encode(original, blockSize: blockSize)
+        #expect(try Self.decode(compressed, minimumCodeSize: 6, count: original.count) == original)
+    }
+
+    @Test("the terminator ends the data even when bytes follow it")
+    func terminatorEndsTheData() throws {
+        let original = Self.indices(count: 3_000, colors: 16, seed: 5)
+        let packed = GIFLZWTestEncoder.pack(GIFLZWTestEncoder(minimumCodeSize: 4).codes(for: original))
+        // The first half in sub-blocks and their terminator, then the rest as if it were more data.
+        let half = packed.count / 2
+        let cut = GIFLZWTestEncoder.subBlocks(Array(packed[..<half]))
+            + GIFLZWTestEncoder.subBlocks(Array(packed[half...]))
+        #expect { try Self.decode(cut, minimumCodeSize: 4, count: original.count) } throws: {
+            ($0 as? ImageError)?.message.contains("ends before its last pixel") == true
+        }
     }
 
     @Test("one colour repeated makes every code the string being defined, and long strings")
@@ -68,7 +91,9 @@ struct GIFLZWDecoderTests {
     func cutData() throws {
         let original = Self.indices(count: 5_000, colors: 256, seed: 11)
         let compressed = GIFLZWTestEncoder(minimumCodeSize: 8).encode(original)
-        for cut in [0, 1, compressed.count / 2, compressed.count - 3] {
+        // Cuts inside a sub-block and right after a length byte: a length promising more than is left is read as
+        // far as it goes.
+        for cut in [0, 1, 2, compressed.count / 2, 256, compressed.count - 3] {
             #expect { try Self.decode(Array(compressed.prefix(cut)), minimumCodeSize: 8, count: original.count) }
                 throws: { ($0 as? ImageError)?.code == .badImageData }
         }
@@ -78,7 +103,7 @@ struct GIFLZWDecoderTests {
     func earlyEndCode() throws {
         let original: [UInt8] = [1, 2, 3, 1, 2, 3]
         let codes = GIFLZWTestEncoder(minimumCodeSize: 2).codes(for: original)
-        let compressed = GIFLZWTestEncoder.pack(codes)
+        let compressed = GIFLZWTestEncoder.subBlocks(GIFLZWTestEncoder.pack(codes))
         #expect(try Self.decode(compressed, minimumCodeSize: 2, count: 6) == original)
         #expect { try Self.decode(compressed, minimumCodeSize: 2, count: 7) } throws: {
             ($0 as? ImageError)?.message.contains("ends before its last pixel") == true
@@ -89,12 +114,12 @@ struct GIFLZWDecoderTests {
     func codeFromTheFuture() throws {
         // minimum size 2: clear 4, end 5, the first free entry 6; after one literal, 6 is the string being
         // defined and 7 does not exist yet.
-        let compressed = GIFLZWTestEncoder.pack([(4, 3), (1, 3), (7, 3), (5, 3)])
+        let compressed = GIFLZWTestEncoder.subBlocks(GIFLZWTestEncoder.pack([(4, 3), (1, 3), (7, 3), (5, 3)]))
         #expect { try Self.decode(compressed, minimumCodeSize: 2, count: 4) } throws: {
             ($0 as? ImageError)?.code == .badImageData
         }
         // Right after a clear there is no previous string, so even the next free entry is refused.
-        let afterClear = GIFLZWTestEncoder.pack([(4, 3), (6, 3), (5, 3)])
+        let afterClear = GIFLZWTestEncoder.subBlocks(GIFLZWTestEncoder.pack([(4, 3), (6, 3), (5, 3)]))
         #expect { try Self.decode(afterClear, minimumCodeSize: 2, count: 2) } throws: {
             ($0 as? ImageError)?.code == .badImageData
         }
@@ -104,12 +129,13 @@ struct GIFLZWDecoderTests {
     func noLeadingClear() throws {
         let original: [UInt8] = [0, 1, 0, 1, 0, 1, 1, 1]
         let codes = GIFLZWTestEncoder(minimumCodeSize: 2).codes(for: original).dropFirst()
-        #expect(try Self.decode(GIFLZWTestEncoder.pack(Array(codes)), minimumCodeSize: 2, count: 8) == original)
+        let compressed = GIFLZWTestEncoder.subBlocks(GIFLZWTestEncoder.pack(Array(codes)))
+        #expect(try Self.decode(compressed, minimumCodeSize: 2, count: 8) == original)
     }
 
     @Test("minimum code sizes outside 1–8 are refused", arguments: [0, 9, 12])
     func badMinimumCodeSize(size: Int) throws {
-        #expect { try Self.decode([0, 0, 0], minimumCodeSize: size, count: 1) } throws: {
+        #expect { try Self.decode([2, 0, 0, 0], minimumCodeSize: size, count: 1) } throws: {
             ($0 as? ImageError)?.code == .badImageData
         }
     }

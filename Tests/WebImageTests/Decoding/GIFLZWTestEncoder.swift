@@ -59,7 +59,22 @@ struct GIFLZWTestEncoder {
         return bytes
     }
 
-    func encode(_ indices: [UInt8]) -> [UInt8] {
-        Self.pack(codes(for: indices))
+    /// `bytes` cut into sub-blocks of `blockSize` (the last may be shorter), each after its length byte, and
+    /// the zero-length terminator, as a GIF stores image data.
+    static func subBlocks(_ bytes: [UInt8], blockSize: Int = 255) -> [UInt8] {
+        var blocks: [UInt8] = []
+        var start = 0
+        while start < bytes.count {
+            let end = min(start + blockSize, bytes.count)
+            blocks.append(UInt8(end - start))
+            blocks += bytes[start..<end]
+            start = end
+        }
+        return blocks + [0]
+    }
+
+    /// The indices compressed and cut into sub-blocks.
+    func encode(_ indices: [UInt8], blockSize: Int = 255) -> [UInt8] {
+        Self.subBlocks(Self.pack(codes(for: indices)), blockSize: blockSize)
     }
 }

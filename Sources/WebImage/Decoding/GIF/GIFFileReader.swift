@@ -3,14 +3,14 @@ import CGif
 /// Reads a GIF held in memory record by record through giflib's low-level API (`DGifGetRecordType`,
 /// `DGifGetImageDesc`, `DGifGetCode`, `DGifGetExtension`), so a caller can composite each frame as it completes and
 /// stop whenever it wants, instead of slurping the whole file into giflib's own structures first. Image data is
-/// handed over compressed: ``GIFLZWDecoder`` decompresses it faster than giflib does.
+/// decompressed by ``GIFLZWDecoder``, faster than giflib does it, from the file's bytes in place.
 ///
 /// A reader borrows the bytes it reads: use it only inside ``read(_:body:)``. Every giflib failure becomes an
 /// ``ImageError/Code/badImageData`` error naming giflib's reason.
 final class GIFFileReader {
     /// One top-level record of the file.
     enum Record {
-        /// An image descriptor; its pixel data follows and must be read with ``readCompressedImageData()`` or
+        /// An image descriptor; its pixel data follows and must be read with ``decompressImageData(into:)`` or
         /// skipped with ``skipImageData()`` before the next record.
         case image(GIFImageDescriptor)
         /// An extension: its label and its first two data sub-blocks (the rest is skipped, nothing GIF players
@@ -78,19 +78,18 @@ final class GIFFileReader {
         }
     }
 
-    /// Reads all of the current image's compressed data: its LZW minimum code size and its sub-blocks joined,
-    /// ready for ``GIFLZWDecoder``. The reader is then at the next record.
-    func readCompressedImageData() throws(ImageError) -> (minimumCodeSize: Int, bytes: [UInt8]) {
-        var block: UnsafeMutablePointer<GifByteType>?
-        var codeSize: Int32 = 0
-        try check(DGifGetCode(file, &codeSize, &block), "reading image data")
-        var bytes: [UInt8] = []
-        while let current = block {
-            // giflib's blocks are length-prefixed: byte 0 is the length, the data follows.
-            bytes.append(contentsOf: UnsafeBufferPointer(start: current + 1, count: Int(current[0])))
-            try check(DGifGetCodeNext(file, &block), "reading image data")
-        }
-        return (Int(codeSize), bytes)
+    /// Decompresses the current image's first `pixels.count` palette indices into `pixels` with ``GIFLZWDecoder``,
+    /// reading the sub-blocks where they lie in the file, then moves past the image's data to the next record.
+    func decompressImageData(into pixels: UnsafeMutableBufferPointer<UInt8>) throws(ImageError) {
+        // giflib reads straight from the callback, without read-ahead, and `DGifGetImageDesc` ends by reading
+        // the LZW minimum code size (refusing sizes over 8): that byte is the one just consumed, and the
+        // sub-blocks start at the cursor.
+        let offset = source.offset
+        guard offset > 0 else { throw ImageError(.badImageData, "GIF: image data without an image descriptor") }
+        let minimumCodeSize = Int(source.bytes[offset - 1])
+        try GIFLZWDecoder.decode(subBlocks: UnsafeRawBufferPointer(rebasing: source.bytes[offset...]),
+                                 minimumCodeSize: minimumCodeSize, into: pixels)
+        try skipImageData()
     }
 
     /// Skips the rest of the current image's compressed data without decompressing it.

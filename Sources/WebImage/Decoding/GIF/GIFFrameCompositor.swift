@@ -1,6 +1,7 @@
 /// Turns a GIF's records, read one by one, into composited frames: the graphic control extension and loop count
 /// from extensions, the canvas on the first image, the limits before each frame is drawn, and each finished frame
-/// (reduced to the requested size). The one-shot decode (``GIFFrameDecoder``) and the incremental one
+/// (reduced to the requested size). The thumbnail of a single frame skips the canvas: the frame is shrunk as it
+/// is decompressed (``GIFFrameDecoder/firstFrameThumbnail(_:control:canvasSize:target:from:)``). The one-shot decode (``GIFFrameDecoder``) and the incremental one
 /// (``GIFPushDecoder``) both feed it, so they make the same frames and refuse the same files.
 struct GIFFrameCompositor {
     /// What one record gave.
@@ -23,8 +24,13 @@ struct GIFFrameCompositor {
     private var control = GIFFrameDecoder.GraphicControl()
     private var frameNumber = 0
 
-    init(decoder: GIFFrameDecoder) {
+    /// The caller knows no frame follows the first (a first-frame-only decode, or a file whose records were
+    /// counted), so a thumbnail's first frame may be shrunk as it is decompressed, without a canvas.
+    private let onlyOneFrame: Bool
+
+    init(decoder: GIFFrameDecoder, onlyOneFrame: Bool = false) {
         self.decoder = decoder
+        self.onlyOneFrame = onlyOneFrame
     }
 
     /// Takes the record just read from `reader` (an image's data is read here, from `reader`).
@@ -48,8 +54,15 @@ struct GIFFrameCompositor {
         let options = decoder.options
         frameNumber += 1
         if canvas == nil {
+            if onlyOneFrame && frameNumber > 1 {
+                // The records were counted before decoding; the same reader cannot find another image.
+                return .damaged(ImageError(.badImageData, "GIF: an image record after the file's only one"))
+            }
             let size = reader.screenSize.area > 0 ? reader.screenSize : GIFFrameDecoder.extent(of: descriptor.rect)
             try options.limits.check(size)
+            if onlyOneFrame, let target = options.storedTargetSize(for: size, orientation: .up), target != size {
+                return try firstFrameThumbnail(descriptor, canvasSize: size, target: target, from: reader)
+            }
             canvas = GIFCanvas(size: size)
             opacity = CanvasOpacity(canvas: size)
         }
@@ -61,16 +74,40 @@ struct GIFFrameCompositor {
         } catch let error as ImageError where error.code == .badImageData {
             return .damaged(error)
         }
-        let pixels = try current.snapshot()
+        canvas = current
+        return try finishFrame(try current.snapshot(), descriptor: descriptor, canvasSize: current.size)
+    }
+
+    /// The first frame of a first-frame-only thumbnail, shrunk as it is decompressed: no canvas is kept, since
+    /// no frame follows.
+    private mutating func firstFrameThumbnail(
+        _ descriptor: GIFImageDescriptor, canvasSize: PixelSize, target: PixelSize, from reader: GIFFileReader
+    ) throws -> Outcome {
+        opacity = CanvasOpacity(canvas: canvasSize)
+        try decoder.options.limits.check(frameCount: frameNumber, canvas: canvasSize)
+        let pixels: PixelBuffer
+        do {
+            pixels = try decoder.firstFrameThumbnail(
+                descriptor, control: control, canvasSize: canvasSize, target: target, from: reader)
+        } catch let error as ImageError where error.code == .badImageData {
+            return .damaged(error)
+        }
+        return try finishFrame(pixels, descriptor: descriptor, canvasSize: canvasSize)
+    }
+
+    /// Records the frame just drawn (`pixels`, full-size or already shrunk) and its alpha, and gets ready for
+    /// the next one.
+    private mutating func finishFrame(_ pixels: PixelBuffer, descriptor: GIFImageDescriptor, canvasSize: PixelSize)
+        throws -> Outcome
+    {
         // Alpha from the records, not the pixels, so that ``GIFCoder/properties(of:)`` says the same.
         opacity?.draw(rect: descriptor.rect, declaresTransparency: control.transparentIndex != nil,
                       disposal: control.disposal.canvasDisposal)
         progress.hasAlpha = opacity?.hasShownTransparency ?? true
-        let finished = try options.finish(pixels, sourceSize: current.size, orientation: .up)
+        let finished = try decoder.options.finish(pixels, sourceSize: canvasSize, orientation: .up)
         progress.reduced = progress.reduced || finished.reduced
         let frame = ImageFrame(pixels: finished.pixels, duration: GIFFrameDecoder.duration(control.delayCentiseconds))
         progress.frames.append(frame)
-        canvas = current
         control = GIFFrameDecoder.GraphicControl()
         return .frame(frame)
     }

@@ -36,8 +36,9 @@ struct GIFFrameDecoder {
     {
         try GIFFileReader.read(bytes) { reader in
             if reader.screenSize.area > 0 { try options.limits.check(reader.screenSize) }
-            if !options.firstFrameOnly { try Self.checkFrameLimits(bytes, limits: options.limits) }
-            var compositor = GIFFrameCompositor(decoder: self)
+            var imageCount: Int?
+            if !options.firstFrameOnly { imageCount = try Self.checkFrameLimits(bytes, limits: options.limits) }
+            var compositor = GIFFrameCompositor(decoder: self, onlyOneFrame: options.firstFrameOnly || imageCount == 1)
             records: while true {
                 guard reader.remainingByteCount > 0 else {
                     compositor.progress.stopReason = ImageError(
@@ -73,15 +74,17 @@ struct GIFFrameDecoder {
     /// (otherwise a tiny file of 1x1 frames on a huge screen would have every frame composited, and scaled for a
     /// thumbnail, before the count gave it away). A GIF's header does not say how many frames follow, so the
     /// records are walked once without decompressing them; the walk stops quietly at damage, where decoding stops.
-    static func checkFrameLimits(_ bytes: UnsafeRawBufferPointer, limits: DecodeLimits) throws {
+    /// Returns how many images the walk found.
+    @discardableResult
+    static func checkFrameLimits(_ bytes: UnsafeRawBufferPointer, limits: DecodeLimits) throws -> Int {
         try GIFFileReader.read(bytes) { reader in
             var canvas: PixelSize? = reader.screenSize.area > 0 ? reader.screenSize : nil
             var frameCount = 0
             while reader.remainingByteCount > 0 {
-                guard let record = try? reader.nextRecord() else { return }
+                guard let record = try? reader.nextRecord() else { return frameCount }
                 switch record {
                 case .trailer:
-                    return
+                    return frameCount
                 case .extension:
                     continue
                 case .image(let descriptor):
@@ -89,9 +92,10 @@ struct GIFFrameDecoder {
                     let size = canvas ?? extent(of: descriptor.rect)
                     canvas = size
                     try limits.check(frameCount: frameCount, canvas: size)
-                    guard (try? reader.skipImageData()) != nil else { return }
+                    guard (try? reader.skipImageData()) != nil else { return frameCount }
                 }
             }
+            return frameCount
         }
     }
 
@@ -108,21 +112,32 @@ struct GIFFrameDecoder {
             try reader.skipImageData()
             return
         }
+        let palette = descriptor.localPalette ?? reader.globalPalette ?? .grayscale
+        let canvasSize = canvas.size
+        try withDecompressedRows(descriptor, canvasHeight: canvasSize.height, from: reader) { y, indices in
+            canvas.drawRow(indices, row: y, frameX: rect.x, palette: palette, transparentIndex: control.transparentIndex)
+        }
+    }
+
+    /// Decompresses the current image and hands each of its rows that lands on a canvas `canvasHeight` tall to
+    /// `body`, with the row's canvas y, in the order the file stores them.
+    func withDecompressedRows(
+        _ descriptor: GIFImageDescriptor, canvasHeight: Int, from reader: GIFFileReader,
+        _ body: (Int, UnsafeBufferPointer<UInt8>) throws -> Void
+    ) throws {
+        let rect = descriptor.rect
         let rows = GIFRowOrder(height: rect.height, interlaced: descriptor.interlaced)
         // Rows below the canvas are never shown: decompress up to the last row that lands inside it.
-        let linesToRead = rows.lineCount(coveringRowsBelow: canvas.size.height - rect.y)
+        let linesToRead = rows.lineCount(coveringRowsBelow: canvasHeight - rect.y)
         try options.limits.check(PixelSize(width: rect.width, height: linesToRead))
-        let palette = descriptor.localPalette ?? reader.globalPalette ?? .grayscale
-        let compressed = try reader.readCompressedImageData()
         let width = rect.width
         let indices = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: width * linesToRead)
         defer { indices.deallocate() }
-        try GIFLZWDecoder.decode(compressed.bytes, minimumCodeSize: compressed.minimumCodeSize, into: indices)
+        try reader.decompressImageData(into: indices)
         for lineNumber in 0..<linesToRead {
-            canvas.drawRow(
-                UnsafeBufferPointer(rebasing: indices[(lineNumber * width)..<((lineNumber + 1) * width)]),
-                row: rect.y + rows.row(forLine: lineNumber), frameX: rect.x,
-                palette: palette, transparentIndex: control.transparentIndex)
+            let y = rect.y + rows.row(forLine: lineNumber)
+            guard y < canvasHeight else { continue }
+            try body(y, UnsafeBufferPointer(rebasing: indices[(lineNumber * width)..<((lineNumber + 1) * width)]))
         }
     }
 

@@ -1,5 +1,5 @@
-/// Decompresses a GIF frame's LZW data (its sub-blocks joined) into palette indices, faster than giflib's
-/// `DGifGetLine`.
+/// Decompresses a GIF frame's LZW data, read in place from its sub-blocks, into palette indices, faster than
+/// giflib's `DGifGetLine`.
 ///
 /// Why it is faster: the frame is decompressed into one buffer, so every string in the code table already sits
 /// in that buffer where it was first written. A table entry is just an offset and a length, and decoding a code is
@@ -10,12 +10,14 @@
 /// size and widen once the next free entry needs another bit, up to 12 bits; a full table is kept as it is until
 /// the next clear code (the "deferred clear" encoders may use).
 enum GIFLZWDecoder {
-    /// Fills `pixels` from `compressed`. Data beyond the last pixel is ignored, as giflib and browsers do.
+    /// Fills `pixels` from `subBlocks`: the image's data sub-blocks as the file stores them (a length byte, then
+    /// that many bytes; a zero length ends them), starting at the first length byte. Data beyond the last pixel
+    /// is ignored, as giflib and browsers do; so is anything after the terminator.
     ///
     /// Throws ``ImageError/Code/badImageData`` when the minimum code size is outside 1–8, a code names an entry
     /// that does not exist yet, or the data (or its end code) comes before the last pixel.
     static func decode(
-        _ compressed: [UInt8], minimumCodeSize: Int, into pixels: UnsafeMutableBufferPointer<UInt8>
+        subBlocks: UnsafeRawBufferPointer, minimumCodeSize: Int, into pixels: UnsafeMutableBufferPointer<UInt8>
     ) throws(ImageError) {
         guard (1...8).contains(minimumCodeSize) else {
             throw ImageError(.badImageData, "GIF: the LZW minimum code size \(minimumCodeSize) is outside 1–8")
@@ -23,16 +25,8 @@ enum GIFLZWDecoder {
         guard let output = pixels.baseAddress, !pixels.isEmpty else { return }
         let table = UnsafeMutablePointer<Entry>.allocate(capacity: maxCodeCount)
         defer { table.deallocate() }
-        let failure = compressed.withUnsafeBytes { input -> ImageError? in
-            var state = State(minimumCodeSize: minimumCodeSize, input: input)
-            do throws(ImageError) {
-                try state.run(output: output, count: pixels.count, table: table)
-                return nil
-            } catch {
-                return error
-            }
-        }
-        if let failure { throw failure }
+        var state = State(minimumCodeSize: minimumCodeSize, input: subBlocks)
+        try state.run(output: output, count: pixels.count, table: table)
     }
 
     /// Codes are at most 12 bits wide.
@@ -126,48 +120,6 @@ enum GIFLZWDecoder {
                 return
             }
             destination.update(from: source, count: count)
-        }
-    }
-}
-
-/// Reads a GIF's variable-width codes, least significant bit first, from data with the sub-block lengths removed.
-private struct GIFCodeBits {
-    private let input: UnsafeRawBufferPointer
-    private var offset = 0
-    private var buffer: UInt64 = 0
-    private var bitCount = 0
-
-    init(input: UnsafeRawBufferPointer) {
-        self.input = input
-    }
-
-    /// The next code of `width` bits, or `nil` when the data has fewer bits left.
-    @inline(__always)
-    mutating func next(width: Int) -> Int? {
-        if bitCount < width {
-            refill()
-            guard bitCount >= width else { return nil }
-        }
-        let code = Int(truncatingIfNeeded: buffer & ((1 << UInt64(width)) - 1))
-        buffer >>= UInt64(width)
-        bitCount -= width
-        return code
-    }
-
-    /// Tops the bit buffer up to at least 56 bits, or to whatever the data has left.
-    private mutating func refill() {
-        if offset + 8 <= input.count {
-            let word = UInt64(littleEndian: input.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
-            buffer |= word << UInt64(bitCount)
-            let taken = (63 - bitCount) >> 3
-            offset += taken
-            bitCount += taken << 3
-            return
-        }
-        while bitCount <= 56 && offset < input.count {
-            buffer |= UInt64(input[offset]) << UInt64(bitCount)
-            offset += 1
-            bitCount += 8
         }
     }
 }
