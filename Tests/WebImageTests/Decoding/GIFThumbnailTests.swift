@@ -2,24 +2,9 @@ import Foundation
 import Testing
 @testable import WebImage
 
-/// First-frame thumbnails of GIFs, shrunk row by row as the frame is decompressed, against the first frame
+/// Thumbnails of still GIFs and of first frames, shrunk row by row as the frame is decompressed, against the frame
 /// decoded whole and resized afterwards with the same filter.
 @Suite struct GIFThumbnailTests {
-    /// The largest difference of any channel, colours weighted by alpha (see ``PNGThumbnailTests``: the two
-    /// sides resample their passes in different orders, and each rounds twice).
-    private func largestDifference(_ a: PixelBuffer, _ b: PixelBuffer) -> Double {
-        let (p, q) = (a.bytes, b.bytes)
-        var largest = 0.0
-        for pixel in stride(from: 0, to: min(p.count, q.count), by: 4) {
-            let (alphaP, alphaQ) = (Double(p[pixel + 3]), Double(q[pixel + 3]))
-            largest = max(largest, abs(alphaP - alphaQ))
-            for channel in pixel..<pixel + 3 {
-                largest = max(largest, abs(Double(p[channel]) * alphaP - Double(q[channel]) * alphaQ) / 255)
-            }
-        }
-        return largest
-    }
-
     private func expectSameAsAFirstFrameResized(_ data: Data, box: PixelSize, firstFrameOnly: Bool = true) throws {
         let full = try GIFCoder().decode(data, options: DecodeOptions(firstFrameOnly: firstFrameOnly))
         let thumbnail = try GIFCoder().decode(data, options: DecodeOptions(thumbnailPixelSize: box,
@@ -29,7 +14,7 @@ import Testing
         #expect(thumbnail.flags.contains(.hasAlpha) == full.flags.contains(.hasAlpha))
         #expect(thumbnail.size.width <= box.width && thumbnail.size.height <= box.height)
         let expected = try full.pixels.resized(to: thumbnail.size, filter: .area)
-        #expect(largestDifference(thumbnail.pixels, expected) <= 2)
+        #expect(alphaWeightedDifference(thumbnail.pixels, expected) <= 2)
     }
 
     /// Frames smaller than the screen, outside it, interlaced and clipped, transparent, without a palette.

@@ -5,30 +5,13 @@ import Testing
 /// Thumbnails of PNGs made row by row while inflating (``RowStreamingResampler``) against a full decode resized
 /// afterwards with the same filter.
 @Suite struct PNGThumbnailTests {
-    /// The largest difference of any channel of any pixel, colours weighted by their alpha: the two resample
-    /// their passes in different orders, and a rounding step in a nearly transparent pixel's premultiplied colour
-    /// is many steps of its straight colour, but the same on screen. Each side rounds twice (a pass, then straight
-    /// alpha), hence up to two steps.
-    private func largestDifference(_ a: PixelBuffer, _ b: PixelBuffer) -> Double {
-        let (p, q) = (a.bytes, b.bytes)
-        var largest = 0.0
-        for pixel in stride(from: 0, to: min(p.count, q.count), by: 4) {
-            let (alphaP, alphaQ) = (Double(p[pixel + 3]), Double(q[pixel + 3]))
-            largest = max(largest, abs(alphaP - alphaQ))
-            for channel in pixel..<pixel + 3 {
-                largest = max(largest, abs(Double(p[channel]) * alphaP - Double(q[channel]) * alphaQ) / 255)
-            }
-        }
-        return largest
-    }
-
     private func expectSameAsAFullDecodeResized(_ data: Data, box: PixelSize) throws {
         let full = try PNGCoder().decode(data, options: DecodeOptions(applyOrientation: false))
         let thumbnail = try PNGCoder().decode(data, options: DecodeOptions(thumbnailPixelSize: box,
                                                                             applyOrientation: false))
         #expect(thumbnail.flags.contains(.thumbnail))
         let expected = try full.pixels.resized(to: thumbnail.size, filter: .area)
-        #expect(largestDifference(thumbnail.pixels, expected) <= 2)
+        #expect(alphaWeightedDifference(thumbnail.pixels, expected) <= 2)
     }
 
     @Test(arguments: ["gray8", "gray16", "gray_alpha16", "rgb16", "rgba8", "rgba16", "rgb8_trns", "palette8_trns",
