@@ -45,9 +45,9 @@ SECTIONS = OrderedDict([
                 "alternating the sides, start-up taken out of both (a run that starts the same way and decodes "
                 "nothing); and the first decode in a fresh process beside the pooled decodes after it (one core, "
                 "CPU time) (issue 17)."),
-    ("thumbnail", "Thumbnails shrunk while decoding (PNG row by row, WebP inside libwebp) beside a full decode "
-                  "resized after, 3840x2160 to 256 px (one core); peak memory with one fresh process per way, "
-                  "the file's bytes included (issue 17)."),
+    ("thumbnail", "Thumbnails shrunk while decoding (PNG and GIF row by row, WebP inside libwebp) beside a full "
+                  "decode resized after, 3840x2160 to 256 px (one core); peak memory with one fresh process per "
+                  "way, the file's bytes included (issue 17)."),
     ("encode", "Our encoders beside their C libraries called directly at the same settings, from the same opaque "
                "RGBA (one core; medians of three rounds alternating the sides) (issue 17)."),
 ])
