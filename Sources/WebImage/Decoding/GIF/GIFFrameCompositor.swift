@@ -1,8 +1,9 @@
 /// Turns a GIF's records, read one by one, into composited frames: the graphic control extension and loop count
 /// from extensions, the canvas on the first image, the limits before each frame is drawn, and each finished frame
 /// (reduced to the requested size). The thumbnail of a single frame skips the canvas: the frame is shrunk as it
-/// is decompressed (``GIFFrameDecoder/firstFrameThumbnail(_:control:canvasSize:target:from:)``). The one-shot decode (``GIFFrameDecoder``) and the incremental one
-/// (``GIFPushDecoder``) both feed it, so they make the same frames and refuse the same files.
+/// is decompressed (``GIFFrameDecoder/firstFrameThumbnail(_:control:canvasSize:target:from:)``). The one-shot
+/// decode (``GIFFrameDecoder``) and the incremental one (``GIFPushDecoder``) both feed it, so they make the same
+/// frames and refuse the same files.
 struct GIFFrameCompositor {
     /// What one record gave.
     enum Outcome {

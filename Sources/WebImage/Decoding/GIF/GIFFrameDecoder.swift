@@ -115,7 +115,8 @@ struct GIFFrameDecoder {
         let palette = descriptor.localPalette ?? reader.globalPalette ?? .grayscale
         let canvasSize = canvas.size
         try withDecompressedRows(descriptor, canvasHeight: canvasSize.height, from: reader) { y, indices in
-            canvas.drawRow(indices, row: y, frameX: rect.x, palette: palette, transparentIndex: control.transparentIndex)
+            canvas.drawRow(
+                indices, row: y, frameX: rect.x, palette: palette, transparentIndex: control.transparentIndex)
         }
     }
 

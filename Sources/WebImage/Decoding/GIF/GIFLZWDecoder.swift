@@ -15,7 +15,8 @@ enum GIFLZWDecoder {
     /// is ignored, as giflib and browsers do; so is anything after the terminator.
     ///
     /// Throws ``ImageError/Code/badImageData`` when the minimum code size is outside 1–8, a code names an entry
-    /// that does not exist yet, or the data (or its end code) comes before the last pixel.
+    /// that does not exist yet, or the data (or its end code) comes before the last pixel;
+    /// ``ImageError/Code/imageTooLarge`` for more than 2^31 − 1 pixels.
     static func decode(
         subBlocks: UnsafeRawBufferPointer, minimumCodeSize: Int, into pixels: UnsafeMutableBufferPointer<UInt8>
     ) throws(ImageError) {
@@ -23,6 +24,10 @@ enum GIFLZWDecoder {
             throw ImageError(.badImageData, "GIF: the LZW minimum code size \(minimumCodeSize) is outside 1–8")
         }
         guard let output = pixels.baseAddress, !pixels.isEmpty else { return }
+        // Table offsets are 32-bit to keep the table in the L1 cache; only limits raised past 2 gigapixels reach this.
+        guard pixels.count <= Int(Int32.max) else {
+            throw ImageError(.imageTooLarge, "GIF: a frame of \(pixels.count) pixels is over 2^31 - 1")
+        }
         let table = UnsafeMutablePointer<Entry>.allocate(capacity: maxCodeCount)
         defer { table.deallocate() }
         var state = State(minimumCodeSize: minimumCodeSize, input: subBlocks)
