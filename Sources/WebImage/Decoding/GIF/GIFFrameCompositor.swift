@@ -79,8 +79,8 @@ struct GIFFrameCompositor {
         return try finishFrame(try current.snapshot(), descriptor: descriptor, canvasSize: current.size)
     }
 
-    /// The first frame of a first-frame-only thumbnail, shrunk as it is decompressed: no canvas is kept, since
-    /// no frame follows.
+    /// The thumbnail of the only frame to be read (a still GIF, or a first-frame-only decode), shrunk as it is
+    /// decompressed: no canvas is kept, since no frame follows.
     private mutating func firstFrameThumbnail(
         _ descriptor: GIFImageDescriptor, canvasSize: PixelSize, target: PixelSize, from reader: GIFFileReader
     ) throws -> Outcome {
