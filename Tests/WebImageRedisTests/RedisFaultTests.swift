@@ -76,8 +76,17 @@ import Testing
             try await tier.storeData(bytes, forKey: "\(index)", validators: .none)
         }
         #expect(errors() == 0)
-        #expect(await tier.cachedData(forKey: "0") == nil)  // evicted: a miss
-        #expect(await tier.cachedData(forKey: "199")?.data == bytes)
+        // Which keys go is not fixed: Redis samples keys to evict, and its LRU clock ticks once a second, so every
+        // key here looks equally old. What is fixed: most are gone (misses), and those left are whole.
+        var kept = 0
+        for index in 0..<200 {
+            guard let stored = await tier.cachedData(forKey: "\(index)") else { continue }
+            #expect(stored.data == bytes)
+            kept += 1
+        }
+        #expect(kept > 0)
+        #expect(kept <= 4 * 1_048_576 / bytes.count)
+        #expect(errors() == 0)
         #expect(!tier.isDegraded)
     }
 
