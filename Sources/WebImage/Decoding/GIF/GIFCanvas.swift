@@ -83,18 +83,9 @@ struct GIFCanvas {
         let visibleCount = min(indices.count, size.width - frameX)
         guard visibleCount > 0 else { return }
         let rowStart = y * size.width + frameX
-        let transparent = transparentIndex ?? -1
-        palette.colors.withUnsafeBufferPointer { colors in
-            pixels.withUnsafeMutableBufferPointer { canvas in
-                if transparent < 0 {
-                    for x in 0..<visibleCount { canvas[rowStart + x] = colors[Int(indices[x])] }
-                } else {
-                    for x in 0..<visibleCount {
-                        let index = Int(indices[x])
-                        if index != transparent { canvas[rowStart + x] = colors[index] }
-                    }
-                }
-            }
+        pixels.withUnsafeMutableBufferPointer { canvas in
+            palette.draw(UnsafeBufferPointer(rebasing: indices[..<visibleCount]),
+                         into: canvas.baseAddress! + rowStart, transparentIndex: transparentIndex)
         }
     }
 

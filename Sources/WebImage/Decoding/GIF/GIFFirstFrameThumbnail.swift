@@ -20,19 +20,13 @@ extension GIFFrameDecoder {
         let visibleWidth = min(rect.width, canvasWidth - rect.x)
         if visibleWidth > 0 && rect.height > 0 && rect.y < canvasSize.height {
             let palette = descriptor.localPalette ?? reader.globalPalette ?? .grayscale
-            let transparent = control.transparentIndex ?? -1
-            try palette.colors.withUnsafeBufferPointer { colors in
-                try withDecompressedRows(descriptor, canvasHeight: canvasSize.height, from: reader) { y, indices in
-                    guard !added[y] else { return }
-                    row.update(repeating: 0, count: canvasWidth)  // the resampler may have overwritten it
-                    let frameRow = row + rect.x
-                    for x in 0..<visibleWidth {
-                        let index = Int(indices[x])
-                        if index != transparent { frameRow[x] = colors[index] }
-                    }
-                    resampler.add(row: y, pixels: rowBytes)
-                    added[y] = true
-                }
+            try withDecompressedRows(descriptor, canvasHeight: canvasSize.height, from: reader) { y, indices in
+                guard !added[y] else { return }
+                row.update(repeating: 0, count: canvasWidth)  // the resampler may have overwritten it
+                palette.draw(UnsafeBufferPointer(rebasing: indices[..<visibleWidth]), into: row + rect.x,
+                             transparentIndex: control.transparentIndex)
+                resampler.add(row: y, pixels: rowBytes)
+                added[y] = true
             }
         } else {
             try reader.skipImageData()

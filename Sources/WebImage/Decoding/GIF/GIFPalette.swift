@@ -35,4 +35,21 @@ struct GIFPalette: Sendable {
     /// as Pillow reads such files. (The GIF specification leaves this to the decoder.)
     static let grayscale = GIFPalette(
         colors: (0..<256).map { RGBA(UInt8($0), UInt8($0), UInt8($0)).packed }, declaredCount: 256)
+
+    /// Draws one row of a frame: the colour of each of `indices` goes to `destination`, except that pixels at the
+    /// frame's transparent index keep what is under them. The canvas and the streamed first-frame thumbnail both
+    /// draw rows this way.
+    func draw(_ indices: UnsafeBufferPointer<UInt8>, into destination: UnsafeMutablePointer<UInt32>,
+              transparentIndex: Int?) {
+        colors.withUnsafeBufferPointer { colors in
+            guard let transparent = transparentIndex else {
+                for x in indices.indices { destination[x] = colors[Int(indices[x])] }
+                return
+            }
+            for x in indices.indices {
+                let index = Int(indices[x])
+                if index != transparent { destination[x] = colors[index] }
+            }
+        }
+    }
 }
