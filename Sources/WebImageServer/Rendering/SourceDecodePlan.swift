@@ -11,8 +11,9 @@ struct SourceDecodePlan: Sendable, Equatable {
     /// The source's size upright and after the `rotate` option: the geometry the request's ``ResizePlan`` is
     /// worked out on, whatever size the decoder delivers.
     var geometry: PixelSize
-    /// Whether the decoder is asked for the one frame the URL names. Coders that can pick a frame (documents,
-    /// TIFF, BMP) deliver just that one; the others deliver every frame, for the renderer to pick from.
+    /// Whether the decoder is asked for the one frame the URL names. Coders that can pick a frame (GIF, APNG,
+    /// WebP, documents, TIFF, BMP and more) deliver just that one, without keeping the frames before it or
+    /// decoding those after; a coder that cannot delivers every frame, for the renderer to pick from.
     var picksFrame: Bool
 
     /// The plan for a source described by `properties`, answered in `output`.

@@ -5,10 +5,12 @@
 ///
 /// The result holds one full-canvas bitmap per animation frame. A default image that is not part of the
 /// animation (its fcTL does not precede IDAT) is skipped; with ``DecodeOptions/firstFrameOnly`` the result is the
-/// first animation frame. Durations come from each fcTL's delay (``APNGFrameControl/duration``), the loop count
-/// from acTL's `num_plays` (0 = forever). As for GIF, a result of one frame is a still image: duration 0, loop
-/// count 1. Damage anywhere throws ``ImageError/Code/badImageData``: no shortened animation is returned, unless the
-/// decode is lenient (``PNGCoder/decodeCompleteFrames(_:options:)``).
+/// first animation frame, and with ``DecodeOptions/frameIndex`` that frame alone (the ones before it are drawn on
+/// the canvas, not kept; an index past the last frame throws ``ImageError/Code/invalidParameter``). Durations
+/// come from each fcTL's delay (``APNGFrameControl/duration``), the loop count from acTL's `num_plays`
+/// (0 = forever). As for GIF, a result of one frame is a still image: duration 0, loop count 1. Damage anywhere
+/// throws ``ImageError/Code/badImageData``: no shortened animation is returned, unless the decode is lenient
+/// (``PNGCoder/decodeCompleteFrames(_:options:)``).
 enum APNGDecoder {
     /// PNG colour types whose samples carry alpha: grey + alpha (4) and RGBA (6).
     /// Whether the composited animation can show a transparent pixel: an alpha channel or tRNS chunk, or
@@ -36,9 +38,16 @@ enum APNGDecoder {
     static func decodeFrames(_ bytes: UnsafeRawBufferPointer, options: DecodeOptions, lenient: Bool) throws
         -> CompleteFrames
     {
-        let file = try APNGFile(bytes, limits: options.limits, keepingFirstFrameOnly: options.firstFrameOnly,
+        // A frame index wins over first-frame-only; the frames before it are drawn but not kept.
+        let pickedFrame = options.frameIndex
+        let file = try APNGFile(bytes, limits: options.limits,
+                                keepingFirstFrameOnly: pickedFrame.map { $0 == 0 } ?? options.firstFrameOnly,
                                 lenient: lenient)
         var stopReason = file.stopReason
+        if let pickedFrame, pickedFrame >= file.frames.count {
+            throw stopReason ?? ImageError(
+                .invalidParameter, "APNG: frame \(pickedFrame) asked, the animation has \(file.frames.count)")
+        }
         let orientation = file.exif.flatMap { EXIFReader.orientation(in: UnsafeRawBufferPointer(rebasing: bytes[$0])) }
             ?? .up
         var frameImage = APNGFrameImage(file: file, limits: options.limits)
@@ -61,9 +70,11 @@ enum APNGDecoder {
                 break
             }
             canvas.draw(pixels, control: frame.control)
+            if let pickedFrame, number < pickedFrame { continue }
             let finished = try options.finish(canvas.snapshot(), sourceSize: file.canvas, orientation: orientation)
             reduced = reduced || finished.reduced
             frames.append(ImageFrame(pixels: finished.pixels, duration: frame.control.duration))
+            if pickedFrame != nil { break }
         }
         guard !frames.isEmpty else {
             throw stopReason ?? ImageError(.badImageData, "APNG: the animation has no frames")

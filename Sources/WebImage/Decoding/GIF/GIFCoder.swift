@@ -7,14 +7,17 @@ import Foundation
 /// and returns each frame as a full-size bitmap, reduced to the thumbnail size when one is asked for.
 /// Frame durations follow the graphic control extension's delay, except that a delay under 0.011 s plays as
 /// 0.1 s (as browsers and SDWebImage do); the loop count is the NETSCAPE2.0 value as written (0 = forever), 1
-/// when the file has none. ``DecodeOptions/firstFrameOnly`` stops reading after the first frame. A result of one
+/// when the file has none. ``DecodeOptions/firstFrameOnly`` stops reading after the first frame;
+/// ``DecodeOptions/frameIndex`` stops after that frame and returns it alone, the frames before it drawn on the
+/// canvas but not kept (an index past the last frame throws ``ImageError/Code/invalidParameter``). A result of one
 /// frame is a still image whatever the file says: duration 0, loop count 1.
 ///
 /// **Damaged files.** ``decode(_:options:)`` is strict: data cut short or a corrupt frame throws
 /// ``ImageError/Code/badImageData``, so a truncated download is never taken (and cached) as a shorter animation.
 /// Callers that want what can be shown, as browsers do, use ``decodeCompleteFrames(_:options:)``: it returns the
-/// frames completed before the damage (the damaged frame itself is dropped) plus the error that stopped reading. Exceeding ``DecodeLimits`` (canvas pixels, frame count, pixels over all frames) is never lenient: the
-/// whole decode is refused with ``ImageError/Code/imageTooLarge``.
+/// frames completed before the damage (the damaged frame itself is dropped) plus the error that stopped reading.
+/// Exceeding ``DecodeLimits`` (canvas pixels, frame count, pixels over all frames) is never lenient: the whole
+/// decode is refused with ``ImageError/Code/imageTooLarge``.
 ///
 /// **Encoding** writes a still GIF for one frame (or with ``EncodeOptions/firstFrameOnly``) and an animated GIF
 /// otherwise, with each frame's duration in centiseconds and the loop count in a NETSCAPE2.0 extension (omitted

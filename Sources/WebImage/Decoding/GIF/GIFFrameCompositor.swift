@@ -1,7 +1,8 @@
 /// Turns a GIF's records, read one by one, into composited frames: the graphic control extension and loop count
 /// from extensions, the canvas on the first image, the limits before each frame is drawn, and each finished frame
 /// (reduced to the requested size). The thumbnail of a single frame skips the canvas: the frame is shrunk as it
-/// is decompressed (``GIFFrameDecoder/firstFrameThumbnail(_:control:canvasSize:target:from:)``). The one-shot
+/// is decompressed (``GIFFrameDecoder/firstFrameThumbnail(_:control:canvasSize:target:from:)``), and one frame
+/// picked by index leaves the frames before it on the canvas without copying them out. The one-shot
 /// decode (``GIFFrameDecoder``) and the incremental one (``GIFPushDecoder``) both feed it, so they make the same
 /// frames and refuse the same files.
 struct GIFFrameCompositor {
@@ -28,10 +29,16 @@ struct GIFFrameCompositor {
     /// The caller knows no frame follows the first (a first-frame-only decode, or a file whose records were
     /// counted), so a thumbnail's first frame may be shrunk as it is decompressed, without a canvas.
     private let onlyOneFrame: Bool
+    /// The one frame the caller keeps (``DecodeOptions/frameIndex``): the frames before it are drawn for what they
+    /// leave on the canvas, but never copied out or resized. `nil` keeps every frame.
+    private let keptFrameIndex: Int?
+    /// How many image records have been taken.
+    var imageCount: Int { frameNumber }
 
-    init(decoder: GIFFrameDecoder, onlyOneFrame: Bool = false) {
+    init(decoder: GIFFrameDecoder, onlyOneFrame: Bool = false, keptFrameIndex: Int? = nil) {
         self.decoder = decoder
         self.onlyOneFrame = onlyOneFrame
+        self.keptFrameIndex = keptFrameIndex
     }
 
     /// Takes the record just read from `reader` (an image's data is read here, from `reader`).
@@ -76,6 +83,10 @@ struct GIFFrameCompositor {
             return .damaged(error)
         }
         canvas = current
+        if let kept = keptFrameIndex, frameNumber - 1 < kept {
+            recordOpacity(of: descriptor)
+            return .noFrame
+        }
         return try finishFrame(try current.snapshot(), descriptor: descriptor, canvasSize: current.size)
     }
 
@@ -101,15 +112,21 @@ struct GIFFrameCompositor {
     private mutating func finishFrame(_ pixels: PixelBuffer, descriptor: GIFImageDescriptor, canvasSize: PixelSize)
         throws -> Outcome
     {
-        // Alpha from the records, not the pixels, so that ``GIFCoder/properties(of:)`` says the same.
+        let duration = GIFFrameDecoder.duration(control.delayCentiseconds)
+        recordOpacity(of: descriptor)
+        let finished = try decoder.options.finish(pixels, sourceSize: canvasSize, orientation: .up)
+        progress.reduced = progress.reduced || finished.reduced
+        let frame = ImageFrame(pixels: finished.pixels, duration: duration)
+        progress.frames.append(frame)
+        return .frame(frame)
+    }
+
+    /// Follows the canvas's alpha through the frame just drawn and ends that frame's graphic control. Alpha comes
+    /// from the records, not the pixels, so that ``GIFCoder/properties(of:)`` says the same.
+    private mutating func recordOpacity(of descriptor: GIFImageDescriptor) {
         opacity?.draw(rect: descriptor.rect, declaresTransparency: control.transparentIndex != nil,
                       disposal: control.disposal.canvasDisposal)
         progress.hasAlpha = opacity?.hasShownTransparency ?? true
-        let finished = try decoder.options.finish(pixels, sourceSize: canvasSize, orientation: .up)
-        progress.reduced = progress.reduced || finished.reduced
-        let frame = ImageFrame(pixels: finished.pixels, duration: GIFFrameDecoder.duration(control.delayCentiseconds))
-        progress.frames.append(frame)
         control = GIFFrameDecoder.GraphicControl()
-        return .frame(frame)
     }
 }

@@ -36,9 +36,13 @@ struct GIFFrameDecoder {
     {
         try GIFFileReader.read(bytes) { reader in
             if reader.screenSize.area > 0 { try options.limits.check(reader.screenSize) }
+            // A frame index wins over first-frame-only, as in the coders that pick frames themselves.
+            let wantsFirstFrameOnly = options.frameIndex.map { $0 == 0 } ?? options.firstFrameOnly
             var imageCount: Int?
-            if !options.firstFrameOnly { imageCount = try Self.checkFrameLimits(bytes, limits: options.limits) }
-            var compositor = GIFFrameCompositor(decoder: self, onlyOneFrame: options.firstFrameOnly || imageCount == 1)
+            if !wantsFirstFrameOnly { imageCount = try Self.checkFrameLimits(bytes, limits: options.limits) }
+            var compositor = GIFFrameCompositor(
+                decoder: self, onlyOneFrame: wantsFirstFrameOnly || (imageCount == 1 && options.frameIndex == nil),
+                keptFrameIndex: options.frameIndex)
             records: while true {
                 guard reader.remainingByteCount > 0 else {
                     compositor.progress.stopReason = ImageError(
@@ -63,8 +67,12 @@ struct GIFFrameDecoder {
                     break records
                 case .frame(let frame):
                     let keepReading = try onFrame(frame)
-                    if options.firstFrameOnly || !keepReading { break records }
+                    if wantsFirstFrameOnly || options.frameIndex != nil || !keepReading { break records }
                 }
+            }
+            if let index = options.frameIndex, compositor.progress.frames.isEmpty,
+               compositor.progress.stopReason == nil {
+                throw ImageError(.invalidParameter, "GIF: frame \(index) asked, the file has \(compositor.imageCount)")
             }
             return compositor.progress
         }

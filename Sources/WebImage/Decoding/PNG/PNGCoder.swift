@@ -8,7 +8,9 @@ import Foundation
 ///
 /// Animated PNG (a file with an acTL chunk before its image data) decodes to every animation frame, composited
 /// with the frames' blend and dispose ops, with durations and loop count; ``DecodeOptions/firstFrameOnly`` gives
-/// the first animation frame (which is not the default image when that image is not part of the animation).
+/// the first animation frame (which is not the default image when that image is not part of the animation), and
+/// ``DecodeOptions/frameIndex`` that frame alone, as a still (past the last frame, or other than 0 for a still
+/// PNG, it throws ``ImageError/Code/invalidParameter``).
 /// Damaged animations throw ``ImageError/Code/badImageData`` rather than returning fewer frames;
 /// ``decodeCompleteFrames(_:options:)`` returns the frames that arrived whole and the error instead.
 ///
@@ -26,6 +28,9 @@ public struct PNGCoder: SingleFormatImageCoder {
     public func decode(_ data: Data, options: DecodeOptions) throws -> Image {
         if data.withUnsafeBytes(APNGFile.declaresAnimation) {
             return try data.withUnsafeBytes { try APNGDecoder.decode($0, options: options) }
+        }
+        if let index = options.frameIndex, index != 0 {
+            throw ImageError(.invalidParameter, "PNG: frame \(index) asked of a still image")
         }
         return try PNGDecoder.decode(data, options: options)
     }
@@ -50,7 +55,7 @@ public struct PNGCoder: SingleFormatImageCoder {
         if data.withUnsafeBytes(APNGFile.declaresAnimation) {
             return try data.withUnsafeBytes { try APNGDecoder.decodeFrames($0, options: options, lenient: true) }
         }
-        return CompleteFrames(image: try PNGDecoder.decode(data, options: options), error: nil)
+        return CompleteFrames(image: try decode(data, options: options), error: nil)
     }
 
     /// Encodes `image` as PNG, or as APNG when it has several frames, after ``EncodeOptions/maxPixelSize`` is

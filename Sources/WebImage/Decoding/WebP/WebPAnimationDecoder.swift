@@ -4,7 +4,8 @@ import CWebP
 /// (blending and disposal) and hands back whole canvases.
 ///
 /// The canvas size and frame count are read by the demuxer and checked against ``DecodeOptions/limits`` before
-/// the animation decoder allocates its canvas. A corrupt or truncated frame fails the whole decode with
+/// the animation decoder allocates its canvas. ``DecodeOptions/frameIndex`` stops after that frame and returns it
+/// alone, as a still. A corrupt or truncated frame fails the whole decode with
 /// ``ImageError/Code/badImageData``, unless the decode is lenient: then the frames before it are kept and the
 /// error is returned beside them.
 enum WebPAnimationDecoder {
@@ -23,7 +24,13 @@ enum WebPAnimationDecoder {
         try options.limits.check(canvas)
         let available = container.frameCount
         guard available > 0 else { throw ImageError(.badImageData, "WebP: the animation has no frames") }
-        let frameCount = options.firstFrameOnly ? 1 : available
+        if let index = options.frameIndex, index >= available {
+            throw ImageError(.invalidParameter, "WebP: frame \(index) asked, the animation has \(available)")
+        }
+        // One frame picked by index still has every frame before it composited (libwebp blends in order); only it
+        // is copied out.
+        let pickedFrame = options.frameIndex
+        let frameCount = pickedFrame.map { $0 + 1 } ?? (options.firstFrameOnly ? 1 : available)
         try options.limits.check(frameCount: frameCount, canvas: canvas)
         let orientation = container.exifOrientation ?? .up
 
@@ -55,6 +62,7 @@ enum WebPAnimationDecoder {
                 stopReason = error
                 break
             }
+            if let pickedFrame, index < pickedFrame { continue }
             // The decoder owns the canvas and reuses it for the next frame: copy it out.
             let pixels = try PixelBuffer(width: canvas.width, height: canvas.height) { output in
                 output.copyMemory(from: UnsafeRawBufferPointer(start: canvasPixels, count: canvasBytes))
@@ -70,8 +78,9 @@ enum WebPAnimationDecoder {
         let hasAlpha = container.mayShowTransparency(frames: container.frameHeaders)
         var flags: Image.Flags = hasAlpha ? .hasAlpha : []
         if reduced { flags.insert(.thumbnail) }
-        let image = Image(frames: frames, loopCount: container.loopCount, format: .webp,
-                          scale: options.resolvedScale, orientation: orientation, flags: flags)
+        if pickedFrame != nil, !frames.isEmpty { frames[0].duration = 0 }  // one frame out of an animation: a still
+        let image = Image(frames: frames, loopCount: pickedFrame != nil ? 1 : container.loopCount,
+                          format: .webp, scale: options.resolvedScale, orientation: orientation, flags: flags)
         return CompleteFrames(image: image, error: stopReason)
     }
 

@@ -5,7 +5,8 @@ import Foundation
 ///
 /// Decoding: lossy, lossless and alpha stills straight into the pixel buffer, with libwebp's scaler for
 /// thumbnails and the scale-down limit; animations through libwebp's compositing animation decoder (all frames,
-/// durations in seconds, loop count; ``DecodeOptions/firstFrameOnly`` stops after the first); orientation from
+/// durations in seconds, loop count; ``DecodeOptions/firstFrameOnly`` stops after the first,
+/// ``DecodeOptions/frameIndex`` after that frame, which it returns alone as a still); orientation from
 /// the EXIF chunk. The file must be whole: data shorter than the RIFF header's size is refused
 /// (``ImageError/Code/badImageData``); ``decodeCompleteFrames(_:options:)`` returns the frames of a cut or
 /// damaged animation that arrived whole, and the error.
@@ -25,6 +26,9 @@ public struct WebPCoder: SingleFormatImageCoder {
         try Self.withFeatures(of: data) { bytes, features in
             if features.has_animation != 0 {
                 return try WebPAnimationDecoder.decode(bytes, options: options)
+            }
+            if let index = options.frameIndex, index != 0 {
+                throw ImageError(.invalidParameter, "WebP: frame \(index) asked of a still image")
             }
             return try WebPStillDecoder.decode(bytes, features: features, options: options)
         }
