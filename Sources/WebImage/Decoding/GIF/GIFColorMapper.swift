@@ -1,15 +1,17 @@
 /// Maps RGBA pixels to the nearest colour of a palette, optionally with Floyd–Steinberg error diffusion.
 ///
-/// Nearest-colour searches are remembered per cell of 6 bits per channel (262 144 cells), so an image costs one
-/// search per distinct cell rather than one per pixel; the search itself compares the cell's centre with every
-/// palette colour.
+/// Nearest-colour searches (``GIFNearestColor``, weighted like the eye: green most, blue least) are remembered
+/// per cell of 6 bits per channel (262 144 cells), so an image costs one search per distinct cell rather than one
+/// per pixel; a cell is searched from its centre.
 struct GIFColorMapper {
     private let palette: [GIFIndexedImage.Color]
+    private let search: GIFNearestColor
     /// The palette index for each 6-bit cell, or -1 when not searched yet.
     private var nearestInCell: [Int16]
 
     init(palette: [GIFIndexedImage.Color]) {
         self.palette = palette
+        search = GIFNearestColor(palette.map { (Int($0.r), Int($0.g), Int($0.b)) }, weights: (3, 4, 2))
         nearestInCell = [Int16](repeating: -1, count: 1 << 18)
     }
 
@@ -79,22 +81,8 @@ struct GIFColorMapper {
         let cell = (r >> 2) << 12 | (g >> 2) << 6 | b >> 2
         let known = nearestInCell[cell]
         if known >= 0 { return Int(known) }
-        let found = search((r >> 2) << 2 | 2, (g >> 2) << 2 | 2, (b >> 2) << 2 | 2)
+        let found = search.nearest((r >> 2) << 2 | 2, (g >> 2) << 2 | 2, (b >> 2) << 2 | 2)
         nearestInCell[cell] = Int16(found)
         return found
-    }
-
-    private func search(_ r: Int, _ g: Int, _ b: Int) -> Int {
-        var best = 0, bestDistance = Int.max
-        for (index, color) in palette.enumerated() {
-            let dr = r - Int(color.r), dg = g - Int(color.g), db = b - Int(color.b)
-            // Weighted like the eye: green matters most, blue least.
-            let distance = 3 * dr * dr + 4 * dg * dg + 2 * db * db
-            if distance < bestDistance {
-                bestDistance = distance
-                best = index
-            }
-        }
-        return best
     }
 }

@@ -105,18 +105,11 @@ enum GIFMedianCut {
 
     /// One k-means round: every cell goes to its nearest colour; each colour moves to the mean of its cells.
     private static func refine(_ palette: [(Int, Int, Int)], cells: [Cell]) -> [(Int, Int, Int)] {
+        let search = GIFNearestColor(palette.map { (r: $0.0, g: $0.1, b: $0.2) }, weights: (1, 1, 1))
         var sums = [Cell](repeating: Cell(), count: palette.count)
         for cell in cells {
             let (r, g, b) = cell.mean
-            var best = 0, bestDistance = Int.max
-            for (index, color) in palette.enumerated() {
-                let dr = r - color.0, dg = g - color.1, db = b - color.2
-                let distance = dr * dr + dg * dg + db * db
-                if distance < bestDistance {
-                    bestDistance = distance
-                    best = index
-                }
-            }
+            let best = search.nearest(r, g, b)
             sums[best].count += cell.count
             sums[best].red += cell.red
             sums[best].green += cell.green
