@@ -73,6 +73,22 @@ def animated(folder):
     emit("animated", "pan-640x480-20.gif, frame 10 alone to RGBA", median(frame_ten))
 
 
+def encode(folder):
+    # GIF only: Pillow's save of an RGB image quantizes by median cut and dithers Floyd-Steinberg, as ours does.
+    photo = Image.open(os.path.join(folder, "photo-800x600.jpg")).convert("RGB")
+    pan = Image.open(os.path.join(folder, "pan-640x480-20.gif")).convert("RGB").resize((200, 150), Image.BOX)
+
+    def gif(image):
+        def save():
+            output = io.BytesIO()
+            image.save(output, format="GIF")
+        return save
+
+    emit("encode", "800x600 photo to GIF", median(gif(photo), minimum_runs=11, minimum_seconds=0.5))
+    emit("encode", "pan-640x480-20.gif frame 0 at 200x150 to GIF", median(gif(pan), minimum_runs=11,
+                                                                       minimum_seconds=0.5))
+
+
 def transform(folder):
     from PIL import ImageFilter
 
@@ -92,5 +108,5 @@ def transform(folder):
         emit("transform", name, median(body))
 
 
-suites = {"decode": decode, "animated": animated, "transform": transform}
+suites = {"decode": decode, "animated": animated, "encode": encode, "transform": transform}
 suites[sys.argv[1]](sys.argv[2])

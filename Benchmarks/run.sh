@@ -285,6 +285,7 @@ suite_thumbnail() {
 
 suite_encode() {
     taskset -c 0 "$bench" encode "$data"
+    taskset -c 0 /usr/bin/python3 Benchmarks/pillow_bench.py encode "$data"
 }
 
 suite_process() {

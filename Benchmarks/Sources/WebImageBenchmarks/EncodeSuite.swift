@@ -19,6 +19,25 @@ enum EncodeSuite {
         let rgb = frame.pixels.bytes.enumerated().filter { $0.offset % 4 != 3 }.map(\.element)
         try compare("1080p to PNG (RGB)", ours: { _ = try ImageCoders.shared.encode(frame, as: .png, options: EncodeOptions()) },
                 reference: "libspng (RGB rows given)", direct: { spng(rgb, size: frame.size) }, runs: 5)
+        try gif(data: folder)
+    }
+
+    /// GIF: median cut to 256 colours and Floyd–Steinberg dithering, on a photo and on the frame a proxy answers
+    /// for `w:200/frame:0` of the panning GIF; Pillow's `save(format="GIF")` (the same two steps) runs beside them
+    /// in `pillow_bench.py encode`.
+    static func gif(data folder: URL) throws {
+        let photoFile = folder.appendingPathComponent("photo-800x600.jpg")
+        let photo = try ImageCoders.shared.decode(try Data(contentsOf: photoFile))
+        let pan = try Data(contentsOf: folder.appendingPathComponent("pan-640x480-20.gif"))
+        let thumbnail = try ImageCoders.shared.decode(
+            pan, options: DecodeOptions(thumbnailPixelSize: PixelSize(width: 200, height: 150), firstFrameOnly: true))
+        let cases = [("800x600 photo to GIF", photo), ("pan-640x480-20.gif frame 0 at 200x150 to GIF", thumbnail)]
+        for (name, image) in cases {
+            let time = try Timing.median(minimumRuns: 11, minimumSeconds: 0.5) {
+                _ = try ImageCoders.shared.encode(image, as: .gif, options: EncodeOptions())
+            }
+            Measurement(suite: "encode", name: name, implementation: "swift-web-image", value: time, unit: "ms").emit()
+        }
     }
 
     private static func compare(_ name: String, ours: () throws -> Void, reference: String, direct: () -> Void,

@@ -2,7 +2,7 @@ import Foundation
 
 // WebImageBenchmarks SUITE ARGUMENT… — prints one JSON line per measurement for Benchmarks/run.sh.
 let usage = """
-    usage: WebImageBenchmarks decode|formats|animated|transform|incremental|throughput|thumbnail-peak|cache|encode DATA_FOLDER
+    usage: WebImageBenchmarks decode|formats|animated|transform|incremental|throughput|thumbnail-peak|cache|encode|encode-gif DATA_FOLDER
            WebImageBenchmarks loading BASE_URL
            WebImageBenchmarks redis REDIS_URL
            WebImageBenchmarks manager DATA_FOLDER BASE_URL
@@ -29,6 +29,7 @@ do {
     case "incremental": try IncrementalSuite.run(data: folder)
     case "cache": try CacheSuite.run(data: folder)
     case "encode": try EncodeSuite.run(data: folder)
+    case "encode-gif": try EncodeSuite.gif(data: folder)
     case "cache-scale": try CacheScaleSuite.run(Array(arguments.dropFirst(2)))
     case "manager":
         guard arguments.count == 4, let base = URL(string: arguments[3]) else { throw CocoaError(.fileReadUnknown) }
