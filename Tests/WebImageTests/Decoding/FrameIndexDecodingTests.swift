@@ -4,7 +4,8 @@ import Testing
 
 /// ``DecodeOptions/frameIndex`` on the animated formats of the core (GIF, APNG, WebP): the coder stops after the
 /// frame asked for and returns it alone, as a still, with the same pixels as that frame of a full decode — so the
-/// frames before it must still have been composited underneath, with their disposal and blending.
+/// frames before it must still have been composited underneath, with their disposal and blending. Still images
+/// (JPEG, PNG, WebP, GIF) have only frame 0.
 @Suite struct FrameIndexDecodingTests {
     /// Animations whose frames depend on the ones before them: partial frames, disposal to background and to
     /// previous, blending over, and a default image that is not part of the animation.
@@ -63,7 +64,8 @@ import Testing
     }
 
     @Test("an index past the last frame, or other than 0 for a still, is an invalid parameter",
-          arguments: animations + ["gif/static-opaque.gif", "png/bands64x32.png", "webp/lossy.webp"])
+          arguments: animations + ["gif/static-opaque.gif", "png/bands64x32.png", "webp/lossy.webp",
+                                   "jpeg/baseline.jpg"])
     func indexPastTheEnd(_ path: String) throws {
         let count = try Self.decode(path, DecodeOptions()).frames.count
         #expect(try Self.decode(path, DecodeOptions(frameIndex: count - 1)).frames.count == 1)

@@ -11,6 +11,7 @@ import Foundation
 /// - Thumbnails and the scale-down limit decode at the smallest fast DCT scale (5/8, 1/2, 3/8, 1/4, 1/8) that
 ///   still covers the requested size, then area-average down, so a large photo never becomes a full-size bitmap.
 /// - EXIF orientation (APP1) is applied unless ``DecodeOptions/applyOrientation`` is off, and always reported.
+/// - A JPEG is one frame: a ``DecodeOptions/frameIndex`` other than 0 is ``ImageError/Code/invalidParameter``.
 /// - Damage policy: data without an end-of-image marker after its scans is refused as truncated before decoding,
 ///   and any libjpeg warning other than a few harmless ones (stray bytes between segments, an unknown JFIF
 ///   version, a bad ICC segment, meaningless scan parameters in a sequential file) fails the decode with
@@ -31,7 +32,10 @@ public struct JPEGCoder: SingleFormatImageCoder {
 
     /// Decodes JPEG `data`; see the type's documentation for what is supported and refused.
     public func decode(_ data: Data, options: DecodeOptions) throws -> Image {
-        try JPEGDecoder.decode(data, options: options)
+        if let index = options.frameIndex, index != 0 {
+            throw ImageError(.invalidParameter, "JPEG: frame \(index) asked of a still image")
+        }
+        return try JPEGDecoder.decode(data, options: options)
     }
 
     /// Encodes the first frame of `image` as JPEG; any other `format` is ``ImageError/Code/unsupportedFormat``.
