@@ -129,11 +129,12 @@ struct DiskCacheScaleTests {
         let limit = 5_000 * entrySize
 
         let process = try WebImageTool.makeProcess(["cache", "_sweep", "--cache-dir", folder.path, "--max-size",
-                                                    String(limit), "--pause", "30"])
+                                                    String(limit), "--hold-after", "25"])
         let output = Pipe()
         process.standardOutput = output
         try process.run()
-        // Chunks 1…20 are the first walk (20 000 names); from 22 on, the walk that deletes.
+        // Chunks 1…20 are the first walk (20 000 names); from 22 on, the walk that deletes. The sweep holds after
+        // chunk 25 until killed.
         let lines = await WebImageTool.readLines(from: output.fileHandleForReading, count: 25)
         kill(process.processIdentifier, SIGKILL)
         await WebImageTool.waitForExit(process)
