@@ -5,13 +5,13 @@ import WebImage
 /// TIFF through libtiff (the `WebImageTIFF` product; register it with `ImageCoders.shared.add(TIFFCoder())`).
 ///
 /// Decoding reads one page: the first, or page K with ``DecodeOptions/frameIndex``. Every photometric
-/// interpretation libtiff's RGBA reader knows is converted to RGBA8 with straight alpha (associated alpha is
-/// un-premultiplied; unassociated alpha passes through libtiff's premultiplied raster, so colour under a low
-/// alpha is exact only to within the rounding that implies). The orientation tag is applied like EXIF
-/// orientation and reported in ``Image/orientation``. Limits are checked from the page's tags before the raster
-/// is allocated. ``properties(of:)`` reports the page count as ``ImageProperties/frameCount``; the decoded image
-/// holds the one page asked for. The bytes are read in place; libtiff's messages go into the thrown error, never
-/// to stderr.
+/// interpretation libtiff's RGBA reader knows, and 16-bit CMYK, which it refuses, is converted to RGBA8 with
+/// straight alpha (associated alpha is un-premultiplied; unassociated alpha passes through libtiff's
+/// premultiplied raster, so colour under a low alpha is exact only to within the rounding that implies). The
+/// orientation tag is applied like EXIF orientation and reported in ``Image/orientation``. Limits are checked
+/// from the page's tags before the raster is allocated. ``properties(of:)`` reports the page count as
+/// ``ImageProperties/frameCount``; the decoded image holds the one page asked for. The bytes are read in place;
+/// libtiff's messages go into the thrown error, never to stderr.
 ///
 /// Encoding TIFF is not offered: it throws ``ImageError/Code/unsupportedFormat``.
 public struct TIFFCoder: SingleFormatImageCoder {
@@ -61,6 +61,10 @@ public struct TIFFCoder: SingleFormatImageCoder {
             }
         }
     }
+
+    /// Always `false`: this coder only reads, so callers that pick an output format by asking (the tool's
+    /// `--format`, a proxy falling back from its source's format) never pick one it would refuse.
+    public func canEncode(to format: ImageFormat) -> Bool { false }
 
     /// Always throws ``ImageError/Code/unsupportedFormat``: this coder only reads TIFF.
     public func encode(_ image: Image, as format: ImageFormat, options: EncodeOptions) throws -> Data {

@@ -3,7 +3,8 @@ import WebImage
 
 /// One page (image file directory) of a TIFF, read through libtiff's RGBA interface, which converts every common
 /// photometric interpretation (bilevel and gray either way round, RGB, palette, CMYK, YCbCr, CIE Lab, LogLuv;
-/// 1 to 16 bits; strips or tiles; contiguous or planar) to 8-bit RGBA.
+/// 1 to 16 bits; strips or tiles; contiguous or planar) to 8-bit RGBA, except 16-bit CMYK, which
+/// ``TIFFCMYK16Reader`` reads instead.
 ///
 /// `TIFFRGBAImageBegin` only reads the directory's tags (and builds small colour tables), so the header facts
 /// come from it without touching pixel data; ``decode(options:)`` then checks the limits before the raster is
@@ -19,6 +20,8 @@ struct TIFFPage {
     let rasterIsPremultiplied: Bool
 
     private let file: TIFFMemoryFile
+    /// Set for a page libtiff's RGBA reader refuses and this package reads itself.
+    private let cmyk16: TIFFCMYK16Reader?
 
     /// Reads the current directory's header.
     init(_ file: TIFFMemoryFile) throws {
@@ -26,8 +29,16 @@ struct TIFFPage {
         var image = TIFFRGBAImage()
         var message = [CChar](repeating: 0, count: 1024)
         guard TIFFRGBAImageBegin(&image, file.tiff, 1, &message) != 0 else {
-            throw Self.beginError(file, message)
+            guard file.state.errors.isEmpty, let reader = TIFFCMYK16Reader(file) else {
+                throw Self.beginError(file, message)
+            }
+            cmyk16 = reader
+            storedSize = reader.storedSize
+            orientation = reader.orientation
+            (hasAlpha, rasterIsPremultiplied) = (false, false)
+            return
         }
+        cmyk16 = nil
         defer { TIFFRGBAImageEnd(&image) }
         try file.checkErrors("reading the page header")
         storedSize = PixelSize(width: Int(image.width), height: Int(image.height))
@@ -38,6 +49,10 @@ struct TIFFPage {
     /// Decodes the page to upright RGBA (straight alpha), then the thumbnail and scale-down options.
     func decode(options: DecodeOptions) throws -> (pixels: PixelBuffer, reduced: Bool) {
         try options.limits.check(storedSize)
+        if let cmyk16 {
+            let raster = try PixelBuffer(width: storedSize.width, height: storedSize.height) { try cmyk16.read(into: $0) }
+            return try options.finish(raster, sourceSize: storedSize, orientation: orientation)
+        }
         var image = TIFFRGBAImage()
         var message = [CChar](repeating: 0, count: 1024)
         guard TIFFRGBAImageBegin(&image, file.tiff, 1, &message) != 0 else {

@@ -28,6 +28,31 @@ import WebImageTIFF
         #expect(TIFFFixtures.maxColourDifference(image.pixels.bytes, try TIFFFixtures.reference("cmyk.tif")) <= 1)
     }
 
+    /// 16-bit CMYK (ImageMagick's `-colorspace CMYK`), which libtiff's RGBA reader refuses: read by the package
+    /// itself from strips and from tiles, the ink computed at 16 bits, within one step of Pillow's 8-bit result.
+    @Test(arguments: ["cmyk16.tif", "cmyk16-tiled.tif"])
+    func decodesSixteenBitCMYK(name: String) throws {
+        let data = try TIFFFixtures.data(name)
+        let image = try coder.decode(data, options: DecodeOptions())
+        #expect(image.size == PixelSize(width: 32, height: 24) && !image.hasAlpha)
+        #expect(TIFFFixtures.maxColourDifference(image.pixels.bytes, try TIFFFixtures.reference(name)) <= 1)
+        let properties = try coder.properties(of: data)
+        #expect(properties.size == PixelSize(width: 32, height: 24) && properties.frameCount == 1 && !properties.hasAlpha)
+        let thumbnail = try coder.decode(data, options: DecodeOptions(thumbnailPixelSize: PixelSize(width: 16, height: 16)))
+        #expect(thumbnail.size == PixelSize(width: 16, height: 12) && thumbnail.flags.contains(.thumbnail))
+    }
+
+    /// 16-bit CMYK pixel data that does not decompress is damage, reported, not a picture with a grey patch.
+    /// (These files keep their directory at the end, so the directory survives while the strips are overwritten.)
+    @Test(arguments: ["cmyk16.tif", "cmyk16-tiled.tif"])
+    func refusesDamagedSixteenBitCMYK(name: String) throws {
+        var data = try TIFFFixtures.data(name)
+        for offset in 8..<(data.count / 2) { data[offset] = UInt8(truncatingIfNeeded: offset &* 37) }
+        #expect(try coder.properties(of: data).size == PixelSize(width: 32, height: 24))
+        let error = #expect(throws: ImageError.self) { try coder.decode(data, options: DecodeOptions()) }
+        #expect(error?.code == .badImageData, "\(String(describing: error))")
+    }
+
     /// JPEG-compressed pages (RGB and YCbCr): the same libjpeg underneath, colour conversion may differ slightly.
     @Test(arguments: ["jpeg.tif", "ycbcr-jpeg.tif"])
     func decodesJPEGCompression(name: String) throws {
@@ -108,6 +133,7 @@ import WebImageTIFF
     @Test func doesNotEncode() throws {
         let image = try coder.decode(TIFFFixtures.data("rgb.tif"), options: DecodeOptions())
         #expect(coder.decodableFormats == [.tiff])
+        #expect(!coder.canEncode(to: .tiff), "a registry asked for a TIFF writer must not pick this coder")
         let error = #expect(throws: ImageError.self) { try coder.encode(image, as: .tiff, options: EncodeOptions()) }
         #expect(error?.code == .unsupportedFormat)
     }

@@ -8,7 +8,7 @@ enum TIFFFixtures {
 
     static let all = [
         "rgb.tif", "rgb-lzw.tif", "rgb-msb.tif", "rgb-tiled-deflate.tif", "rgb16.tif", "gray8.tif", "gray16.tif", "gray-alpha.tif",
-        "palette.tif", "miniswhite.tif", "cmyk.tif", "jpeg.tif", "ycbcr-jpeg.tif", "alpha-associated.tif",
+        "palette.tif", "miniswhite.tif", "cmyk.tif", "cmyk16.tif", "cmyk16-tiled.tif", "jpeg.tif", "ycbcr-jpeg.tif", "alpha-associated.tif",
         "alpha-unassociated.tif", "orient5.tif", "orient6.tif", "multipage.tif",
     ]
 
