@@ -28,7 +28,7 @@ struct ConvertCommand: AsyncParsableCommand {
     @Argument(help: "The file to write.")
     var output: String
 
-    @Option(help: ArgumentHelp("Output format: jpeg, png, webp, gif, avif, bmp, ico, tiff, jxl (those this build writes) or rgba.", valueName: "format"))
+    @Option(help: ArgumentHelp("Output format: jpeg, png, webp, gif, avif, jxl, bmp, ico (those this build writes) or rgba.", valueName: "format"))
     var format: String?
 
     @Option(help: ArgumentHelp("Quality for JPEG and lossy WebP, 0-100 (default 90).", valueName: "0-100"))

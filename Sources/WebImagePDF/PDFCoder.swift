@@ -54,6 +54,10 @@ public struct PDFCoder: SingleFormatImageCoder {
         return ImageProperties(format: .pdf, size: size, frameCount: document.pageCount)
     }
 
+    /// Always `false`: this coder only reads, so callers that pick an output format by asking (the tool's
+    /// `--format`, a proxy falling back from its source's format) never pick one it would refuse.
+    public func canEncode(to format: ImageFormat) -> Bool { false }
+
     /// Always throws ``ImageError/Code/unsupportedFormat``: documents are not written.
     public func encode(_ image: Image, as format: ImageFormat, options: EncodeOptions) throws -> Data {
         throw ImageError(.unsupportedFormat, "the PDF coder cannot write \(format.rawValue)")

@@ -49,6 +49,10 @@ public struct SVGCoder: SingleFormatImageCoder {
         return ImageProperties(format: .svg, size: size, hasAlpha: true)
     }
 
+    /// Always `false`: this coder only reads, so callers that pick an output format by asking (the tool's
+    /// `--format`, a proxy falling back from its source's format) never pick one it would refuse.
+    public func canEncode(to format: ImageFormat) -> Bool { false }
+
     /// Always throws ``ImageError/Code/unsupportedFormat``: bitmaps are not turned back into vectors.
     public func encode(_ image: Image, as format: ImageFormat, options: EncodeOptions) throws -> Data {
         throw ImageError(.unsupportedFormat, "the SVG coder cannot write \(format.rawValue)")

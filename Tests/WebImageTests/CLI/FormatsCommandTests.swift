@@ -68,6 +68,31 @@ import Testing
         #expect(refused.stderr.contains("names no format"))
     }
 
+    /// TIFF, PDF and SVG are read, not written: such an output is refused before anything is read, the list of
+    /// formats offered instead leaves them out, and a transformed TIFF fetched with --out is saved as PNG.
+    @Test func readOnlyFormatsAreNeverPickedAsOutputs() async throws {
+        let folder = try CommandLineTool.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let tiff = Self.plugin("TIFF", "cmyk16.tif")
+        for name in ["x.tif", "x.tiff", "x.pdf", "x.svg"] {
+            let refused = try await CommandLineTool.run(["convert", tiff, folder.appendingPathComponent(name).path])
+            #expect(refused.status == 64, "\(name): \(refused.stderr)")
+            let offered = refused.stderr.split(separator: "(").last.map(String.init) ?? ""
+            #expect(offered.contains("png") && !offered.contains("tiff") && !offered.contains("pdf") && !offered.contains("svg"),
+                    "\(refused.stderr)")
+        }
+        try await LoadingTest.withServer { server in
+            server.serve("scan", data: try Data(contentsOf: URL(fileURLWithPath: tiff)), contentType: "image/tiff")
+            let result = try await CommandLineTool.run(
+                ["fetch", "--json", "--cache-dir", folder.appendingPathComponent("cache").path,
+                 "--out", folder.appendingPathComponent("out").path, "--resize", "16x12", server.url("/files/scan").absoluteString])
+            #expect(result.status == 0, "\(result.stderr)")
+            let path = try #require(try result.jsonLines().first?["path"] as? String)
+            let saved = try ImageCoders.shared.decode(try Data(contentsOf: URL(fileURLWithPath: path)))
+            #expect(saved.format == .png && saved.size == PixelSize(width: 16, height: 12))
+        }
+    }
+
     @Test func vectorsAreDrawnAtTheThumbnailSize() async throws {
         let folder = try CommandLineTool.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
