@@ -103,8 +103,8 @@ struct TIFFCMYK16Reader {
                 guard read == tileSamples * 2 else { throw file.error(.badImageData, "tile \(index) is short") }
                 tile.withUnsafeBufferPointer { samples in
                     for row in 0..<min(rows, height - top) {
-                        convert(samples.baseAddress! + row * columns * samplesPerPixel, count: min(columns, width - left),
-                                to: pixels + ((top + row) * width + left) * 4)
+                        convert(samples.baseAddress! + row * columns * samplesPerPixel,
+                                count: min(columns, width - left), to: pixels + ((top + row) * width + left) * 4)
                     }
                 }
             }

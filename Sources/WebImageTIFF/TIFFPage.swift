@@ -50,7 +50,9 @@ struct TIFFPage {
     func decode(options: DecodeOptions) throws -> (pixels: PixelBuffer, reduced: Bool) {
         try options.limits.check(storedSize)
         if let cmyk16 {
-            let raster = try PixelBuffer(width: storedSize.width, height: storedSize.height) { try cmyk16.read(into: $0) }
+            let raster = try PixelBuffer(width: storedSize.width, height: storedSize.height) {
+                try cmyk16.read(into: $0)
+            }
             return try options.finish(raster, sourceSize: storedSize, orientation: orientation)
         }
         var image = TIFFRGBAImage()
