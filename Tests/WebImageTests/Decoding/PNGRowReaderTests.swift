@@ -2,8 +2,9 @@ import Foundation
 import Testing
 @testable import WebImage
 
-/// The PNG fast path (zlib + our unfiltering) on files built here byte by byte: every filter type on every row
-/// kind, checked against the pixels that went in and against libspng's decode of the same file.
+/// The PNG fast path (zlib or libdeflate + our unfiltering) on files built here byte by byte: every filter type on
+/// every row kind, inflated row by row and in one call, checked against the pixels that went in and against
+/// libspng's decode of the same file.
 @Suite struct PNGRowReaderTests {
     /// A PNG of `pixels` (`channels` bytes each), row `y` filtered with `filters[y % filters.count]`, its zlib
     /// stream in stored (uncompressed) deflate blocks of `blockSize` bytes, split over IDAT chunks of `idatSize`.
@@ -67,8 +68,26 @@ import Testing
         (0..<count).map { index in UInt8(truncatingIfNeeded: (index * 37) ^ (index >> 3) &* 91 ^ (index % 7 == 0 ? 255 : 0)) }
     }
 
-    @Test(arguments: [3, 4])
-    func everyFilterTypeGivesBackThePixels(channels: Int) throws {
+    /// The two ways ``PNGRowReader/forEachRow(wholeInflateLimit:_:)`` inflates: row by row, and in one call.
+    static let inflateLimits = [0, Int.max]
+
+    /// The RGBA rows `PNGRowReader` gives for `data` under `limit`; `nil` when it does not take the file.
+    static func rows(_ data: Data, wholeInflateLimit limit: Int) throws -> [UInt8]? {
+        try data.withUnsafeBytes { bytes in
+            guard let reader = PNGRowReader(bytes) else { return nil }
+            var rows: [UInt8] = []
+            var next = 0
+            try reader.forEachRow(wholeInflateLimit: limit) { y, rgba in
+                #expect(y == next)
+                next += 1
+                rows += UnsafeBufferPointer(start: rgba, count: reader.size.width * 4)
+            }
+            return rows
+        }
+    }
+
+    @Test(arguments: [3, 4], inflateLimits)
+    func everyFilterTypeGivesBackThePixels(channels: Int, wholeInflateLimit: Int) throws {
         let (width, height) = (23, 17)
         let pixels = Self.samples(width * height * channels)
         let data = Self.png(width: width, height: height, channels: channels, pixels: pixels, filters: [0, 1, 2, 3, 4, 4, 3])
@@ -79,6 +98,7 @@ import Testing
             (0..<4).map { channel in channel < channels ? pixels[pixel * channels + channel] : 255 }
         }
         #expect(decoded.pixels.bytes == expected)
+        #expect(try Self.rows(data, wholeInflateLimit: wholeInflateLimit) == expected)
         // libspng agrees on the same file.
         let spng = try data.withUnsafeBytes { bytes in
             try PNGDecoder.decodeEightBit(try SpngContext.decoder(reading: bytes, limits: .default),
@@ -87,12 +107,19 @@ import Testing
         #expect(spng.bytes == expected)
     }
 
-    @Test func damageIsBadImageData() throws {
+    @Test(arguments: inflateLimits)
+    func damageIsBadImageData(wholeInflateLimit: Int) throws {
         let (width, height) = (16, 9)
         let good = Self.png(width: width, height: height, channels: 4, pixels: Self.samples(width * height * 4),
                             filters: [4])
+        /// The fast path's verdict where it takes the file, else the whole decoder's.
         func code(_ data: Data) -> ImageError.Code? {
-            do { _ = try PNGCoder().decode(data, options: DecodeOptions()); return nil } catch {
+            do {
+                if try Self.rows(data, wholeInflateLimit: wholeInflateLimit) == nil {
+                    _ = try PNGCoder().decode(data, options: DecodeOptions())
+                }
+                return nil
+            } catch {
                 return (error as? ImageError)?.code
             }
         }
@@ -113,6 +140,20 @@ import Testing
         let ihdr = Array(declaredTaller[12..<29])
         declaredTaller.replaceSubrange(29..<33, with: Self.bigEndian(ihdr.withUnsafeBytes { CRC32.checksum($0) }))
         #expect(code(declaredTaller) == .badImageData)
+        // One row too many: the stream runs past the declared rows.
+        var declaredShorter = good
+        declaredShorter.replaceSubrange(20..<24, with: Self.bigEndian(UInt32(height - 1)))
+        let shorterHeader = Array(declaredShorter[12..<29])
+        declaredShorter.replaceSubrange(29..<33, with: Self.bigEndian(shorterHeader.withUnsafeBytes { CRC32.checksum($0) }))
+        #expect(code(declaredShorter) == .badImageData)
+        // A damaged deflate block (its length check flipped) with every CRC right: the inflater refuses it.
+        var badBlock = Self.png(width: width, height: height, channels: 4, pixels: Self.samples(width * height * 4),
+                                filters: [4], idatSize: 100_000)
+        badBlock[41 + 2 + 3] ^= 0xFF  // after the IDAT's length and type: zlib's 2 bytes, the block's type and LEN
+        let idatEnd = badBlock.count - 12 - 4  // before IEND (12 bytes) and the IDAT's CRC
+        let idat = Array(badBlock[37..<idatEnd])
+        badBlock.replaceSubrange(idatEnd..<(idatEnd + 4), with: Self.bigEndian(idat.withUnsafeBytes { CRC32.checksum($0) }))
+        #expect(code(badBlock) == .badImageData)
         // Cut anywhere: refused.
         for cut in [good.count - 13, good.count / 2, 70] {
             #expect(code(good.prefix(cut)) == .badImageData)

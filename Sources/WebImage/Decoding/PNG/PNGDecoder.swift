@@ -11,6 +11,14 @@ enum PNGDecoder {
     /// A complete IEND chunk: length 0, type, CRC.
     private static let endChunk: [UInt8] = [0, 0, 0, 0, 0x49, 0x45, 0x4E, 0x44, 0xAE, 0x42, 0x60, 0x82]
     /// Where each Adam7 pass starts in a row and how far apart its pixels are.
+    /// The most a full decode holds to inflate the image data in one call (``PNGWholeImageData``): the filtered
+    /// rows and a copy of the file. A 1080p RGBA screenshot fits; a 4K photo is inflated row by row instead of
+    /// doubling its decode's peak memory.
+    static let wholeInflateLimit = 32 << 20
+    /// The same for thumbnails shrunk row by row, whose promise is memory: a quarter of the 16 MB they may take
+    /// above the file.
+    static let thumbnailWholeInflateLimit = 4 << 20
+
     private static let adam7Columns: [(start: Int, step: Int)] = [(0, 8), (4, 8), (0, 4), (2, 4), (0, 2), (1, 2), (0, 1)]
 
     static func decode(_ data: Data, options: DecodeOptions) throws -> Image {
@@ -30,7 +38,8 @@ enum PNGDecoder {
                target != size {
                 let resampler = try RowStreamingResampler(sourceSize: size, outputSize: target, filter: .area)
                 let add = { (y: Int, row: UnsafeMutablePointer<UInt8>) in resampler.add(row: y, pixels: row) }
-                try fastRows?.forEachRow(add) ?? forEachRow(context, size: size, sixteenBit: sixteenBit, add)
+                try fastRows?.forEachRow(wholeInflateLimit: thumbnailWholeInflateLimit, add)
+                    ?? forEachRow(context, size: size, sixteenBit: sixteenBit, add)
                 pixels = try resampler.finish()
             } else if let fastRows {
                 pixels = try decodeRows(fastRows)
@@ -94,7 +103,7 @@ enum PNGDecoder {
         try PixelBuffer(width: rows.size.width, height: rows.size.height) { output in
             let rowBytes = rows.size.width * 4
             let base = output.baseAddress!.assumingMemoryBound(to: UInt8.self)
-            try rows.forEachRow { y, rgba in (base + y * rowBytes).update(from: rgba, count: rowBytes) }
+            try rows.forEachRow(wholeInflateLimit: wholeInflateLimit) { y, rgba in (base + y * rowBytes).update(from: rgba, count: rowBytes) }
         }
     }
 

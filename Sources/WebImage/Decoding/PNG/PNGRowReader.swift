@@ -45,13 +45,45 @@ struct PNGRowReader {
     }
 
     /// Calls `body` with each row from the top, as RGBA8 pixels in a buffer `body` may overwrite.
-    func forEachRow(_ body: (_ y: Int, _ rgba: UnsafeMutablePointer<UInt8>) throws -> Void) throws {
+    ///
+    /// When the filtered rows (and a joined copy of the compressed stream, if it spans several chunks) fit in
+    /// `wholeInflateLimit` bytes, the image data is inflated in one call (``PNGWholeImageData``, several times
+    /// faster); otherwise it is inflated row by row, holding two rows at a time.
+    func forEachRow(wholeInflateLimit: Int = 0,
+                    _ body: (_ y: Int, _ rgba: UnsafeMutablePointer<UInt8>) throws -> Void) throws {
+        let rowBytes = size.width * channels
+        let rgba = UnsafeMutablePointer<UInt8>.allocate(capacity: size.width * 4)
+        defer { rgba.deallocate() }
+        let (filteredCount, overflow) = size.height.multipliedReportingOverflow(by: rowBytes + 1)
+        // The compressed stream is at most the rest of the file: counting it all keeps the bound simple.
+        let copyBound = imageData.bytes.count
+        guard !overflow, filteredCount <= wholeInflateLimit - copyBound else {
+            return try forEachStreamedRow(rgba: rgba, body)
+        }
+        let whole = try PNGWholeImageData(imageData, filteredCount: filteredCount)
+        defer { whole.deallocate() }
+        // Unfiltered in place: each row's `above` is the row before, already unfiltered.
+        let zeros = UnsafeMutablePointer<UInt8>.allocate(capacity: rowBytes + 1)
+        defer { zeros.deallocate() }
+        zeros.initialize(repeating: 0, count: rowBytes + 1)
+        let base = whole.filtered.baseAddress!.assumingMemoryBound(to: UInt8.self)
+        for y in 0..<size.height {
+            let filtered = base + y * (rowBytes + 1)
+            let above = y == 0 ? UnsafePointer(zeros) : UnsafePointer(filtered - rowBytes)
+            try PNGUnfilter.unfilter(type: filtered[0], row: filtered + 1, above: above, count: rowBytes,
+                                     pixelBytes: channels, rowNumber: y)
+            try deliver(filtered + 1, through: rgba, y: y, body)
+        }
+    }
+
+    /// Rows inflated as they are needed: two filtered rows in memory at a time.
+    private func forEachStreamedRow(rgba: UnsafeMutablePointer<UInt8>,
+                                    _ body: (_ y: Int, _ rgba: UnsafeMutablePointer<UInt8>) throws -> Void) throws {
         let rowBytes = size.width * channels
         // One spare byte at each end: the filter type before a row, and a fourth lane for 3-byte pixel loads.
         let current = UnsafeMutablePointer<UInt8>.allocate(capacity: rowBytes + 2)
         let previous = UnsafeMutablePointer<UInt8>.allocate(capacity: rowBytes + 2)
-        let rgba = UnsafeMutablePointer<UInt8>.allocate(capacity: size.width * 4)
-        defer { current.deallocate(); previous.deallocate(); rgba.deallocate() }
+        defer { current.deallocate(); previous.deallocate() }
         current.initialize(repeating: 0, count: rowBytes + 2)
         previous.initialize(repeating: 0, count: rowBytes + 2)
         var (filtered, above) = (current, previous)
@@ -62,15 +94,22 @@ struct PNGRowReader {
             try input.inflate(into: filtered, count: rowBytes + 1, row: y)
             try PNGUnfilter.unfilter(type: filtered[0], row: filtered + 1, above: above + 1, count: rowBytes,
                                      pixelBytes: channels, rowNumber: y)
-            if channels == 4 {
-                rgba.update(from: filtered + 1, count: rowBytes)
-            } else {
-                Self.expandToRGBA(filtered + 1, into: rgba, pixels: size.width)
-            }
-            try body(y, rgba)
+            try deliver(filtered + 1, through: rgba, y: y, body)
             swap(&filtered, &above)
         }
         try input.finish()
+    }
+
+    /// Hands one unfiltered row to `body` as RGBA, in `rgba`: the row itself stays intact as the next one's
+    /// `above`.
+    private func deliver(_ row: UnsafeMutablePointer<UInt8>, through rgba: UnsafeMutablePointer<UInt8>, y: Int,
+                         _ body: (_ y: Int, _ rgba: UnsafeMutablePointer<UInt8>) throws -> Void) throws {
+        if channels == 4 {
+            rgba.update(from: row, count: size.width * 4)
+        } else {
+            Self.expandToRGBA(row, into: rgba, pixels: size.width)
+        }
+        try body(y, rgba)
     }
 
     private static func expandToRGBA(_ rgb: UnsafePointer<UInt8>, into rgba: UnsafeMutablePointer<UInt8>, pixels: Int) {
@@ -150,19 +189,27 @@ private struct ImageDataInput {
         while true {
             let chunk = try chunks.next(verifyingChecksum: false)
             guard chunk.type == .IDAT else { return false }
+            try chunks.verifyImageDataChecksum(of: chunk)
             let bytes = chunks.bytes
-            let typeAndData = UnsafeRawBufferPointer(rebasing: bytes[(chunk.data.lowerBound - 4)..<chunk.data.upperBound])
-            let crc = UInt32(crc32(0, typeAndData.baseAddress?.assumingMemoryBound(to: UInt8.self),
-                                   UInt32(typeAndData.count)))
-            guard crc == chunks.uint32(at: chunk.data.upperBound) else {
-                throw ImageError(.badImageData,
-                                 "PNG: the IDAT chunk at byte \(chunk.data.lowerBound - 8) fails its CRC check")
-            }
             guard !chunk.data.isEmpty else { continue }
             stream.pointee.next_in = UnsafeMutablePointer(
                 mutating: (bytes.baseAddress! + chunk.data.lowerBound).assumingMemoryBound(to: UInt8.self))
             stream.pointee.avail_in = UInt32(chunk.data.count)
             return true
+        }
+    }
+}
+
+extension PNGChunkReader {
+    /// ``verifyChecksum(of:)`` through zlib's `crc32`, several times faster than ``CRC32`` over megabytes of
+    /// image data.
+    func verifyImageDataChecksum(of chunk: PNGChunk) throws {
+        let typeAndData = UnsafeRawBufferPointer(rebasing: bytes[(chunk.data.lowerBound - 4)..<chunk.data.upperBound])
+        let crc = UInt32(crc32(0, typeAndData.baseAddress?.assumingMemoryBound(to: UInt8.self),
+                               UInt32(typeAndData.count)))
+        guard crc == uint32(at: chunk.data.upperBound) else {
+            throw ImageError(.badImageData,
+                             "PNG: the IDAT chunk at byte \(chunk.data.lowerBound - 8) fails its CRC check")
         }
     }
 }
