@@ -62,6 +62,26 @@ def rgba_1080p():
 
 write("rgba-1080p.png", rgba_1080p)
 
+
+
+def screenshot_1080p():
+    """Flat panels, lines of text and buttons: what most PNGs on the web are (long runs, repeated strings)."""
+    image = Image.new("RGB", (1920, 1080), (246, 246, 248))
+    draw = ImageDraw.Draw(image)
+    draw.rectangle((0, 0, 1920, 64), fill=(36, 41, 47))
+    draw.rectangle((0, 64, 280, 1080), fill=(232, 234, 238))
+    for line in range(40):
+        y = 90 + line * 24
+        draw.text((300 + (line * 37) % 120, y), f"Line {line}: the quick brown fox jumps over the lazy dog " * 3,
+                  fill=(30, 30, 60))
+        draw.text((20, y), f"Item {line}", fill=(60, 60, 90))
+    for button in range(12):
+        draw.rounded_rectangle((300 + button * 130, 1010, 410 + button * 130, 1050), 8,
+                               fill=(40 + button * 15, 110, 220 - button * 10))
+    return image
+
+
+write("ui-1080p.png", screenshot_1080p)
 # Streaming thumbnails (issue 17): a 4K frame as PNG (no alpha), as lossy WebP and as a 256-colour GIF.
 photo_4k = shared_photo(3840, 2160, 5)
 write("photo-4k.png", photo_4k)

@@ -37,6 +37,7 @@ def decode(folder):
         ("12 MP progressive JPEG", "photo-12mp-progressive.jpg"),
         ("800x600 JPEG", "photo-800x600.jpg"),
         ("1080p RGBA PNG", "rgba-1080p.png"),
+        ("1080p screenshot PNG", "ui-1080p.png"),
         ("1080p lossy WebP", "photo-1080p.webp"),
     ]
     for name, file in cases:

@@ -11,6 +11,7 @@ enum DecodeSuite {
             ("12 MP progressive JPEG", "photo-12mp-progressive.jpg", { DirectDecoders.turboJPEG($0, into: &$1) }),
             ("800x600 JPEG", "photo-800x600.jpg", { DirectDecoders.turboJPEG($0, into: &$1) }),
             ("1080p RGBA PNG", "rgba-1080p.png", { DirectDecoders.spng($0, into: &$1) }),
+            ("1080p screenshot PNG", "ui-1080p.png", { DirectDecoders.spng($0, into: &$1) }),
             ("1080p lossy WebP", "photo-1080p.webp", { DirectDecoders.webp($0, into: &$1) }),
         ]
         for item in cases {
