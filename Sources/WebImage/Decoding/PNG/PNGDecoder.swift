@@ -10,7 +10,6 @@ import Foundation
 enum PNGDecoder {
     /// A complete IEND chunk: length 0, type, CRC.
     private static let endChunk: [UInt8] = [0, 0, 0, 0, 0x49, 0x45, 0x4E, 0x44, 0xAE, 0x42, 0x60, 0x82]
-    /// Where each Adam7 pass starts in a row and how far apart its pixels are.
     /// The most a full decode holds to inflate the image data in one call (``PNGWholeImageData``): the filtered
     /// rows and a copy of the file. A 1080p RGBA screenshot fits; a 4K photo is inflated row by row instead of
     /// doubling its decode's peak memory.
@@ -19,6 +18,7 @@ enum PNGDecoder {
     /// above the file.
     static let thumbnailWholeInflateLimit = 4 << 20
 
+    /// Where each Adam7 pass starts in a row and how far apart its pixels are.
     private static let adam7Columns: [(start: Int, step: Int)] = [(0, 8), (4, 8), (0, 4), (2, 4), (0, 2), (1, 2), (0, 1)]
 
     static func decode(_ data: Data, options: DecodeOptions) throws -> Image {
@@ -103,7 +103,9 @@ enum PNGDecoder {
         try PixelBuffer(width: rows.size.width, height: rows.size.height) { output in
             let rowBytes = rows.size.width * 4
             let base = output.baseAddress!.assumingMemoryBound(to: UInt8.self)
-            try rows.forEachRow(wholeInflateLimit: wholeInflateLimit) { y, rgba in (base + y * rowBytes).update(from: rgba, count: rowBytes) }
+            try rows.forEachRow(wholeInflateLimit: wholeInflateLimit) { y, rgba in
+                (base + y * rowBytes).update(from: rgba, count: rowBytes)
+            }
         }
     }
 

@@ -55,7 +55,7 @@ struct PNGRowReader {
         let rgba = UnsafeMutablePointer<UInt8>.allocate(capacity: size.width * 4)
         defer { rgba.deallocate() }
         let (filteredCount, overflow) = size.height.multipliedReportingOverflow(by: rowBytes + 1)
-        // The compressed stream is at most the rest of the file: counting it all keeps the bound simple.
+        // The joined copy is smaller than the file: counting the whole file keeps the bound simple.
         let copyBound = imageData.bytes.count
         guard !overflow, filteredCount <= wholeInflateLimit - copyBound else {
             return try forEachStreamedRow(rgba: rgba, body)
