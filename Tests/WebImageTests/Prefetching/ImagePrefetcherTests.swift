@@ -1,7 +1,7 @@
 import Foundation
 import TestImageServer
 import Testing
-@testable import WebImage
+@_spi(ServerSupport) @testable import WebImage
 
 @Suite("Image prefetcher")
 struct ImagePrefetcherTests {

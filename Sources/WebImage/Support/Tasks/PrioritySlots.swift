@@ -1,24 +1,33 @@
 /// At most `width` pieces of work at once; the rest wait, the highest priority first, then in the order their
 /// places were reserved (or the reverse, for LIFO). A waiter's priority may change while it waits, which moves it
-/// in the line.
+/// in the line. With a `queueLimit`, work that would wait behind that many others is refused at once.
 ///
 /// The line is decided when a place is reserved (``reserve(_:priority:)``, synchronously, in the order callers
 /// asked), not when the work's task first runs: tasks start in no particular order, and a queue that admitted
 /// them as they happened to arrive would be neither FIFO nor LIFO.
-final class PrioritySlots: Sendable {
+///
+/// A place goes through its stages once: new, in line (waiting or holding a slot), done. The stage lives in the
+/// place itself, so a reservation that comes late (after the work already ran and gave its slot back, which
+/// happens when the work's task outruns the caller that reserved for it) finds the place done and takes nothing:
+/// were it to take a slot then, nobody would ever give that slot back.
+@_spi(ServerSupport) public final class PrioritySlots: Sendable {
     /// The order waiters of equal priority are let in.
-    enum Order: Sendable {
+    public enum Order: Sendable {
         case fifo
         case lifo
     }
 
     /// One piece of work's place in line. Reserve it when the work is created; the work then runs in it.
-    final class Place: Sendable {
-        init() {}
+    public final class Place: Sendable {
+        fileprivate enum Stage { case new, inLine, done }
+        /// Read and written only under the slots' lock; its own lock makes the class safely shareable.
+        fileprivate let stage = Locked(Stage.new)
+
+        public init() {}
     }
 
     private struct Waiter {
-        let place: ObjectIdentifier
+        let place: Place
         let number: Int
         var priority: ImagePriority
         /// Set when the work's task arrives to wait; until then an admitted waiter keeps its slot for it.
@@ -27,12 +36,11 @@ final class PrioritySlots: Sendable {
 
     private struct State {
         var width: Int
+        let queueLimit: Int
         var running = 0
         var waiting: [Waiter] = []
         /// Places let in before their work arrived: each holds a running slot.
-        var admitted: Set<ObjectIdentifier> = []
-        /// Places reserved so far, with their number in line (for work that arrives before its reservation).
-        var reserved: Set<ObjectIdentifier> = []
+        var admitted: [ObjectIdentifier: Place] = [:]
         var nextNumber = 0
 
         /// Removes and returns the waiter to let in next.
@@ -50,34 +58,52 @@ final class PrioritySlots: Sendable {
             var resumed: [CheckedContinuation<Void, any Error>] = []
             while running < width, let next = popBest(order: order) {
                 running += 1
-                if let continuation = next.continuation { resumed.append(continuation) } else { admitted.insert(next.place) }
+                if let continuation = next.continuation {
+                    resumed.append(continuation)
+                } else {
+                    admitted[ObjectIdentifier(next.place)] = next.place
+                }
             }
             return resumed
         }
 
-        /// Takes `place` in line (once): straight into a free slot when nobody waits, else behind the others.
-        mutating func reserve(_ place: ObjectIdentifier, priority: ImagePriority) {
-            guard reserved.insert(place).inserted else { return }
-            defer { nextNumber += 1 }
+        /// Takes a new `place` in line: straight into a free slot when nobody waits, else behind the others.
+        /// Does nothing for a place already in line or done. Throws when the line is full and `limited`.
+        mutating func reserve(_ place: Place, priority: ImagePriority, limited: Bool) throws(SlotQueueFull) {
+            guard place.stage.withLock({ $0 }) == .new else { return }
             if running < width && waiting.isEmpty {
                 running += 1
-                admitted.insert(place)
+                admitted[ObjectIdentifier(place)] = place
             } else {
+                if limited && waiting.count >= queueLimit {
+                    place.stage.withLock { $0 = .done }
+                    throw SlotQueueFull(running: running, waiting: waiting.count)
+                }
                 waiting.append(Waiter(place: place, number: nextNumber, priority: priority))
             }
+            nextNumber += 1
+            place.stage.withLock { $0 = .inLine }
+        }
+
+        /// Takes `place` out of the line (it never ran); `true` when it was waiting there.
+        mutating func leave(_ place: Place) -> Waiter? {
+            guard let index = waiting.firstIndex(where: { $0.place === place }) else { return nil }
+            place.stage.withLock { $0 = .done }
+            return waiting.remove(at: index)
         }
     }
 
     private let order: Order
     private let state: Locked<State>
 
-    init(width: Int, order: Order = .fifo) {
+    /// Slots for `width` pieces of work at once; past that, at most `queueLimit` wait (unlimited by default).
+    public init(width: Int, order: Order = .fifo, queueLimit: Int = .max) {
         self.order = order
-        state = Locked(State(width: max(1, width)))
+        state = Locked(State(width: max(1, width), queueLimit: max(0, queueLimit)))
     }
 
     /// How many may run at once; raising it lets waiters in at once.
-    var width: Int {
+    public var width: Int {
         get { state.withLock { $0.width } }
         set {
             let resumed = state.withLock { state in
@@ -89,58 +115,85 @@ final class PrioritySlots: Sendable {
     }
 
     /// Running now (including places admitted whose work has not arrived yet).
-    var running: Int { state.withLock { $0.running } }
+    public var running: Int { state.withLock { $0.running } }
     /// Waiting now.
-    var waiting: Int { state.withLock { $0.waiting.count } }
+    public var waiting: Int { state.withLock { $0.waiting.count } }
 
     /// Takes `place` in line at `priority`. Call it when the work is created, in the order callers asked; calling
-    /// it again (or after the work arrived) does nothing.
+    /// it again, after the work arrived, or after it finished does nothing. The queue limit does not apply: the
+    /// caller has already accepted the work.
     func reserve(_ place: Place, priority: ImagePriority) {
-        state.withLock { $0.reserve(ObjectIdentifier(place), priority: priority) }
+        state.withLock { state in try? state.reserve(place, priority: priority, limited: false) }
     }
 
     /// Runs `body` in a slot for `work`, waiting in `place` first at the work's priority, which it follows while it
-    /// waits. A task cancelled while waiting throws ``ImageError/Code/cancelled`` and never runs `body`.
-    func run<Value: Sendable, Update: Sendable, T: Sendable>(in place: Place, for work: SharedTask<Value, Update>,
-                                                            _ body: () async throws -> T) async throws -> T {
-        try await acquire(place, for: work)
+    /// waits. A task cancelled before its turn throws ``ImageError/Code/cancelled`` and never runs `body`.
+    /// - Throws: ``SlotQueueFull`` when the place was not reserved and `queueLimit` others already wait.
+    public func run<Value: Sendable, Update: Sendable, T: Sendable>(
+        in place: Place, for work: SharedTask<Value, Update>, _ body: () async throws -> T
+    ) async throws -> T {
+        try await acquire(place, priority: work.priority) { [weak work] update in
+            work?.observePriority { [weak work] _ in
+                if let priority = work?.priority { update(priority) }
+            }
+            return work?.priority
+        }
         defer { release(place) }
         return try await body()
     }
 
     /// Runs `body` in a slot for `work`, taking a place in line when it gets here (for work whose tasks are
     /// already ordered by the stages above it).
-    func run<Value: Sendable, Update: Sendable, T: Sendable>(for work: SharedTask<Value, Update>,
-                                                            _ body: () async throws -> T) async throws -> T {
+    public func run<Value: Sendable, Update: Sendable, T: Sendable>(
+        for work: SharedTask<Value, Update>, _ body: () async throws -> T
+    ) async throws -> T {
         try await run(in: Place(), for: work, body)
     }
 
-    private func acquire<Value: Sendable, Update: Sendable>(_ place: Place, for work: SharedTask<Value, Update>)
-        async throws {
+    /// Runs `body` in a slot at a fixed `priority`, taking a place in line when it gets here.
+    public func run<T: Sendable>(priority: ImagePriority = .normal, _ body: () async throws -> T) async throws -> T {
+        let place = Place()
+        try await acquire(place, priority: priority, follow: nil)
+        defer { release(place) }
+        return try await body()
+    }
+
+    /// Waits until `place` holds a slot. `follow`, when given, registers a callback for later priority changes
+    /// and returns the priority as it is after registering (so no change is missed).
+    private func acquire(
+        _ place: Place, priority: ImagePriority,
+        follow: ((@escaping @Sendable (ImagePriority) -> Void) -> ImagePriority?)?
+    ) async throws {
         let id = ObjectIdentifier(place)
-        let admitted = state.withLock { state -> Bool in
-            state.reserve(id, priority: work.priority)
-            return state.admitted.remove(id) != nil
+        let admitted = try state.withLock { state throws -> Bool in
+            if place.stage.withLock({ $0 }) == .done { throw ImageError(.cancelled, "cancelled while queued") }
+            try state.reserve(place, priority: priority, limited: true)
+            return state.admitted.removeValue(forKey: id) != nil
         }
-        if admitted { return }
-        // Observers may run out of order on different threads: each reads the work's priority as it is now.
-        work.observePriority { [weak self, weak work] _ in
-            guard let self, let priority = work?.priority else { return }
-            state.withLock { state in
-                if let index = state.waiting.firstIndex(where: { $0.place == id }) { state.waiting[index].priority = priority }
+        if admitted {
+            if Task.isCancelled {
+                release(place)
+                throw ImageError(.cancelled, "cancelled while queued")
+            }
+            return
+        }
+        // Observers may run out of order on different threads: each passes on the priority as it is now.
+        let current = follow? { [weak self] priority in
+            self?.state.withLock { state in
+                if let index = state.waiting.firstIndex(where: { $0.place === place }) {
+                    state.waiting[index].priority = priority
+                }
             }
         }
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
                 let ready = state.withLock { state -> Bool? in
-                    if state.admitted.remove(id) != nil { return true }
-                    guard let index = state.waiting.firstIndex(where: { $0.place == id }), !Task.isCancelled else {
-                        state.waiting.removeAll { $0.place == id }
-                        state.reserved.remove(id)
+                    if state.admitted.removeValue(forKey: id) != nil { return true }
+                    guard let index = state.waiting.firstIndex(where: { $0.place === place }), !Task.isCancelled else {
+                        _ = state.leave(place)
                         return false
                     }
-                    // Read after the observer was registered, so no change is missed.
-                    state.waiting[index].priority = work.priority
+                    if let current { state.waiting[index].priority = current }
                     state.waiting[index].continuation = continuation
                     return nil
                 }
@@ -152,10 +205,8 @@ final class PrioritySlots: Sendable {
             }
         } onCancel: {
             let waiter = state.withLock { state -> Waiter? in
-                guard let index = state.waiting.firstIndex(where: { $0.place == id && $0.continuation != nil })
-                else { return nil }
-                state.reserved.remove(id)
-                return state.waiting.remove(at: index)
+                guard state.waiting.contains(where: { $0.place === place && $0.continuation != nil }) else { return nil }
+                return state.leave(place)
             }
             waiter?.continuation?.resume(throwing: ImageError(.cancelled, "cancelled while queued"))
         }
@@ -164,10 +215,18 @@ final class PrioritySlots: Sendable {
     /// Frees the slot `place` held and lets the best waiter in.
     private func release(_ place: Place) {
         let resumed = state.withLock { state in
-            state.reserved.remove(ObjectIdentifier(place))
+            place.stage.withLock { $0 = .done }
             state.running -= 1
             return state.admit(order: order)
         }
         for continuation in resumed { continuation.resume() }
     }
+}
+
+/// Work refused because every slot was busy and the line was at its limit.
+@_spi(ServerSupport) public struct SlotQueueFull: Error, Sendable {
+    /// Work running when it was refused.
+    public let running: Int
+    /// Work waiting when it was refused.
+    public let waiting: Int
 }

@@ -5,9 +5,9 @@
 /// State is one enum of phases; every transition is computed under the lock and returns the action to take
 /// outside it (start the work, cancel it, deliver a result, announce a new priority), so no callback ever runs
 /// with the lock held.
-final class SharedTask<Value: Sendable, Update: Sendable>: Sendable {
+@_spi(ServerSupport) public final class SharedTask<Value: Sendable, Update: Sendable>: Sendable {
     /// The work: reads ``priority``, reports updates with ``report(_:)``, returns the value or throws.
-    typealias Work = @Sendable (SharedTask<Value, Update>) async throws -> Value
+    public typealias Work = @Sendable (SharedTask<Value, Update>) async throws -> Value
 
     struct Subscriber: Sendable {
         var priority: ImagePriority
@@ -182,15 +182,15 @@ final class SharedTask<Value: Sendable, Update: Sendable>: Sendable {
     // MARK: For the work
 
     /// The highest priority among the subscribers now.
-    var priority: ImagePriority { state.withLock { $0.priority } }
+    public var priority: ImagePriority { state.withLock { $0.priority } }
 
     /// Calls `observer` with every later priority change (dependencies and queue slots follow it this way).
-    func observePriority(_ observer: @escaping @Sendable (ImagePriority) -> Void) {
+    public func observePriority(_ observer: @escaping @Sendable (ImagePriority) -> Void) {
         state.withLock { $0.priorityObservers.append(observer) }
     }
 
     /// Hands `update` to every subscriber still here.
-    func report(_ update: Update) {
+    public func report(_ update: Update) {
         let handlers = state.withLock { state -> [@Sendable (Update) -> Void] in
             guard case .running = state.phase else { return [] }
             return state.subscribers.values.map { $0.onUpdate }
@@ -199,7 +199,7 @@ final class SharedTask<Value: Sendable, Update: Sendable>: Sendable {
     }
 
     /// Whether anybody still waits (the work may skip what only they would see).
-    var hasSubscribers: Bool { state.withLock { !$0.subscribers.isEmpty } }
+    public var hasSubscribers: Bool { state.withLock { !$0.subscribers.isEmpty } }
 
     /// Delivers `result` to every subscriber still here and closes the task; later calls do nothing.
     func finish(_ result: Result<Value, ImageError>) {
@@ -227,7 +227,9 @@ final class SharedTask<Value: Sendable, Update: Sendable>: Sendable {
 
 /// One subscriber's hold on a ``SharedTask``: change its priority, or leave (silently: the caller reports its own
 /// cancellation).
-struct SharedTaskSubscription: Sendable {
-    let setPriority: @Sendable (ImagePriority) -> Void
-    let cancel: @Sendable () -> Void
+@_spi(ServerSupport) public struct SharedTaskSubscription: Sendable {
+    /// Changes this subscriber's priority (the task follows the highest).
+    public let setPriority: @Sendable (ImagePriority) -> Void
+    /// Leaves the task; the last subscriber to leave cancels its work.
+    public let cancel: @Sendable () -> Void
 }

@@ -1,8 +1,8 @@
 /// The running ``SharedTask``s of one stage by their typed key: a subscriber with the key of a running task joins
 /// it, anyone else starts a new one. A task leaves the pool when it closes (result delivered or last subscriber
 /// gone), so a later subscriber starts afresh.
-final class TaskPool<Key: Hashable & Sendable, Value: Sendable, Update: Sendable>: Sendable {
-    typealias PooledTask = SharedTask<Value, Update>
+@_spi(ServerSupport) public final class TaskPool<Key: Hashable & Sendable, Value: Sendable, Update: Sendable>: Sendable {
+    public typealias PooledTask = SharedTask<Value, Update>
 
     /// Shared tasks by key; tasks without a key by identity (they are listed so they can be cancelled).
     private enum Slot: Hashable {
@@ -12,11 +12,11 @@ final class TaskPool<Key: Hashable & Sendable, Value: Sendable, Update: Sendable
 
     private let tasks = Locked<[Slot: PooledTask]>([:])
 
-    init() {}
+    public init() {}
 
     /// Subscribes to the task for `key`, making it with `work` when none runs. A `nil` key never shares.
     /// `joined` tells whether a running task was joined.
-    func subscribe(
+    public func subscribe(
         _ key: Key?, priority: ImagePriority,
         onUpdate: @escaping @Sendable (Update) -> Void = { _ in },
         onCompletion: @escaping @Sendable (Result<Value, ImageError>) -> Void,
@@ -44,11 +44,30 @@ final class TaskPool<Key: Hashable & Sendable, Value: Sendable, Update: Sendable
     var all: [PooledTask] { tasks.withLock { Array($0.values) } }
 
     /// How many tasks run.
-    var count: Int { tasks.withLock { $0.count } }
+    public var count: Int { tasks.withLock { $0.count } }
 
     private func forget(_ slot: Slot, ifItIs task: PooledTask) {
         tasks.withLock { tasks in
             if tasks[slot] === task { tasks.removeValue(forKey: slot) }
+        }
+    }
+}
+
+extension TaskPool {
+    /// The value of the task for `key` (joined when one runs, else made with `work`). Cancelling the calling
+    /// task leaves it at once with ``ImageError/Code/cancelled``; the work stops when nobody else waits for it.
+    public func value(forKey key: Key?, priority: ImagePriority = .normal,
+                      work: @escaping PooledTask.Work) async throws -> Value {
+        let waiter = SharedTaskWaiter<Value>()
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Value, any Error>) in
+                waiter.wait(with: continuation)
+                let (subscription, _) = subscribe(key, priority: priority, onCompletion: { waiter.resume(with: $0) },
+                                                  work: work)
+                waiter.attach(subscription)
+            }
+        } onCancel: {
+            waiter.resume(with: .failure(ImageError(.cancelled, "the wait was cancelled")))
         }
     }
 }
