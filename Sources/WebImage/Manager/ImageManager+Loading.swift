@@ -65,7 +65,7 @@ extension ImageManager {
     func decode(_ data: Data, resolved: ResolvedImageRequest, options: DecodeOptions) async throws -> Image {
         let coders = resolved.coders
         let start = ContinuousClock.now
-        let image = try await decodeLimiter.run { try coders.decode(data, options: options) }
+        let image = try await decoding.run { try coders.decode(data, options: options) }
         let elapsed = start.duration(to: .now)
         metrics.decodeTime.recordNanoseconds(elapsed.nanoseconds)
         if events.hasListeners { events.emit(.decoded(resolved.url, duration: elapsed)) }
@@ -78,7 +78,7 @@ extension ImageManager {
               !image.isAnimated || resolved.options.contains(.transformAnimatedImage) else { return image }
         try checkCancellation()
         let start = ContinuousClock.now
-        let result = try await decodeLimiter.run { try transformer.transform(image) }
+        let result = try await decoding.run { try transformer.transform(image) }
         let elapsed = start.duration(to: .now)
         metrics.transformTime.recordNanoseconds(elapsed.nanoseconds)
         if events.hasListeners { events.emit(.transformed(resolved.url, duration: elapsed)) }

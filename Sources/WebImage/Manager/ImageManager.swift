@@ -30,7 +30,7 @@ public final class ImageManager: Sendable {
     /// URLs that failed for good.
     public let failedURLs: FailedURLs
 
-    let decodeLimiter: DecodeLimiter
+    let decoding: CPUExecutor
     /// The load slots every loader's loads wait for, the highest priority first.
     let loadSlots: PrioritySlots
     let events = EventBroadcaster<ImageManagerEvent>()
@@ -56,7 +56,7 @@ public final class ImageManager: Sendable {
         self.coders = coders
         self.configuration = configuration
         failedURLs = FailedURLs(expiry: configuration.failedURLExpiry)
-        decodeLimiter = DecodeLimiter(width: configuration.maxConcurrentDecodes)
+        decoding = CPUExecutor(width: configuration.maxConcurrentDecodes, label: "webimage.decode")
         loadSlots = PrioritySlots(width: configuration.maxConcurrentLoads)
         metrics = ManagerMetrics(factory: configuration.metricsFactory)
     }
