@@ -76,6 +76,23 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("request-timeout"),
             help: ArgumentHelp("Seconds a whole request may take, 504 after (default 30).", valueName: "SECONDS"))
     var requestTimeout: Int?
+    @Option(name: .customLong("header-timeout"), help: ArgumentHelp(
+        "Seconds a client has to send a whole request head; the connection is closed after (default 10).",
+        valueName: "SECONDS"))
+    var headerTimeout: Int?
+    @Option(name: .customLong("idle-timeout"), help: ArgumentHelp(
+        "Seconds a connection may stay open without a request; it is closed after (default 60).",
+        valueName: "SECONDS"))
+    var idleTimeout: Int?
+    @Option(name: .customLong("max-downloads"),
+            help: ArgumentHelp("Source downloads at once; they hold no render worker (default 16).", valueName: "N"))
+    var maxDownloads: Int?
+    @Option(name: .customLong("source-cache-mb"), help: ArgumentHelp(
+        "Disk space for cached sources, swept beyond it; 0 for no bound (default 1024).", valueName: "N"))
+    var sourceCacheMB: Int?
+    @Option(name: .customLong("result-cache-mb"), help: ArgumentHelp(
+        "Disk space for cached results, swept beyond it; 0 for no bound (default 1024).", valueName: "N"))
+    var resultCacheMB: Int?
 
     func run() async throws {
         let settings = ServeSettings(command: self, environment: ProcessInfo.processInfo.environment)
@@ -85,6 +102,9 @@ struct ServeCommand: AsyncParsableCommand {
             handler.logLevel = .info
             return handler
         }
+        // Every connection costs a descriptor: the soft limit (often 1 024) would let a thousand idle or
+        // half-open connections lock every other client out long before memory or CPU run short.
+        OpenFileLimit.raiseToHardLimit()
         let proxy = ImageProxy(configuration: configuration)
         let logger = Logger(label: "webimage.serve")
         do {

@@ -68,6 +68,21 @@ struct ServeSettings {
         if let seconds = try number(command.requestTimeout, "REQUEST_TIMEOUT", "--request-timeout", minimum: 1) {
             configuration.requestTimeout = .seconds(seconds)
         }
+        if let seconds = try number(command.headerTimeout, "HEADER_TIMEOUT", "--header-timeout", minimum: 1) {
+            configuration.headerTimeout = .seconds(seconds)
+        }
+        if let seconds = try number(command.idleTimeout, "IDLE_TIMEOUT", "--idle-timeout", minimum: 1) {
+            configuration.idleTimeout = .seconds(seconds)
+        }
+        if let downloads = try number(command.maxDownloads, "MAX_DOWNLOADS", "--max-downloads", minimum: 1) {
+            configuration.maximumDownloads = downloads
+        }
+        if let megabytes = try number(command.sourceCacheMB, "SOURCE_CACHE_MB", "--source-cache-mb", minimum: 0) {
+            configuration.sourceCacheBytes = megabytes * 1024 * 1024
+        }
+        if let megabytes = try number(command.resultCacheMB, "RESULT_CACHE_MB", "--result-cache-mb", minimum: 0) {
+            configuration.resultCacheBytes = megabytes * 1024 * 1024
+        }
         return configuration
     }
 

@@ -39,6 +39,20 @@ public struct ProxyConfiguration: Sendable {
     public var downloadTimeout: Duration = .seconds(10)
     /// How long a whole request may take, download and rendering included (504 after). Default 30 s.
     public var requestTimeout: Duration = .seconds(30)
+    /// Source downloads that run at once (they hold no CPU slot: a slow origin delays only its own requests).
+    /// Default 16.
+    public var maximumDownloads = 16
+    /// How long a client has to send a whole request head, from its first byte; the connection is closed after.
+    /// Default 10 s.
+    public var headerTimeout: Duration = .seconds(10)
+    /// How long a connection may stay open without a request; it is closed after. Default 60 s.
+    public var idleTimeout: Duration = .seconds(60)
+    /// The most bytes the source cache keeps on disk; older entries are swept beyond it (0: no bound).
+    /// Default 1 GiB.
+    public var sourceCacheBytes = 1024 * 1024 * 1024
+    /// The most bytes the result cache keeps on disk; older entries are swept beyond it (0: no bound).
+    /// Default 1 GiB.
+    public var resultCacheBytes = 1024 * 1024 * 1024
 
     /// A Redis server shared by several proxies (`--redis`): a third cache tier for results and sources, and
     /// render leases so that one proxy renders a result while the others wait for it. `nil`: none.

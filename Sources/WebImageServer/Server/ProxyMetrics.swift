@@ -17,6 +17,10 @@ final class ProxyMetrics: Sendable {
     private let transformTime: CoreMetrics.Timer
     private let encodeTime: CoreMetrics.Timer
     private let queueDepth: CoreMetrics.Gauge
+    private let rendersInFlight: CoreMetrics.Gauge
+    private let rendering: CoreMetrics.Gauge
+    private let downloading: CoreMetrics.Gauge
+    private let downloadsQueued: CoreMetrics.Gauge
     private let memoryHits: CoreMetrics.Counter
     private let diskHits: CoreMetrics.Counter
     private let redisHits: CoreMetrics.Counter
@@ -35,6 +39,10 @@ final class ProxyMetrics: Sendable {
         transformTime = CoreMetrics.Timer(label: "webimage_serve_transform_seconds", factory: factory)
         encodeTime = CoreMetrics.Timer(label: "webimage_serve_encode_seconds", factory: factory)
         queueDepth = CoreMetrics.Gauge(label: "webimage_serve_queue_depth", factory: factory)
+        rendersInFlight = CoreMetrics.Gauge(label: "webimage_serve_renders_in_flight", factory: factory)
+        rendering = CoreMetrics.Gauge(label: "webimage_serve_render_slots_busy", factory: factory)
+        downloading = CoreMetrics.Gauge(label: "webimage_serve_download_slots_busy", factory: factory)
+        downloadsQueued = CoreMetrics.Gauge(label: "webimage_serve_downloads_queued", factory: factory)
         memoryHits = CoreMetrics.Counter(label: "webimage_serve_result_hits_total", dimensions: [("tier", "memory")],
                              factory: factory)
         diskHits = CoreMetrics.Counter(label: "webimage_serve_result_hits_total", dimensions: [("tier", "disk")],
@@ -70,7 +78,15 @@ final class ProxyMetrics: Sendable {
     func decoded(after duration: Duration) { decodeTime.recordNanoseconds(duration.nanoseconds) }
     func transformed(after duration: Duration) { transformTime.recordNanoseconds(duration.nanoseconds) }
     func encoded(after duration: Duration) { encodeTime.recordNanoseconds(duration.nanoseconds) }
-    func queue(depth: Int) { queueDepth.record(depth) }
+
+    /// The work in flight now, as gauges (read when `/metrics` is asked for).
+    func record(_ load: ProxyLoad) {
+        queueDepth.record(load.queued)
+        rendersInFlight.record(load.renders)
+        rendering.record(load.rendering)
+        downloading.record(load.downloading)
+        downloadsQueued.record(load.downloadsQueued)
+    }
 
     /// A result cache lookup: where it was found, or that it was not.
     func resultLookup(_ tier: ResultCache.Tier?) {

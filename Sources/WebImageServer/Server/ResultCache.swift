@@ -13,10 +13,11 @@ final class ResultCache: Sendable {
     private let disk: ImageCache
     let shared: RedisImageCache?
 
-    init(folder: URL, memoryBytes: Int, shared: RedisImageCache?) {
+    init(folder: URL, memoryBytes: Int, disk configuration: DiskCache.Configuration, shared: RedisImageCache?) {
         memory = MemoryCache(limits: .init(costLimit: max(1, memoryBytes)))
         // The image half of this cache is never used: results are bytes.
-        disk = ImageCache(folder: folder, memoryLimits: .init(costLimit: 1, countLimit: 1))
+        disk = ImageCache(folder: folder, memoryLimits: .init(costLimit: 1, countLimit: 1),
+                          diskConfiguration: configuration)
         self.shared = shared
     }
 

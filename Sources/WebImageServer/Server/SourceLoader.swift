@@ -1,5 +1,5 @@
+@_spi(ServerSupport) import WebImage
 import Foundation
-import WebImage
 import WebImageRedis
 
 /// Where a proxy's source images come from: the source cache on disk, then Redis when configured (shared with
@@ -17,6 +17,8 @@ final class SourceLoader: Sendable {
     let cache: DiskCache
     private let shared: RedisImageCache?
     private let downloader: ImageDownloader
+    /// Where the cache's file reads and writes run: off the cooperative pool, without taking a CPU slot.
+    private let files = IOExecutor.shared
 
     init(downloader: ImageDownloader, cache: DiskCache, shared: RedisImageCache?) {
         self.downloader = downloader
@@ -24,15 +26,15 @@ final class SourceLoader: Sendable {
         self.shared = shared
     }
 
-    /// The source's bytes, and where they came from. The disk cache is read and written on a render thread.
+    /// The source's bytes, and where they came from. The disk cache is read and written on the I/O lanes.
     func bytes(for url: URL) async throws -> (data: Data, origin: Origin) {
         let cache = self.cache, key = url.absoluteString
-        if let data = try await RenderThreads.run({ cache.data(forKey: key) }) {
+        if let data = await files.run(lane: key.hashValue, { cache.data(forKey: key) }) {
             return (data, .disk)
         }
         if let shared, let stored = await shared.cachedData(forKey: key) {
             let data = stored.data
-            _ = try? await RenderThreads.run { try cache.store(data, forKey: key) }
+            _ = try? await files.run(lane: key.hashValue) { try cache.store(data, forKey: key) }
             return (data, .redis)
         }
         return (try await downloader.download(url).data, .origin)
@@ -43,7 +45,7 @@ final class SourceLoader: Sendable {
     /// answer.
     func keep(_ data: Data, for url: URL) async {
         let cache = self.cache, key = url.absoluteString
-        _ = try? await RenderThreads.run { try cache.store(data, forKey: key) }  // a file write: off the pool
+        _ = try? await files.run(lane: key.hashValue) { try cache.store(data, forKey: key) }  // a file write: off the pool
         try? await shared?.storeData(data, forKey: key, validators: .none)
     }
 }

@@ -1,0 +1,147 @@
+@_spi(ServerSupport) import WebImage
+import Foundation
+import Synchronization
+import WebImageRedis
+
+/// Makes the results the result cache does not have: one rendering per result however many requests wait for it
+/// (a shared task per cache key), its source fetched without holding a CPU slot, decoded, rendered and encoded on
+/// the CPU executor in a bounded line, and stored in every cache tier before it is handed out. With Redis, a
+/// result is rendered only by the proxy holding its lease; the others wait for it without holding anything.
+///
+/// A request that goes away (its client disconnected, or its time ran out) leaves the rendering: one that nobody
+/// waits for any more stops its download and leaves the line, so it is never started; one already on a CPU slot
+/// finishes and fills the cache for the next request.
+final class RenderService: Sendable {
+    /// The CPU executor renders run on; its slots are the `--workers`, its line the `--queue`.
+    let cpu: CPUExecutor
+    private let renders = TaskPool<String, RenderOutcome, Never>()
+    private let sourceLoader: SourceLoader
+    private let renderer: ProxyRenderer
+    private let results: ResultCache
+    private let metrics: ProxyMetrics
+    private let configuration: ProxyConfiguration
+    private let started = Atomic(0)
+    private let drawn = Atomic(0)
+
+    init(configuration: ProxyConfiguration, sourceLoader: SourceLoader, renderer: ProxyRenderer,
+         results: ResultCache, metrics: ProxyMetrics, cpu: CPUExecutor) {
+        self.configuration = configuration
+        self.sourceLoader = sourceLoader
+        self.renderer = renderer
+        self.results = results
+        self.metrics = metrics
+        self.cpu = cpu
+    }
+
+    /// Renderings started so far (coalesced requests start none).
+    var renderingsStarted: Int { started.load(ordering: .relaxed) }
+    /// Renderings that reached a CPU slot and decoded their source.
+    var renderingsDrawn: Int { drawn.load(ordering: .relaxed) }
+    /// Results being made now, each however many requests wait for it.
+    var inFlight: Int { renders.count }
+
+    /// The result of `request`, made once for every request waiting for it at the same time.
+    /// - Throws: ``ProxyError``: 504 once the request timeout passes (the request then leaves the rendering),
+    ///   429 when the line of renders is full, or the status of what went wrong with the source.
+    func result(for request: RenderRequest) async throws -> RenderedResult {
+        let limit = configuration.requestTimeout
+        let outcome = try await withThrowingTaskGroup(of: RenderOutcome?.self) { group in
+            group.addTask { try await self.renders.value(forKey: request.key) { task in await self.make(request, in: task) } }
+            group.addTask {
+                try await Task.sleep(for: limit)
+                return nil
+            }
+            defer { group.cancelAll() }
+            return try await group.next() ?? nil
+        }
+        switch outcome {
+        case .rendered(let result)?: return result
+        case .failed(let error)?: throw error
+        case nil: throw ProxyError(status: 504, "the request took longer than \(limit)")
+        }
+    }
+
+    /// One rendering, its failure included in the outcome, so every request waiting for it gets the same status.
+    private func make(_ request: RenderRequest, in task: SharedTask<RenderOutcome, Never>) async -> RenderOutcome {
+        do {
+            return .rendered(try await renderInTurn(request, in: task))
+        } catch let error as ProxyError {
+            return .failed(error)
+        } catch let error as ImageError {
+            return .failed(ProxyError(imageError: error))
+        } catch let full as SlotQueueFull {
+            return .failed(ProxyError(status: 429, "the server is busy: \(full.running) renders running, "
+                                                + "\(full.waiting) waiting"))
+        } catch {
+            return .failed(ProxyError(status: 500, "internal error: \(error)"))
+        }
+    }
+
+    /// Renders `request`; with Redis, only while holding the result's lease, or not at all when another proxy
+    /// stores the result while this one waits (the wait holds no slot).
+    private func renderInTurn(_ request: RenderRequest, in task: SharedTask<RenderOutcome, Never>) async throws
+        -> RenderedResult
+    {
+        guard let shared = results.shared else { return try await render(request, in: task) }
+        switch await shared.renderTurn(forKey: request.key, leaseTime: configuration.redisLeaseTime) {
+        case .stored(let stored):
+            if let result = await results.adopt(stored, forKey: request.key) { return result }
+            return try await render(request, in: task)
+        case .render(let lease):
+            let rendered: Result<RenderedResult, any Error>
+            do { rendered = .success(try await render(request, in: task)) } catch { rendered = .failure(error) }
+            await lease.release()  // stored by now (render stores before it returns), or failed: others may try
+            return try rendered.get()
+        case .renderWithoutLease:
+            return try await render(request, in: task)
+        }
+    }
+
+    private func render(_ request: RenderRequest, in task: SharedTask<RenderOutcome, Never>) async throws
+        -> RenderedResult
+    {
+        started.add(1, ordering: .relaxed)
+        let loadStarted = ContinuousClock.now
+        // No CPU slot is held while the source downloads: a slow origin delays only its own requests.
+        let source = try await sourceLoader.bytes(for: request.source)
+        metrics.sourceLoaded(after: ContinuousClock.now - loadStarted, from: source.origin)
+        let (data, output) = try await cpu.run(for: task) { [self] in
+            drawn.add(1, ordering: .relaxed)
+            return try Self.draw(source.data, request: request, renderer: renderer, metrics: metrics,
+                                 maximumPixels: configuration.maximumSourcePixels)
+        }
+        // Only now: the bytes decoded (a render error after decoding is about the options, not the source).
+        if source.origin != .disk { await sourceLoader.keep(source.data, for: request.source) }
+        let digest = data.withUnsafeBytes { SHA256.hash($0) }
+        let result = RenderedResult(data: data, format: output, etag: "\"" + SHA256.hex(digest, words: 4) + "\"",
+                                    lastModified: HTTPDate.string(secondsSince1970: Date().timeIntervalSince1970))
+        await results.store(result, forKey: request.key)
+        return result
+    }
+
+    /// Decodes `source` at the size the answer needs, renders and encodes it (on an executor thread).
+    private static func draw(_ source: Data, request: RenderRequest, renderer: ProxyRenderer, metrics: ProxyMetrics,
+                             maximumPixels: Int) throws -> (Data, OutputFormat) {
+        let coders = renderer.coders
+        let properties = try coders.properties(of: source)
+        var output = request.format ?? OutputFormat.matchingSource(properties.format, hasAlpha: properties.hasAlpha)
+        if !coders.canEncode(to: output.imageFormat) {
+            output = properties.hasAlpha ? .png : .jpeg  // a source format this server reads but does not write
+        }
+        let plan = try SourceDecodePlan(
+            properties: properties, options: request.options, output: output,
+            limits: DecodeLimits(maxPixels: maximumPixels), maximumFrames: renderer.maximumFrames)
+        let decodeStarted = ContinuousClock.now
+        let image = try coders.decode(source, options: plan.decodeOptions)
+        metrics.decoded(after: ContinuousClock.now - decodeStarted)
+        var rendering = request.options
+        if plan.picksFrame, image.frames.count == 1 { rendering.frame = nil }  // the decoder picked it
+        return (try renderer.render(image, options: rendering, format: output, geometry: plan.geometry), output)
+    }
+}
+
+/// What one rendering ends with, failures included: a shared rendering's waiters all get the same answer.
+enum RenderOutcome: Sendable {
+    case rendered(RenderedResult)
+    case failed(ProxyError)
+}

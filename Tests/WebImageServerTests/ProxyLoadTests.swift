@@ -1,0 +1,60 @@
+import Dispatch
+import Foundation
+import Testing
+@_spi(ServerSupport) import WebImage
+
+@testable import WebImageServer
+
+/// The render engine's bounds, in process: requests that leave stop waiting, a render nobody waits for is never
+/// started, and every gauge returns to zero.
+@Suite struct ProxyLoadTests {
+    @Test func aQueuedRequestWhoseClientLeftIsNeverRendered() async throws {
+        try await ProxyHarness.with(configuring: { $0.workers = 1 }) { harness in
+            let cpu = harness.proxy.renders.cpu
+            let release = DispatchSemaphore(value: 0)
+            let holder = Task { try await cpu.run { release.wait() } }  // the only worker, busy
+            #expect(await Self.eventually { cpu.slots.running == 1 })
+            let request = Task { await harness.get(harness.plainPath(["w:50"], "photo.jpg")) }
+            #expect(await Self.eventually { cpu.slots.waiting == 1 })  // downloaded, in line for the worker
+            request.cancel()
+            _ = await request.value
+            #expect(await Self.eventually { harness.proxy.load.renders == 0 && cpu.slots.waiting == 0 })
+            release.signal()
+            try await holder.value
+            #expect(harness.proxy.renders.renderingsDrawn == 0)
+            #expect(harness.proxy.load == .idle)
+            // The source was fetched once and is not fetched again: the next request renders from it.
+            #expect(await harness.get(harness.plainPath(["w:50"], "photo.jpg")).status == 200)
+            #expect(harness.proxy.renders.renderingsDrawn == 1)
+        }
+    }
+
+    /// Many requests for a few results, with a third of their clients leaving at random points: every request
+    /// that stayed gets its image, and nothing is left in flight.
+    @Test func thousandsOfRequestsWithLeaversLeaveNothingInFlight() async throws {
+        try await ProxyHarness.with(configuring: { $0.workers = 2 }) { harness in
+            let total = 2_000
+            let answered = await withTaskGroup(of: Int?.self) { group in
+                for index in 0..<total {
+                    let request = Task { await harness.get(harness.plainPath(["w:\(20 + index % 40)"], "photo.jpg")) }
+                    if index % 3 == 0 { request.cancel() }
+                    group.addTask { index % 3 == 0 ? nil : await request.value.status }
+                }
+                var statuses: [Int] = []
+                for await status in group { if let status { statuses.append(status) } }
+                return statuses
+            }
+            #expect(answered.count == total - (total + 2) / 3 && answered.allSatisfy { $0 == 200 })
+            #expect(await Self.eventually { harness.proxy.load == .idle })
+        }
+    }
+
+    /// Waits until `condition` holds (`false` if it never does within a minute of polling).
+    static func eventually(_ condition: () -> Bool) async -> Bool {
+        for _ in 0..<60_000 {
+            if condition() { return true }
+            try? await Task.sleep(for: .milliseconds(1))
+        }
+        return condition()
+    }
+}

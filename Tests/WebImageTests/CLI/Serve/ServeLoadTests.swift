@@ -1,0 +1,161 @@
+import Foundation
+import Testing
+import TestImageServer
+import WebImage
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `webimage serve` under traffic, as a user runs it: thousands of distinct renders in flight answered to the
+/// last one with nothing left behind, connections that never finish their request closed, and origins that
+/// never answer holding no render worker. Counts and statuses only, never timing.
+@Suite struct ServeLoadTests {
+    /// The proxy used to wedge after a few thousand distinct renders: a transfer slot taken for a download that
+    /// had already finished was never given back, and once all were gone every request waited for ever.
+    @Test func thousandsOfDistinctRendersAreAllAnsweredAndEveryGaugeReturnsToZero() async throws {
+        let origin = try await TestImageServer.start()
+        defer { Task { await origin.shutdown() } }
+        origin.serve("photo.jpg", data: try Self.photo(), contentType: "image/jpeg")
+        let folder = try CommandLineTool.temporaryFolder()
+        let server = try await ServeProcess.start(
+            ["--bind", "127.0.0.1:0", "--insecure", "--allow-loopback-sources", "--cache-dir", folder.path,
+             "--workers", "2", "--queue", "4096", "--download-timeout", "600", "--request-timeout", "600"])
+        let total = 2_000, inFlight = 24
+        let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
+            var next = 0, statuses: [Int: Int] = [:]
+            func add() {
+                let source = origin.url("/files/photo.jpg").absoluteString + "?n=\(next)"
+                next += 1
+                group.addTask { try await server.get("/_/w:40/plain/" + Self.encoded(source) + "@png").status }
+            }
+            for _ in 0..<inFlight { add() }
+            while let status = try await group.next() {
+                statuses[status, default: 0] += 1
+                if next < total { add() }
+            }
+            return statuses
+        }
+        #expect(statuses == [200: total])
+        #expect(origin.log.count("/files/photo.jpg") == total)
+        let gauges = try await Self.gauges(of: server)
+        let names = ["webimage_serve_queue_depth", "webimage_serve_renders_in_flight", "webimage_serve_render_slots_busy",
+                     "webimage_serve_download_slots_busy", "webimage_serve_downloads_queued"]
+        let nonZero = names.filter { gauges[$0] != 0.0 }
+        #expect(nonZero.isEmpty, "gauges not back to zero (or missing): \(nonZero)")
+        #expect(await server.terminate() == 0)
+    }
+
+    /// Downloads hold no render worker: with one worker and two sources that never answer, another render is
+    /// still made and answered while they hang.
+    @Test func originsThatNeverAnswerDoNotHoldTheRenderWorker() async throws {
+        let origin = try await TestImageServer.start()
+        defer { Task { await origin.shutdown() } }
+        origin.serve("photo.jpg", data: try Self.photo(), contentType: "image/jpeg")
+        origin.closeGate("never")
+        let folder = try CommandLineTool.temporaryFolder()
+        let server = try await ServeProcess.start(
+            ["--bind", "127.0.0.1:0", "--insecure", "--allow-loopback-sources", "--cache-dir", folder.path,
+             "--workers", "1", "--download-timeout", "600", "--request-timeout", "600"])
+        let hanging = (0..<2).map { index in
+            Task {
+                let source = origin.url("/gate/never/photo.jpg").absoluteString + "?n=\(index)"
+                return try await server.get("/_/w:40/plain/" + Self.encoded(source) + "@png").status
+            }
+        }
+        await origin.expectEventually { $0.count("/gate/never/photo.jpg") == 2 }
+        let unrelated = try await server.get("/_/w:40/plain/" + Self.encoded(origin.url("/files/photo.jpg").absoluteString))
+        #expect(unrelated.status == 200)
+        #expect(origin.log.count("/gate/never/photo.jpg") == 2)  // still hanging, both of them
+        origin.openGate("never")
+        for request in hanging { #expect(try await request.value == 200) }
+        #expect(await server.terminate() == 0)
+    }
+
+    /// Clients that send half a request head and stop are cut off by the header timeout, and while they hang the
+    /// server still answers everyone else.
+    @Test func halfSentRequestsAreClosedByTheHeaderTimeout() async throws {
+        let folder = try CommandLineTool.temporaryFolder()
+        let server = try await ServeProcess.start(
+            ["--bind", "127.0.0.1:0", "--insecure", "--cache-dir", folder.path, "--header-timeout", "1", "--idle-timeout", "3600"])
+        let port = try #require(URL(string: server.address)?.port)
+        let sockets = try (0..<300).map { _ in try HalfSentRequest(port: port) }
+        #expect(try await server.get("/health").status == 200)
+        let closed = await HalfSentRequest.waitUntilClosed(sockets)
+        #expect(closed == sockets.count)
+        #expect(try await server.get("/health").status == 200)
+        #expect(await server.terminate() == 0)
+    }
+
+    static func encoded(_ source: String) -> String {
+        source.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
+    }
+
+    static func photo() throws -> Data {
+        let pixels = try PixelBuffer(width: 160, height: 120) { bytes in
+            for index in stride(from: 0, to: bytes.count, by: 4) {
+                bytes[index] = UInt8(index / 4 % 160)
+                bytes[index + 1] = UInt8(index / 640 % 256)
+                bytes[index + 2] = 90
+                bytes[index + 3] = 255
+            }
+        }
+        return try ImageCoders.shared.encode(Image(pixels: pixels), as: .jpeg)
+    }
+
+    /// The unlabelled gauges of `/metrics`, by name.
+    static func gauges(of server: ServeProcess) async throws -> [String: Double] {
+        let text = String(decoding: try await server.get("/metrics").body, as: UTF8.self)
+        var gauges: [String: Double] = [:]
+        for line in text.split(separator: "\n") where !line.hasPrefix("#") && !line.contains("{") {
+            let parts = line.split(separator: " ")
+            if parts.count == 2, let value = Double(parts[1]) { gauges[String(parts[0])] = value }
+        }
+        return gauges
+    }
+}
+
+/// A connection that sent half a request head and nothing more.
+private struct HalfSentRequest: Sendable {
+    let socket: Int32
+
+    init(port: Int) throws {
+        socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var target = sockaddr_in()
+        target.sin_family = sa_family_t(AF_INET)
+        target.sin_port = in_port_t(UInt16(port).bigEndian)
+        target.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &target) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
+            }
+        }
+        guard connected else { throw ServeProcessError("cannot connect to 127.0.0.1:\(port)") }
+        let half = "GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: "
+        _ = half.withCString { send(socket, $0, strlen($0), 0) }
+    }
+
+    /// Waits (on a thread of its own) until the server has closed each connection or `eventualityLimit` passes;
+    /// returns how many it closed. Every socket is closed on return.
+    static func waitUntilClosed(_ requests: [HalfSentRequest]) async -> Int {
+        await withCheckedContinuation { continuation in
+            Thread {
+                var open = Set(requests.map(\.socket)), closed = 0
+                let deadline = Date().addingTimeInterval(Double(eventualityLimit.components.seconds))
+                while !open.isEmpty && Date() < deadline {
+                    var polls = open.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
+                    guard poll(&polls, nfds_t(polls.count), 100) > 0 else { continue }
+                    for entry in polls where entry.revents != 0 {
+                        var byte: UInt8 = 0
+                        if recv(entry.fd, &byte, 1, 0) <= 0 {
+                            open.remove(entry.fd)
+                            closed += 1
+                        }
+                    }
+                }
+                for request in requests { close(request.socket) }
+                continuation.resume(returning: closed)
+            }.start()
+        }
+    }
+}
