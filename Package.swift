@@ -147,7 +147,8 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(
-            name: "WebImageServerTests", dependencies: ["WebImageServer", "WebImage", "TestImageServer"],
+            name: "WebImageServerTests",
+            dependencies: ["WebImageServer", "WebImage", "TestImageServer", .product(name: "NIOCore", package: "swift-nio")],
             swiftSettings: strict
         ),
         .executableTarget(

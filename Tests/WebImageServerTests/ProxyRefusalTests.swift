@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import NIOCore
 import Testing
 @_spi(ServerSupport) import WebImage
 
@@ -9,7 +10,7 @@ import Testing
 @Suite struct ProxyRefusalTests {
     func expect(_ response: ProxyResponse, _ status: Int, _ reason: String,
                 sourceLocation: SourceLocation = #_sourceLocation) {
-        let text = String(decoding: response.body, as: UTF8.self)
+        let text = String(buffer: response.body)
         #expect(response.status == status, "\(text)", sourceLocation: sourceLocation)
         #expect(text.contains(reason), "\(text)", sourceLocation: sourceLocation)
         #expect(text.split(separator: "\n").count == 1, sourceLocation: sourceLocation)
@@ -103,8 +104,11 @@ import Testing
             expect(await harness.get(path), 504, "took longer than")
             #expect(await ProxyLoadTests.eventually { harness.proxy.load == .idle })
             harness.origin.openGate("slow")
-            #expect(await harness.get(path).status == 200)
-            #expect(harness.proxy.load == .idle)
+            // A second over its time on a loaded machine would also be a 504: ask until one is answered in time.
+            var status = 0
+            for _ in 0..<600 where status != 200 { status = await harness.get(path).status }
+            #expect(status == 200)
+            #expect(await ProxyLoadTests.eventually { harness.proxy.load == .idle })
         }
     }
 

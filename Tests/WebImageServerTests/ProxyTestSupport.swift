@@ -88,6 +88,6 @@ struct ProxyHarness {
 
     /// The response body decoded.
     static func decode(_ response: ProxyResponse) throws -> Image {
-        try ImageCoders.shared.decode(response.body)
+        try ImageCoders.shared.decode(response.bodyData)
     }
 }

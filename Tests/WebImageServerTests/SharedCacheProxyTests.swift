@@ -1,4 +1,5 @@
 import Foundation
+import NIOCore
 import TestImageServer
 import Testing
 import WebImage
@@ -43,9 +44,9 @@ import WebImageRedis
             #expect(await other.respond(to: ProxyRequest(method: "GET", path: harness.plainPath(["w:30"], "photo.jpg"))).status == 200)
             #expect(harness.origin.log.count("/files/photo.jpg") == 1 && other.renderingsStarted == 1)
             let health = await other.respond(to: ProxyRequest(method: "GET", path: "/health"))
-            #expect(String(decoding: health.body, as: UTF8.self) == "ok\nredis: ok\n")
+            #expect(String(buffer: health.body) == "ok\nredis: ok\n")
             let metrics = await other.respond(to: ProxyRequest(method: "GET", path: "/metrics"))
-            let lines = String(decoding: metrics.body, as: UTF8.self).split(separator: "\n").map(String.init)
+            let lines = String(buffer: metrics.body).split(separator: "\n").map(String.init)
             #expect(lines.contains(#"webimage_serve_result_hits_total{tier="redis"} 1"#))
             #expect(lines.contains("webimage_serve_source_redis_hits_total 1"))
             #expect(lines.contains { $0.hasPrefix("webimage_redis_hits_total ") })
@@ -88,13 +89,13 @@ import WebImageRedis
                 #expect(await harness.get(harness.plainPath(["w:\(width)"], "photo.jpg")).status == 200)
             }
             let health = await harness.get("/health")
-            #expect(health.status == 200 && String(decoding: health.body, as: UTF8.self) == "ok\nredis: degraded\n")
+            #expect(health.status == 200 && String(buffer: health.body) == "ok\nredis: degraded\n")
             try redis.restart()
             var recovered = false
             for _ in 0..<100 where !recovered {
                 try await Task.sleep(for: .milliseconds(100))
                 _ = await harness.get(harness.plainPath(["w:\(Int.random(in: 31...900))"], "photo.jpg"))
-                recovered = String(decoding: await harness.get("/health").body, as: UTF8.self) == "ok\nredis: ok\n"
+                recovered = String(buffer: await harness.get("/health").body) == "ok\nredis: ok\n"
             }
             #expect(recovered)
         }

@@ -1,5 +1,6 @@
 @_spi(ServerSupport) import WebImage
 import Foundation
+import HTTPTypes
 import WebImageRedis
 
 /// The image proxy behind `webimage serve`, independent of the HTTP framework: a request's path in, an answer out.
@@ -108,7 +109,9 @@ public final class ImageProxy: Sendable {
 
     private func answer(_ request: ProxyRequest) async -> ProxyResponse {
         guard request.method == "GET" || request.method == "HEAD" else {
-            return responder.text(405, "only GET and HEAD are served", extra: [("Allow", "GET, HEAD")])
+            var refusal = responder.text(405, "only GET and HEAD are served")
+            refusal.headers[.allow] = "GET, HEAD"
+            return refusal
         }
         do {
             switch try ProxyRoute(request, configuration: configuration, sources: sources, coders: coders) {

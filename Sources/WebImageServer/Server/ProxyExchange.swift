@@ -1,4 +1,6 @@
 import Foundation
+import HTTPTypes
+import NIOCore
 
 /// What the proxy reads of an HTTP request: independent of the server framework, so the logic is tested without
 /// sockets and the framework stays an adapter.
@@ -21,17 +23,27 @@ public struct ProxyRequest: Sendable {
     }
 }
 
-/// The proxy's answer: status, headers in order, body.
+/// The proxy's answer: status, header fields, body (the buffer written to the socket as it is).
 public struct ProxyResponse: Sendable {
     /// The HTTP status code.
     public var status: Int
     /// Header fields, in the order to send them.
-    public var headers: [(name: String, value: String)]
+    public var headers: HTTPFields
     /// The body (empty for 304 and HEAD).
-    public var body: Data
+    public var body: ByteBuffer
+
+    /// An answer of `status` with `headers` and `body`.
+    public init(status: Int, headers: HTTPFields, body: ByteBuffer = ByteBuffer()) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+    }
 
     /// The value of the first header named `name` (case-insensitive).
     public func header(_ name: String) -> String? {
-        headers.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }?.value
+        HTTPField.Name(name).flatMap { headers[$0] }
     }
+
+    /// The body's bytes as `Data` (a copy).
+    public var bodyData: Data { Data(body.readableBytesView) }
 }

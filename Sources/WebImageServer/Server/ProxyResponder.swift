@@ -1,4 +1,6 @@
 import Foundation
+import HTTPTypes
+import NIOCore
 import WebImage
 
 /// Turns what the proxy found or made into HTTP answers: images with their validators (or a 304), the operations'
@@ -9,16 +11,15 @@ struct ProxyResponder: Sendable {
 
     /// `result` as a 200, or a 304 when `ifNoneMatch` names its tag.
     func image(_ result: RenderedResult, ifNoneMatch: String?, varies: Bool) -> ProxyResponse {
-        var headers: [(name: String, value: String)] = [
-            ("ETag", result.etag), ("Last-Modified", result.lastModified),
-            ("Cache-Control", "public, max-age=\(timeToLive)"),
-        ]
-        if varies { headers.append(("Vary", "Accept")) }
-        if let ifNoneMatch, Self.matches(ifNoneMatch, etag: result.etag) {
-            return ProxyResponse(status: 304, headers: headers, body: Data())
-        }
-        headers.insert(("Content-Type", result.format.mimeType), at: 0)
-        return ProxyResponse(status: 200, headers: headers, body: result.data)
+        var headers = HTTPFields()
+        let notModified = ifNoneMatch.map { Self.matches($0, etag: result.etag) } ?? false
+        if !notModified { headers[.contentType] = result.format.mimeType }
+        headers[.eTag] = result.etag
+        headers[.lastModified] = result.lastModified
+        headers[.cacheControl] = "public, max-age=\(timeToLive)"
+        if varies { headers[.vary] = "Accept" }
+        return notModified ? ProxyResponse(status: 304, headers: headers)
+                           : ProxyResponse(status: 200, headers: headers, body: result.body)
     }
 
     /// The answer for a failed request: its status, its reason as the body, and `Retry-After` for a 429.
@@ -29,29 +30,28 @@ struct ProxyResponder: Sendable {
         case let error as ImageError: proxyError = ProxyError(imageError: error)
         default: proxyError = ProxyError(status: 500, "internal error: \(error)")
         }
-        return text(proxyError.status, proxyError.reason,
-                    extra: proxyError.status == 429 ? [("Retry-After", "1")] : [])
+        var response = text(proxyError.status, proxyError.reason)
+        if proxyError.status == 429 { response.headers[.retryAfter] = "1" }
+        return response
     }
 
     /// `/metrics`' answer.
     func metrics(_ exposition: String) -> ProxyResponse {
-        ProxyResponse(status: 200, headers: [("Content-Type", "text/plain; version=0.0.4"), ("Cache-Control", "no-store")],
-                      body: Data(exposition.utf8))
+        ProxyResponse(status: 200, headers: [.contentType: "text/plain; version=0.0.4", .cacheControl: "no-store"],
+                      body: ByteBuffer(string: exposition))
     }
 
     /// A plain-text answer that is never cached.
-    func text(_ status: Int, _ reason: String, extra: [(String, String)] = []) -> ProxyResponse {
-        var headers: [(name: String, value: String)] = [("Content-Type", "text/plain; charset=utf-8"),
-                                                         ("Cache-Control", "no-store")]
-        headers += extra.map { (name: $0.0, value: $0.1) }
-        return ProxyResponse(status: status, headers: headers, body: Data((reason + "\n").utf8))
+    func text(_ status: Int, _ reason: String) -> ProxyResponse {
+        ProxyResponse(status: status, headers: [.contentType: "text/plain; charset=utf-8", .cacheControl: "no-store"],
+                      body: ByteBuffer(string: reason + "\n"))
     }
 
     /// HEAD's answer: the length a GET would have (RFC 9110 §9.3.2), and no body.
     func head(_ response: ProxyResponse) -> ProxyResponse {
         var response = response
-        response.headers.append(("Content-Length", String(response.body.count)))
-        response.body = Data()
+        response.headers[.contentLength] = String(response.body.readableBytes)
+        response.body = ByteBuffer()
         return response
     }
 

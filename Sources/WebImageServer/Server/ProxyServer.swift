@@ -4,9 +4,10 @@ import HummingbirdCore
 import Logging
 import NIOCore
 
-/// `ImageProxy` served over HTTP/1.1 by Hummingbird. Requests are handed to the proxy as they came (the raw path:
-/// signatures sign the path as sent), so no router rewrites them. Hummingbird's service group stops the server on
-/// SIGTERM and SIGINT after in-flight requests finish; new connections are refused from then on.
+/// `webimage serve`: a Hummingbird application with nothing but ``ImageProxyMiddleware`` (and an access log).
+/// Requests reach the proxy as they came (the raw path: signatures sign the path as sent). Hummingbird's service
+/// group stops the server on SIGTERM and SIGINT after in-flight requests finish; new connections are refused from
+/// then on.
 ///
 /// Connections are bounded in time: a request head must arrive within the header timeout of its first byte, and
 /// a connection without a request closes after the idle timeout. A request whose client goes away stops waiting.
@@ -17,25 +18,12 @@ public enum ProxyServer {
     public static func run(_ proxy: ImageProxy, logger: Logger,
                            onListening: @escaping @Sendable (String) -> Void) async throws {
         let disconnects = ClientDisconnects()
-        let responder = CallbackResponder<ProxyRequestContext> { request, context in
-            let started = ContinuousClock.now
-            let proxyRequest = ProxyRequest(
-                method: request.method.rawValue, path: request.uri.path,
-                accept: request.headers[.accept], ifNoneMatch: request.headers[.ifNoneMatch])
-            let answer = await disconnects.run(on: context.channel) { await proxy.respond(to: proxyRequest) }
-            var fields = HTTPFields()
-            for (name, value) in answer.headers {
-                if let fieldName = HTTPField.Name(name) { fields.append(HTTPField(name: fieldName, value: value)) }
-            }
-            let elapsed = ContinuousClock.now - started
-            logger.info(
-                "\(request.method.rawValue) \(request.uri.path) \(answer.status) \(answer.body.count) bytes \(elapsed)")
-            return Response(status: HTTPResponse.Status(code: answer.status), headers: fields,
-                            body: ResponseBody(byteBuffer: ByteBuffer(bytes: answer.body)))
-        }
+        let router = Router(context: ProxyRequestContext.self)
+        router.add(middleware: AccessLog(logger: logger))
+        router.add(middleware: ImageProxyMiddleware(proxy, mountedAt: "", disconnects: disconnects))
         let configuration = proxy.configuration
         let application = Application(
-            responder: responder,
+            router: router,
             server: .http1(configuration: HTTP1Channel.Configuration(
                 additionalChannelHandlers: [RequestHeadTimeout(limit: TimeAmount(configuration.headerTimeout)),
                                             disconnects.makeHandler()],
@@ -52,8 +40,25 @@ public enum ProxyServer {
     }
 }
 
+/// One line per request on the logger: method, path, status, body bytes, time taken.
+struct AccessLog<Context: RequestContext>: RouterMiddleware {
+    let logger: Logger
+
+    func handle(_ request: Request, context: Context,
+                next: (Request, Context) async throws -> Response) async throws -> Response {
+        let started = ContinuousClock.now
+        let response = try await next(request, context)
+        let elapsed = ContinuousClock.now - started
+        logger.info("""
+            \(request.method.rawValue) \(request.uri.path) \(response.status.code) \
+            \(response.body.contentLength ?? 0) bytes \(elapsed)
+            """)
+        return response
+    }
+}
+
 /// Hummingbird's basic context plus the request's channel (to notice its client going away).
-struct ProxyRequestContext: RequestContext {
+struct ProxyRequestContext: ChannelRequestContext {
     var coreContext: CoreRequestContextStorage
     let channel: any Channel
 

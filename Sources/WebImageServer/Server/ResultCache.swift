@@ -25,7 +25,7 @@ final class ResultCache: Sendable {
     func result(forKey key: String) async -> (result: RenderedResult, tier: Tier)? {
         if let hit = memory.value(forKey: key) { return (hit, .memory) }
         if let stored = await disk.cachedData(forKey: key), let result = Self.result(from: stored) {
-            memory.setValue(result, forKey: key, cost: result.data.count)
+            memory.setValue(result, forKey: key, cost: result.body.readableBytes)
             return (result, .disk)
         }
         guard let shared, let stored = await shared.cachedData(forKey: key), let result = Self.result(from: stored) else {
@@ -44,13 +44,14 @@ final class ResultCache: Sendable {
 
     /// Keeps `result` in every tier; a failed write only costs a later render.
     func store(_ result: RenderedResult, forKey key: String) async {
-        await keepLocally(result, forKey: key)
-        try? await shared?.storeData(result.data, forKey: key, validators: Self.validators(of: result))
+        let data = result.data
+        await keepLocally(result, data: data, forKey: key)
+        try? await shared?.storeData(data, forKey: key, validators: Self.validators(of: result))
     }
 
-    private func keepLocally(_ result: RenderedResult, forKey key: String) async {
-        memory.setValue(result, forKey: key, cost: result.data.count)
-        try? await disk.storeData(result.data, forKey: key, validators: Self.validators(of: result))
+    private func keepLocally(_ result: RenderedResult, data: Data? = nil, forKey key: String) async {
+        memory.setValue(result, forKey: key, cost: result.body.readableBytes)
+        try? await disk.storeData(data ?? result.data, forKey: key, validators: Self.validators(of: result))
     }
 
     private static func validators(of result: RenderedResult) -> HTTPValidators {

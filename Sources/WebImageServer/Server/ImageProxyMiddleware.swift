@@ -1,0 +1,60 @@
+import HTTPTypes
+import Hummingbird
+import NIOCore
+
+/// The image proxy as a Hummingbird middleware: requests whose path starts with `prefix` are answered by the
+/// proxy (the rest of the path is the imgproxy URL, signed as imgproxy signs it); every other request goes on to
+/// the next responder. Any Hummingbird application can mount it:
+///
+/// ```swift
+/// let router = Router()
+/// router.get("/hello") { _, _ in "hello" }
+/// router.add(middleware: ImageProxyMiddleware(proxy, mountedAt: "/images"))
+/// try await Application(router: router).runService()
+/// // GET /images/SIGNATURE/w:300/plain/https%3A%2F%2Fexample.com%2Fa.jpg@webp
+/// ```
+///
+/// With a context that conforms to ``ChannelRequestContext``, a request whose client disconnects stops waiting
+/// (`webimage serve` uses one); with any other context it is answered to the end.
+public struct ImageProxyMiddleware<Context: RequestContext>: RouterMiddleware {
+    private let proxy: ImageProxy
+    private let prefix: String
+    private let disconnects: ClientDisconnects?
+
+    /// Answers requests under `prefix` (`""` for all; otherwise a path such as `/images`, without a trailing
+    /// slash) with `proxy`.
+    public init(_ proxy: ImageProxy, mountedAt prefix: String = "") {
+        self.init(proxy, mountedAt: prefix, disconnects: nil)
+    }
+
+    init(_ proxy: ImageProxy, mountedAt prefix: String, disconnects: ClientDisconnects?) {
+        self.proxy = proxy
+        self.prefix = prefix.hasSuffix("/") ? String(prefix.dropLast()) : prefix
+        self.disconnects = disconnects
+    }
+
+    public func handle(_ request: Request, context: Context,
+                       next: (Request, Context) async throws -> Response) async throws -> Response {
+        let path = request.uri.path
+        guard path.hasPrefix(prefix), prefix.isEmpty || path.dropFirst(prefix.count).first == "/" else {
+            return try await next(request, context)
+        }
+        let proxyRequest = ProxyRequest(
+            method: request.method.rawValue, path: String(path.dropFirst(prefix.count)),
+            accept: request.headers[.accept], ifNoneMatch: request.headers[.ifNoneMatch])
+        let answer: ProxyResponse
+        if let disconnects, let channel = (context as? any ChannelRequestContext)?.channel {
+            answer = await disconnects.run(on: channel) { await proxy.respond(to: proxyRequest) }
+        } else {
+            answer = await proxy.respond(to: proxyRequest)
+        }
+        return Response(status: HTTPResponse.Status(code: answer.status), headers: answer.headers,
+                        body: ResponseBody(byteBuffer: answer.body))
+    }
+}
+
+/// A request context that knows its connection's channel (so the proxy can notice its client leaving).
+public protocol ChannelRequestContext: RequestContext {
+    /// The channel the request arrived on.
+    var channel: any Channel { get }
+}
