@@ -4,12 +4,13 @@ import Glibc
 import Darwin
 #endif
 
-/// Looks names up at one ``NameServer`` over UDP: an A and an AAAA query, each tried twice with a short wait.
-/// Blocking socket calls, so it runs on NIO's blocking-work pool like the system resolver.
+/// Looks names up at one ``NameServer`` over UDP: an A and an AAAA query, each tried twice, waiting 5 s for an
+/// answer (glibc's resolver defaults). Blocking socket calls, so it runs on NIO's blocking-work pool like the
+/// system resolver.
 struct DNSClient: Sendable {
     let server: NameServer
     /// How long one query waits for its answer.
-    var attemptTimeout: Duration = .seconds(2)
+    var attemptTimeout: Duration = .seconds(5)
     var attempts = 2
 
     enum Failure: Error {
