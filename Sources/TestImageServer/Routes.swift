@@ -24,6 +24,9 @@ extension TestImageServer {
             return try await serveThenReset(exchange, name: name, onlyFirstTime: false)
         case ("reset-once", 2):
             return try await serveThenReset(exchange, name: name, onlyFirstTime: true)
+        case ("unsized-reset-once", 2):
+            if log.count("/unsized-reset-once/\(name)") > 1 { return try await serveFile(exchange, name: name) }
+            return try await serveUnsizedThenReset(exchange, name: name)
         case ("redirect", 3):
             let remaining = Int(segments[1]) ?? 0
             let target = remaining > 1 ? "/redirect/\(remaining - 1)/\(name)" : "/files/\(name)"
@@ -173,6 +176,20 @@ extension TestImageServer {
         let after = min(file.data.count - 1, exchange.query("after", default: file.data.count / 2))
         try await exchange.sendHead(.ok, [
             "Content-Type": file.contentType, "Content-Length": "\(file.data.count)", "ETag": file.etag,
+            "Last-Modified": file.lastModified, "Accept-Ranges": "bytes",
+        ])
+        try await exchange.sendBody(file.data.prefix(after))
+        await exchange.reset()
+        return false
+    }
+
+    /// A chunked body (no `Content-Length`, so a client cannot tell its size up front) with validators, reset
+    /// after `after` bytes.
+    private func serveUnsizedThenReset(_ exchange: Exchange, name: String) async throws -> Bool {
+        guard let file = exchange.file(name) else { return try await notFound(exchange) }
+        let after = min(file.data.count - 1, exchange.query("after", default: file.data.count / 2))
+        try await exchange.sendHead(.ok, [
+            "Content-Type": file.contentType, "Transfer-Encoding": "chunked", "ETag": file.etag,
             "Last-Modified": file.lastModified, "Accept-Ranges": "bytes",
         ])
         try await exchange.sendBody(file.data.prefix(after))

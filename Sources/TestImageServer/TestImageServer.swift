@@ -15,6 +15,8 @@ import Synchronization
 /// - `/short/NAME` — the full `Content-Length`, half the body, then a clean close; `/short-once/NAME` does that
 ///   only the first time
 /// - `/reset/NAME?after=N` — N bytes, then a TCP reset; `/reset-once/NAME?after=N` resets only the first time
+/// - `/unsized-reset-once/NAME?after=N` — the first time a chunked body (no length) cut by a reset after N
+///   bytes, then the file as `/files/NAME` serves it (ranges included)
 /// - `/redirect/K/NAME` — K redirects, then `/files/NAME`; `/redirect-to?url=U` — one redirect to U;
 ///   `/loop/a` ⇄ `/loop/b`
 /// - `/status/CODE` — that status with a short text body; `/empty` — 200 with no body
@@ -68,10 +70,12 @@ public final class TestImageServer: Sendable {
         }
     }
 
-    /// Starts a server on `host` (default 127.0.0.1) and a free port. With `tls` it speaks HTTPS, and with
-    /// `http2` as well it offers HTTP/2 through ALPN (clients that do not ask for it get HTTP/1.1).
-    public static func start(host: String = "127.0.0.1", tls: TLSIdentity? = nil, http2: Bool = false)
-        async throws -> TestImageServer {
+    /// Starts a server on `host` (default 127.0.0.1) and `port` (default 0: a free one). With `tls` it speaks
+    /// HTTPS, and with `http2` as well it offers HTTP/2 through ALPN (clients that do not ask for it get
+    /// HTTP/1.1). A fixed port lets two servers share one port on two loopback addresses (127.0.0.1, 127.0.0.2),
+    /// which is what a name that resolves to either looks like.
+    public static func start(host: String = "127.0.0.1", port: Int = 0, tls: TLSIdentity? = nil,
+                             http2: Bool = false) async throws -> TestImageServer {
         let sslContext = try tls.map { try makeSSLContext($0, offeringHTTP2: http2) }
         let (connections, incoming) = AsyncStream.makeStream(of: HTTPConnection.self)
         let listener = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
@@ -80,7 +84,7 @@ public final class TestImageServer: Sendable {
             .childChannelInitializer { channel in
                 configurePipeline(channel, sslContext: sslContext, http2: http2, incoming: incoming)
             }
-            .bind(host: host, port: 0)
+            .bind(host: host, port: port)
             .get()
         guard let port = listener.localAddress?.port else {
             try? await listener.close()

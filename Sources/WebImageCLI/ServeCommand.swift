@@ -39,6 +39,10 @@ struct ServeCommand: AsyncParsableCommand {
         "Only fetch sources starting with this prefix (repeatable; the variable takes a comma-separated list).",
         valueName: "PREFIX"))
     var allowSource: [String] = []
+    @Option(name: .customLong("dns-server"), help: ArgumentHelp(
+        "Resolve source hosts by asking this DNS server over UDP instead of the system resolver (default: the system's; for split-horizon networks and tests).",
+        valueName: "HOST:PORT"))
+    var dnsServer: String?
     @Option(name: .customLong("cache-dir"),
             help: ArgumentHelp("Where sources and results are cached.", valueName: "DIR"))
     var cacheDirectory: String?

@@ -29,6 +29,12 @@ struct ServeSettings {
         configuration.allowedSourcePrefixes = command.allowSource.isEmpty
             ? (environment["WEBIMAGE_ALLOW_SOURCE"] ?? "").split(separator: ",").map(String.init)
             : command.allowSource
+        if let text = command.dnsServer ?? environment["WEBIMAGE_DNS_SERVER"] {
+            guard let server = NameServer(text) else {
+                throw ServeError("--dns-server \(text): expected ADDRESS:PORT with an IP address")
+            }
+            configuration.nameServer = server
+        }
         if let folder = command.cacheDirectory ?? environment["WEBIMAGE_CACHE_DIR"] {
             configuration.cacheDirectory = URL(fileURLWithPath: folder, isDirectory: true)
         }

@@ -90,6 +90,11 @@ public struct RetryingImageLoader: ImageLoader {
             throw ImageError(.invalidDownloadResponse, "a resumed response does not continue at byte "
                 + "\(prefix.count): \(response.metadata.headers["Content-Range"] ?? "no Content-Range")")
         }
+        // The loader checked the continuation against what the limit leaves after the prefix; checked again
+        // here because the whole is what the limit is about.
+        guard prefix.count + response.data.count <= request.maximumBodySize else {
+            throw ImageError(.responseTooLarge, "the resumed body exceeds the limit of \(request.maximumBodySize) bytes")
+        }
         response.data = prefix + response.data
         response.metadata.statusCode = 200
         response.metadata.expectedContentLength = Int64(response.data.count)

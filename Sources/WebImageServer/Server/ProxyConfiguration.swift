@@ -12,8 +12,12 @@ public struct ProxyConfiguration: Sendable {
     public var signature: URLSignature?
     /// Whether sources may be on loopback, private or link-local addresses (for tests and trusted networks).
     public var allowsLoopbackSources = false
-    /// When not empty, a source URL must start with one of these.
+    /// When not empty, a source URL must start with one of these, and so must every redirect target (both
+    /// compared in a normal form: case of scheme and host, default port, escapes and `..` segments do not count).
     public var allowedSourcePrefixes: [String] = []
+    /// A DNS server asked for source hosts instead of the system resolver (`--dns-server`); `nil`: the system's.
+    /// For split-horizon networks, where the machine's resolver answers with internal addresses, and for tests.
+    public var nameServer: NameServer?
     /// Where the source and result caches live (`sources/` and `results/` inside).
     public var cacheDirectory = DiskCache.defaultFolder(namespace: "webimage-serve")
     /// Memory for cached results, in bytes. Default 256 MB. (Sources are cached on disk as bytes and decoded to

@@ -127,6 +127,45 @@ struct ImageDownloaderRetryTests {
         }
     }
 
+    @Test func theSizeLimitCoversTheResumedBytesAndTheContinuationTogether() async throws {
+        // 30 000 bytes of a body of unannounced length arrive, then the connection breaks; the rest (another
+        // 30 000) would pass a limit of 40 000 on its own, but not with what came before it.
+        var configuration = retrying(2)
+        configuration.maximumBodySize = 40_000
+        try await LoadingTest.withServer { server in
+            server.serve("a.png", data: image, contentType: "image/png")
+            try await LoadingTest.withDownloader(configuration) { downloader in
+                let folder = FileManager.default.temporaryDirectory.appendingPathComponent("resume-limit-\(UUID())")
+                defer { try? FileManager.default.removeItem(at: folder) }
+                let cache = ImageCache(folder: folder)
+                let manager = ImageManager(cache: cache, loader: downloader)
+                let url = server.url("/unsized-reset-once/a.png?after=30000")
+                let error = await LoadingTest.failure { try await manager.loadImage(from: url) }
+                #expect(error?.code == .responseTooLarge, "\(String(describing: error))")
+                let requests = server.log.requests(for: "/unsized-reset-once/a.png")
+                #expect(requests.count == 2)
+                #expect(requests.last?.header("Range") == "bytes=30000-")
+                let key = manager.cacheKey(for: url)
+                #expect(await cache.containsData(forKey: key) == false)
+                #expect(await cache.diskUsage().entries == 0)
+                #expect(cache.image(forKey: key) == nil)
+            }
+        }
+    }
+
+    @Test func aResumedBodyWithinTheLimitStillArrivesWhole() async throws {
+        var configuration = retrying(2)
+        configuration.maximumBodySize = image.count
+        try await LoadingTest.withServer { server in
+            server.serve("a.png", data: image, contentType: "image/png")
+            try await LoadingTest.withDownloader(configuration) { downloader in
+                let response = try await downloader.download(server.url("/unsized-reset-once/a.png?after=30000"))
+                #expect(response.data == image)
+                #expect(server.log.requests(for: "/unsized-reset-once/a.png").count == 2)
+            }
+        }
+    }
+
     @Test func resumingCanBeTurnedOff() async throws {
         try await LoadingTest.withServer { server in
             server.serve("a.png", data: image, contentType: "image/png")

@@ -38,6 +38,7 @@ public final class ImageDownloader: ImageLoader {
             maximumDecompressedSize: configuration.maximumBodySize)
         httpConfiguration.addressPolicy = configuration.addressPolicy
         httpConfiguration.hopCheck = configuration.hopCheck
+        httpConfiguration.nameServer = configuration.nameServer
         let http = HTTPImageLoader(configuration: httpConfiguration, logger: configuration.logger)
         self.init(configuration: configuration,
                   loaders: ImageLoaders([http, FileImageLoader(), DataURLImageLoader()]), httpLoader: http)

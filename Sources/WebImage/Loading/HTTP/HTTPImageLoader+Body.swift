@@ -36,10 +36,20 @@ extension HTTPImageLoader {
                              "content type \(metadata.mimeType ?? "none") is not acceptable for \(url.absoluteString)",
                              response: metadata)
         }
-        let expected = metadata.expectedContentLength
-        if let expected, expected > Int64(request.maximumBodySize) {
+        // A continuation of a broken transfer (a 206 to our `Range`) is checked together with the bytes before
+        // it: the limit is on the whole image, or each resumed attempt could bring nearly another limit's worth.
+        let alreadyHeld = status == 206 && askedForRange ? Self.rangeStart(request.headers["Range"]) ?? 0 : 0
+        let limit = max(0, request.maximumBodySize - alreadyHeld)
+        if status == 206, let total = ContentRange(headers["Content-Range"])?.total,
+           total > Int64(request.maximumBodySize) {
+            await discardBody(of: response)
             throw ImageError(.responseTooLarge,
-                             "the body of \(expected) bytes exceeds the limit of \(request.maximumBodySize)")
+                             "the body of \(total) bytes exceeds the limit of \(request.maximumBodySize)")
+        }
+        let expected = metadata.expectedContentLength
+        if let expected, expected > Int64(limit) {
+            throw ImageError(.responseTooLarge, "the body of \(expected + Int64(alreadyHeld)) bytes exceeds the limit "
+                + "of \(request.maximumBodySize)")
         }
         let validator = PartialBody.resumeValidator(for: metadata)
         if let expected { body.reserveCapacity(Int(expected)) }
@@ -47,7 +57,7 @@ extension HTTPImageLoader {
                                     partialData: request.wantsPartialData ? body : nil, response: metadata))
         do {
             for try await chunk in response.body {
-                guard body.count + chunk.readableBytes <= request.maximumBodySize else {
+                guard body.count + chunk.readableBytes <= limit else {
                     // Leaving the loop abandons the body, which closes the connection at the limit.
                     throw ImageError(.responseTooLarge, "the body exceeds the limit of \(request.maximumBodySize) bytes")
                 }
@@ -73,6 +83,14 @@ extension HTTPImageLoader {
 }
 
 extension HTTPImageLoader {
+    /// The first byte a `Range: bytes=START-` header asks for.
+    static func rangeStart(_ header: String?) -> Int? {
+        guard let header, header.lowercased().hasPrefix("bytes=") else { return nil }
+        let spec = header.dropFirst("bytes=".count)
+        guard let dash = spec.firstIndex(of: "-") else { return nil }
+        return Int(spec[..<dash].trimmingCharacters(in: .whitespaces))
+    }
+
     /// What a broken body leaves to resume from: nothing without bytes or a usable validator.
     static func partial(_ body: Data, validator: String?) -> PartialBody? {
         guard !body.isEmpty, let validator else { return nil }

@@ -3,33 +3,37 @@ import Foundation
 import NIOCore
 
 extension HTTPImageLoader {
-    /// Sends one hop. Without an address policy or a hop check the client resolves and connects as usual. With
-    /// one, the host is resolved here, each answer is checked, and the request goes over a connection to the
-    /// first address that passes (the next one if that connection fails), so what was checked is what is
-    /// connected to.
+    /// Sends one hop. Without an address policy, a hop check or a name server the client resolves and connects
+    /// as usual. With one, the host is resolved here, each answer is checked, and the request goes over a
+    /// connection to the first address that passes (the next one if that connection fails), so what was checked
+    /// is what is connected to.
     func send(_ request: HTTPClientRequest, url: URL, hop index: Int, deadline: NIODeadline) async throws
         -> HTTPClientResponse {
-        guard let pinnedClients, let host = url.host.map(Self.withoutBrackets) else {
+        guard let pinnedClients else {
             return try await client.execute(request, deadline: deadline, logger: logger)
         }
-        let candidates = try await HostResolver.addresses(of: host)
+        // The client finds its DNS override under the host exactly as it reads it from the request's URL string;
+        // a pin stored under any other spelling (another case, say) is missed and the client resolves the name
+        // again, which is the window a rebinding resolver needs. So the pin's key is taken from that string.
+        guard let host = Self.connectionHost(of: request.url) else {
+            throw ImageError(.invalidURL, "no host in \(url.absoluteString)")
+        }
+        let candidates = try await HostResolver.addresses(of: host, nameServer: configuration.nameServer)
         var refusal: ImageError?
         var lastFailure: (any Error)?
         for address in candidates {
             if let range = configuration.addressPolicy.refusal(of: address) {
+                // The body of an error may reach whoever asked for the URL: it names the host and the rule, never
+                // what the name resolved to (that would map an internal network for them).
                 refusal = refusal ?? ImageError(.destinationRefused,
-                    "\(url.absoluteString) resolves to \(address), a \(range.rawValue) address, which is not allowed")
+                    "\(host) resolves to a \(range.rawValue) address, and those are not allowed")
                 continue
             }
             if let check = configuration.hopCheck,
                case .refuse(let reason) = check(HTTPHop(url: url, address: address, index: index)) {
-                throw ImageError(.destinationRefused, "\(url.absoluteString) (\(address)) was refused: \(reason)")
+                throw ImageError(.destinationRefused, "\(url.absoluteString) was refused: \(reason)")
             }
             do {
-                if IPAddress(host) != nil {
-                    // An address literal is connected to as written: nothing to pin.
-                    return try await client.execute(request, deadline: deadline, logger: logger)
-                }
                 return try await pinnedClients.withClient(host: host, address: address) { pinned in
                     try await pinned.execute(request, deadline: deadline, logger: logger)
                 }
@@ -43,8 +47,22 @@ extension HTTPImageLoader {
         throw refusal ?? ImageError(.destinationRefused, "\(host) has no address that may be connected to")
     }
 
-    /// `[::1]` → `::1`: the host as AsyncHTTPClient keys its DNS overrides.
-    private static func withoutBrackets(_ host: String) -> String {
-        host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
+    /// The host AsyncHTTPClient connects to for `urlString`, read the way it reads it (Foundation's `URL.host`,
+    /// IPv6 brackets removed): the key its `dnsOverride` is looked up with.
+    static func connectionHost(of urlString: String) -> String? {
+        guard let host = URL(string: urlString)?.host, !host.isEmpty else { return nil }
+        return host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
+    }
+
+    /// `url` as it is sent: scheme and host in lower case, so that one origin spelled several ways shares its
+    /// pinned client and its connections (names are case-insensitive; the path is left exactly as it was).
+    static func requestURLString(_ url: URL) -> String {
+        let scheme = url.scheme ?? "", host = url.host ?? ""
+        // Most URLs are already lower case there; they go out exactly as they came.
+        guard scheme != scheme.lowercased() || host != host.lowercased() else { return url.absoluteString }
+        guard var components = URLComponents(url: url, resolvingAgainstBaseURL: true) else { return url.absoluteString }
+        components.scheme = components.scheme?.lowercased()
+        components.percentEncodedHost = components.percentEncodedHost?.lowercased()
+        return components.string ?? url.absoluteString
     }
 }

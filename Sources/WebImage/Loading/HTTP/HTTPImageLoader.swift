@@ -30,6 +30,10 @@ public final class HTTPImageLoader: ImageLoader {
         public var addressPolicy: AddressPolicy = .unrestricted
         /// A check of every hop's URL and address, after the ``addressPolicy``; `nil` checks nothing.
         public var hopCheck: HTTPHopCheck?
+        /// A DNS server asked for every host instead of the system resolver; `nil` (the default) uses the
+        /// system's. For tests (a resolver whose answers they control) and split-horizon setups; see
+        /// ``NameServer``.
+        public var nameServer: NameServer?
 
         /// Creates a configuration (defaults: 15 s read, 10 s connect, decompression on, 100 MB, 16 connections).
         public init(readTimeout: Duration = .seconds(15), connectTimeout: Duration = .seconds(10),
@@ -60,8 +64,9 @@ public final class HTTPImageLoader: ImageLoader {
         self.cookies = cookies
         self.logger = logger
         client = Self.makeClient(configuration)
-        pinnedClients = configuration.addressPolicy.isUnrestricted && configuration.hopCheck == nil
-            ? nil : PinnedClients { Self.makeClient(configuration, dnsOverride: $0) }
+        let resolvesItself = configuration.addressPolicy.isUnrestricted && configuration.hopCheck == nil
+            && configuration.nameServer == nil
+        pinnedClients = resolvesItself ? nil : PinnedClients { Self.makeClient(configuration, dnsOverride: $0) }
     }
 
     private static func makeClient(_ configuration: Configuration, dnsOverride: [String: String] = [:]) -> HTTPClient {
@@ -150,7 +155,7 @@ public final class HTTPImageLoader: ImageLoader {
     }
 
     private func makeClientRequest(_ request: ImageLoadRequest, url: URL, sameOrigin: Bool) -> HTTPClientRequest {
-        var outgoing = HTTPClientRequest(url: url.absoluteString)
+        var outgoing = HTTPClientRequest(url: Self.requestURLString(url))
         outgoing.method = .GET
         for (name, value) in request.headers {
             let lower = name.lowercased()

@@ -18,6 +18,14 @@ import WebImage
         #expect(badBind.status != 0 && badBind.stderr.contains("HOST:PORT"))
     }
 
+    @Test func refusesADNSServerThatIsNotAnAddressAndPort() async throws {
+        for value in ["dns.example:53", "127.0.0.1:x", "127.0.0.1:0"] {
+            let result = try await CommandLineTool.run(["serve", "--insecure", "--bind", "127.0.0.1:0",
+                                                        "--dns-server", value])
+            #expect(result.status != 0 && result.errorLines.count == 1 && result.stderr.contains("--dns-server"))
+        }
+    }
+
     @Test func refusesABadRedisURLOrPasswordAtStartUp() async throws {
         let scheme = try await CommandLineTool.run(["serve", "--insecure", "--bind", "127.0.0.1:0", "--redis", "http://h"])
         #expect(scheme.status != 0 && scheme.stderr.contains("--redis") && scheme.stderr.contains("redis://"))

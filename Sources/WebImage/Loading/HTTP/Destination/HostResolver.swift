@@ -6,13 +6,24 @@ import Darwin
 #endif
 
 /// Resolves host names with the system resolver (`getaddrinfo`, so `/etc/hosts` and the system's DNS settings
-/// count), on NIO's blocking-work pool rather than on a cooperative thread.
+/// count) or, when one is given, by asking a ``NameServer`` directly; on NIO's blocking-work pool rather than on
+/// a cooperative thread.
 enum HostResolver {
     /// The addresses of `host` in the resolver's order of preference, without duplicates. Throws
-    /// ``ImageError/Code/connectionFailed`` when the name does not resolve.
-    static func addresses(of host: String) async throws -> [IPAddress] {
+    /// ``ImageError/Code/invalidURL`` for a host that is neither an address literal nor a DNS name (it is not
+    /// looked up at all) and ``ImageError/Code/connectionFailed`` when the name does not resolve.
+    static func addresses(of host: String, nameServer: NameServer? = nil) async throws -> [IPAddress] {
         if let literal = IPAddress(host) { return [literal] }
-        let result = try await NIOThreadPool.singleton.runIfActive { lookUp(host) }
+        guard DNSMessage.isValidName(host) else {
+            throw ImageError(.invalidURL, "\(host.prefix(80)) is not a valid host name")
+        }
+        let result = try await NIOThreadPool.singleton.runIfActive { () -> Lookup in
+            guard let nameServer else { return lookUp(host) }
+            switch DNSClient(server: nameServer).addresses(of: host) {
+            case .success(let addresses): return .success(addresses)
+            case .failure(.message(let message)): return .failure(message)
+            }
+        }
         switch result {
         case .success(let addresses): return addresses
         case .failure(let message): throw ImageError(.connectionFailed, "cannot resolve \(host): \(message)")

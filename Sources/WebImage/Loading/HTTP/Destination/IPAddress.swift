@@ -11,14 +11,20 @@ public struct IPAddress: Sendable, Hashable, CustomStringConvertible {
 
     /// Parses dotted IPv4 (`10.0.0.1`) or IPv6 (`fe80::1`, `::ffff:127.0.0.1`; brackets and a zone suffix such
     /// as `%eth0` are accepted). `nil` for anything else, including host names.
+    ///
+    /// Only an IPv6 literal has a zone: `8.8.8.8%x.example` is a (malformed) host name, not 8.8.8.8, since a
+    /// resolver would look it up as a name and a check must not see an address the connection never goes to.
     public init?(_ text: String) {
         var text = Substring(text)
         if text.hasPrefix("["), text.hasSuffix("]") { text = text.dropFirst().dropLast() }
-        if let zone = text.firstIndex(of: "%") { text = text[..<zone] }
         var v4 = in_addr()
         if inet_pton(AF_INET, String(text), &v4) == 1 {
             bytes = withUnsafeBytes(of: &v4) { Array($0) }
             return
+        }
+        if let zone = text.firstIndex(of: "%") {
+            guard text.index(after: zone) < text.endIndex else { return nil }
+            text = text[..<zone]
         }
         var v6 = in6_addr()
         if inet_pton(AF_INET6, String(text), &v6) == 1 {

@@ -40,9 +40,11 @@ final class PinnedClients: Sendable {
         for entry in state.withLock({ $0.entries.values }) { _ = entry.client.shutdown() }
     }
 
-    /// Runs `body` with the client pinned to `address` for `host`.
+    /// Runs `body` with the client pinned to `address` for `host`. `host` must be spelled exactly as the client
+    /// will read it from the request's URL (see ``HTTPImageLoader/connectionHost(of:)``): the client looks its
+    /// override up with that string as it is, and a miss means it resolves the name itself.
     func withClient<T>(host: String, address: IPAddress, _ body: (HTTPClient) async throws -> T) async throws -> T {
-        let pin = Pin(host: host.lowercased(), address: address)
+        let pin = Pin(host: host, address: address)
         let (client, evicted) = try lease(pin)
         for old in evicted { Task { try? await old.shutdown() } }
         defer { release(pin) }

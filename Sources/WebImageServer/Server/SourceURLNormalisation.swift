@@ -1,0 +1,90 @@
+import Foundation
+
+/// One spelling per source URL, so that `--allow-source` prefixes compare what a URL means rather than how it is
+/// written: scheme and host in lower case, the default port dropped, user info and fragment dropped (neither
+/// changes what is fetched from where), percent-escapes of unreserved characters decoded and the others written
+/// in upper case, and `.` and `..` path segments resolved (RFC 3986, 5.2.4 and 6.2.2). Without it
+/// `http://ok.example/a/../../evil` would pass a prefix `http://ok.example/a/` yet fetch `/evil`, and
+/// `HTTP://OK.example/` would be refused by a prefix `http://ok.example/`.
+enum SourceURLNormalisation {
+    /// The normal form of an absolute `http` or `https` URL with a host; `nil` for anything else.
+    static func normalised(_ url: URL) -> String? {
+        guard let components = URLComponents(url: url, resolvingAgainstBaseURL: true),
+              let scheme = components.scheme?.lowercased(), scheme == "http" || scheme == "https",
+              let rawHost = components.percentEncodedHost, !rawHost.isEmpty else { return nil }
+        var host = normalisedEscapes(rawHost).lowercased()
+        if host.contains(":"), !host.hasPrefix("[") { host = "[\(host)]" }
+        var text = "\(scheme)://\(host)"
+        if let port = components.port, port != (scheme == "https" ? 443 : 80) { text += ":\(port)" }
+        let path = removingDotSegments(normalisedEscapes(components.percentEncodedPath))
+        text += path.isEmpty ? "/" : path
+        if let query = components.percentEncodedQuery { text += "?" + normalisedEscapes(query) }
+        return text
+    }
+
+    /// Decodes `%XX` for letters, digits, `-`, `.`, `_` and `~` (they mean the same either way) and writes the
+    /// hex digits of every other escape in upper case.
+    static func normalisedEscapes(_ text: String) -> String {
+        let bytes = Array(text.utf8)
+        var output: [UInt8] = []
+        output.reserveCapacity(bytes.count)
+        var index = 0
+        while index < bytes.count {
+            if bytes[index] == UInt8(ascii: "%"), index + 2 < bytes.count,
+               let high = hexValue(bytes[index + 1]), let low = hexValue(bytes[index + 2]) {
+                let byte = high << 4 | low
+                if isUnreserved(byte) {
+                    output.append(byte)
+                } else {
+                    output.append(contentsOf: Array(String(format: "%%%02X", byte).utf8))
+                }
+                index += 3
+            } else {
+                output.append(bytes[index])
+                index += 1
+            }
+        }
+        return String(decoding: output, as: UTF8.self)
+    }
+
+    /// RFC 3986's remove_dot_segments: `/a/./b/../c` → `/a/c`; `..` never climbs above the root.
+    static func removingDotSegments(_ path: String) -> String {
+        guard path.contains(".") else { return path }
+        var output: [Substring] = []
+        let segments = path.split(separator: "/", omittingEmptySubsequences: false)
+        for (position, segment) in segments.enumerated() {
+            let isLast = position == segments.count - 1
+            switch segment {
+            case ".":
+                if isLast { output.append("") }
+            case "..":
+                if output.count > 1 { output.removeLast() }
+                if isLast { output.append("") }
+            default:
+                output.append(segment)
+            }
+        }
+        let joined = output.joined(separator: "/")
+        return path.hasPrefix("/") && !joined.hasPrefix("/") ? "/" + joined : joined
+    }
+
+    private static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): return byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): return byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): return byte - UInt8(ascii: "A") + 10
+        default: return nil
+        }
+    }
+
+    private static func isUnreserved(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+             UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
+             UInt8(ascii: "~"):
+            return true
+        default:
+            return false
+        }
+    }
+}
