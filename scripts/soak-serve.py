@@ -26,8 +26,10 @@ stopping, no request left unanswered (45 s client timeout; the server's own is 1
 asked format and width. Exits 1 if a check fails. The per-minute figures go to a JSON file whose path is printed.
 
 Environment: WEBIMAGE_BINARY (required here), SOAK_CONCURRENCY (16), SOAK_FAULTS (slow,reset,404,truncated,huge,
-heic: the fault kinds to use), SOAK_JSON (where to write the figures), SOAK_MINUTE_SECONDS (60: shorter only to
-try the script itself).
+heic: the fault kinds to use), SOAK_HEIC_SECONDS (10: the crashing HEIC is asked for at most once in that many
+seconds, its turn going to the next kind meanwhile, so that a server without decoder isolation is not restarted
+all the time; 0 gives it its full turn), SOAK_JSON (where to write the figures), SOAK_MINUTE_SECONDS (60:
+shorter only to try the script itself), SOAK_SEED (1: the mix of URLs).
 """
 import asyncio, collections, json, os, random, re, signal, socket, subprocess, sys, tempfile, time, urllib.parse
 
@@ -35,6 +37,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 MINUTES = int(sys.argv[1]) if len(sys.argv) > 1 else 30
 MINUTE = float(os.environ.get("SOAK_MINUTE_SECONDS", "60"))
 CONCURRENCY = int(os.environ.get("SOAK_CONCURRENCY", "16"))
+HEIC_SECONDS = float(os.environ.get("SOAK_HEIC_SECONDS", "10"))
 FAULTS = [kind for kind in os.environ.get("SOAK_FAULTS", "slow,reset,404,truncated,huge,heic").split(",") if kind]
 BINARY = os.environ.get("WEBIMAGE_BINARY", "")
 WARMUP_MINUTES = 2
@@ -119,7 +122,7 @@ class FaultyOrigin:
             parts = head.split(b" ", 2)[1].decode().split("/")
             kind, n = parts[1], int(parts[2]) if len(parts) > 2 and parts[2].isdigit() else 0
             await getattr(self, kind.replace("-", "_"))(reader, writer, n)
-        except Exception:
+        except (Exception, asyncio.CancelledError):  # cancelled: the soak is being stopped
             pass
         finally:
             try:
@@ -179,6 +182,15 @@ def process_rss_kb(pid):
     except OSError:
         pass
     return None
+
+
+def process_cpu_seconds(pid):
+    try:
+        stat = open(f"/proc/{pid}/stat").read()
+        fields = stat[stat.rindex(")") + 2:].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError):
+        return None
 
 
 def descendants(pid):
@@ -362,6 +374,9 @@ class Soak:
         self.bad_examples = []
         self.gif_frames = collections.Counter()
         self.started = None
+        self.stopped = None
+        self.exits_during_load = 0
+        self.last_heic = 0.0
 
     def source(self, origin, path):
         return urllib.parse.quote(f"http://127.0.0.1:{origin}{path}", safe="")
@@ -395,6 +410,12 @@ class Soak:
     def fault(self):
         kind = FAULTS[self.fault_turn % len(FAULTS)]
         self.fault_turn += 1
+        if kind == "heic" and len(FAULTS) > 1:
+            if time.monotonic() - self.last_heic < HEIC_SECONDS:
+                kind = FAULTS[self.fault_turn % len(FAULTS)]
+                self.fault_turn += 1
+            else:
+                self.last_heic = time.monotonic()
         n = self.next_n()
         if kind == "404":
             path = self.source(self.origin, f"/v/{n}/missing.jpg")
@@ -478,7 +499,7 @@ class Soak:
                 continue
             code = self.server.process.returncode
             exit = {"at_s": round(time.monotonic() - self.started, 1) if self.started else 0,
-                    "minute": len(self.records) + 1, "code": code,
+                    "minute": len(self.records) + 1 if not self.stopped else "after the load", "code": code,
                     "signal": signal.Signals(-code).name if code < 0 else None, "log_tail": self.server.log_tail()}
             self.server.exits.append(exit)
             log(f"  SERVER EXIT #{len(self.server.exits)} at {exit['at_s']} s: "
@@ -522,7 +543,11 @@ class Soak:
             gauges = {name: values.get(name) for name in GAUGES}
             if RESTARTS in values:
                 gauges[RESTARTS] = values[RESTARTS]
+        cpu = process_cpu_seconds(pid) if pid else None
+        own = os.times()
         return {"label": label, "pid": pid, "rss_mb": round(rss / 1024, 1) if rss else None, "fds": fds,
+                "server_cpu_s": cpu, "soak_cpu_s": round(own.user + own.system, 2),
+                "load_average": round(os.getloadavg()[0], 2),
                 "helpers": len(helpers), "helpers_rss_mb": round(helper_rss / 1024, 1), "gauges": gauges,
                 "server_requests_by_status": statuses}
 
@@ -541,6 +566,12 @@ class Soak:
                       "latency_ms": {"p50": pct(latencies, 50), "p95": pct(latencies, 95), "p99": pct(latencies, 99),
                                      "max": round(latencies[-1] * 1000) if latencies else None},
                       "exits_so_far": len(self.server.exits), **{k: v for k, v in s.items() if k != "label"}}
+            previous = self.records[-1] if self.records else self.first
+            for key in ("server_cpu_s", "soak_cpu_s"):
+                if record[key] is not None and previous[key] is not None and record["pid"] == previous["pid"]:
+                    record[key.replace("_s", "_percent")] = round(100 * (record[key] - previous[key]) / MINUTE)
+                else:
+                    record[key.replace("_s", "_percent")] = None
             self.records.append(record)
             g = s["gauges"] or {}
             gauge_text = " ".join(f"{short(name)} {fmt_num(g.get(name))}" for name in GAUGES + [RESTARTS]
@@ -550,7 +581,8 @@ class Soak:
                 f"p50 {record['latency_ms']['p50']} p95 {record['latency_ms']['p95']} "
                 f"max {record['latency_ms']['max']} ms | RSS {s['rss_mb']} MB fds {s['fds']}"
                 + (f" helpers {s['helpers']} ({s['helpers_rss_mb']} MB)" if s["helpers"] else "")
-                + f" | {gauge_text} | exits {len(self.server.exits)}")
+                + f" | CPU server {record['server_cpu_percent']}% soak {record['soak_cpu_percent']}%"
+                f" load {record['load_average']} | {gauge_text} | exits {len(self.server.exits)}")
 
     async def run(self):
         self.stopping_server = False
@@ -565,7 +597,8 @@ class Soak:
         while not minutes.done() and not self.stopping:
             await asyncio.sleep(0.2)
         self.stopping = True
-        stopped = time.monotonic()
+        stopped = self.stopped = time.monotonic()
+        self.exits_during_load = len(self.server.exits)
         if not minutes.done():
             minutes.cancel()
         log(f"load stopped after {stopped - self.started:.0f} s; waiting for the requests in flight "
@@ -636,12 +669,14 @@ def summary(soak, json_path):
         log(f"huge bodies: {len(huge)} sent, the server hung up after {min(huge) / 1e6:.1f}-{max(huge) / 1e6:.1f} MB "
             f"(--max-src-bytes {MAX_SRC_BYTES / 1e6:.0f} MB; the origin stops at {HUGE_LIMIT / 1e6:.0f} MB)")
     log("")
-    log("minute | answered | per s | 200 | other statuses | p50 ms | p95 ms | RSS MB | fds | helpers | exits")
+    log("minute | answered | per s | 200 | other statuses | p50 ms | p95 ms | RSS MB | fds | helpers | server CPU | "
+        "load avg | exits")
     for r in records:
         other = {k: v for k, v in r["by_status"].items() if k != "200"}
         log(f"{r['minute']:6} | {r['answered']:8} | {r['per_second']:5} | {r['by_status'].get('200', 0):4} | "
             f"{' '.join(f'{k}:{v}' for k, v in other.items()) or '-'} | {r['latency_ms']['p50']} | "
-            f"{r['latency_ms']['p95']} | {r['rss_mb']} | {r['fds']} | {r['helpers']} | {r['exits_so_far']}")
+            f"{r['latency_ms']['p95']} | {r['rss_mb']} | {r['fds']} | {r['helpers']} | {r['server_cpu_percent']}% | "
+            f"{r['load_average']} | {r['exits_so_far']}")
     log("")
     if records:
         first = records[0]["answered"]
@@ -662,7 +697,9 @@ def summary(soak, json_path):
             log(f"     {'RSS' if key == 'rss_mb' else 'open files'} from the end of minute {warm[0]['minute']}: "
                 f"first {values[0]}{unit}, last {values[-1]}{unit}, max {max(values)}{unit} "
                 f"({100 * (values[-1] - values[0]) / max(values[0], 1):+.0f}% first to last); "
-                f"after the load {soak.after[key]}{unit}; before it {soak.first[key]}{unit}")
+                f"after the load {soak.after[key]}{unit}"
+                + (" (a restarted server)" if records and soak.after["pid"] != records[-1]["pid"] else "")
+                + f"; before it {soak.first[key]}{unit}")
     helper_counts = [r["helpers"] for r in records]
     if any(helper_counts) or soak.orphans:
         log(f"     decoder helpers: {min(helper_counts)}-{max(helper_counts)} per minute; "
@@ -670,12 +707,14 @@ def summary(soak, json_path):
     exits = soak.server.exits
     checks.append(not exits)
     log(f"{'PASS' if not exits else 'FAIL'} server exits: {len(exits)}"
-        + "".join(f"\n       at {e['at_s']} s (minute {e['minute']}): {e['signal'] or 'status ' + str(e['code'])}"
+        + "".join(f"\n       at {e['at_s']} s ({e['minute'] if isinstance(e['minute'], str) else 'minute ' + str(e['minute'])}): "
+                  f"{e['signal'] or 'status ' + str(e['code'])}"
                   for e in exits[:20]))
     ok = soak.gauges_zero_after is not None
     checks.append(ok)
     log(f"{'PASS' if ok else 'FAIL'} gauges back to 0 after the load: "
-        + (f"after {soak.gauges_zero_after} s" if ok else f"not within {GAUGE_WAIT:.0f} s: {soak.last_gauges}"))
+        + (f"after {soak.gauges_zero_after} s" if ok else f"not within {GAUGE_WAIT:.0f} s: {soak.last_gauges}")
+        + ("" if len(exits) == soak.exits_during_load else " (NB: on a server restarted after the load stopped)"))
     unanswered = totals.by_status.get("client-timeout", 0)
     checks.append(unanswered == 0)
     log(f"{'PASS' if unanswered == 0 else 'FAIL'} no request unanswered after {CLIENT_TIMEOUT:.0f} s: {unanswered}")
@@ -683,6 +722,9 @@ def summary(soak, json_path):
     log(f"{'PASS' if totals.bad == 0 else 'FAIL'} every 200 an image of the asked format and width: "
         f"{totals.bad} wrong" + (f" e.g. {soak.bad_examples[:3]}" if soak.bad_examples else ""))
     log(f"     shutdown: {soak.shutdown}")
+    own = os.times()
+    log(f"     this script's CPU: {own.user + own.system:.1f} s (nginx and the load generator share the 2 cores "
+        f"with the server)")
     json.dump({"minutes": MINUTES, "minute_seconds": MINUTE, "concurrency": CONCURRENCY, "binary": BINARY,
                "serve_flags": SERVE_FLAGS, "faults": FAULTS, "per_minute": records,
                "totals": {"by_status": {str(k): v for k, v in totals.by_status.items()},
@@ -720,6 +762,7 @@ async def main(work, photo):
 if __name__ == "__main__":
     if not BINARY or not os.access(BINARY, os.X_OK):
         sys.exit("WEBIMAGE_BINARY must name the webimage binary (scripts/soak serve builds and sets it)")
+    random.seed(int(os.environ.get("SOAK_SEED", "1")))  # the same mix of URLs each run
     work = tempfile.mkdtemp(prefix="soak-serve-")
     os.chmod(work, 0o755)
     www = os.path.join(work, "www")

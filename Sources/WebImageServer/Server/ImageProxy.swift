@@ -31,6 +31,9 @@ public final class ImageProxy: Sendable {
         download.timeout = configuration.downloadTimeout
         download.maxConcurrentDownloads = configuration.maximumDownloads
         download.metricsFactory = metrics.factory
+        let sources = SourcePolicy(allowedPrefixes: configuration.allowedSourcePrefixes)
+        download.hopCheck = sources.hopCheck  // redirects stay under --allow-source too
+        download.nameServer = configuration.nameServer
         let metricsFactory = metrics.factory
         let shared = configuration.redis.map {
             RedisImageCache(configuration: $0, namespace: "webimage-serve:results", metricsFactory: metricsFactory)
@@ -53,7 +56,7 @@ public final class ImageProxy: Sendable {
             renderer: ProxyRenderer(coders: coders, metrics: metrics), results: results, metrics: metrics,
             cpu: CPUExecutor(width: configuration.workers, queueLimit: configuration.queueLimit,
                              label: "webimage.serve.render"))
-        sources = SourcePolicy(allowedPrefixes: configuration.allowedSourcePrefixes)
+        self.sources = sources
         responder = ProxyResponder(timeToLive: configuration.timeToLive)
     }
 
