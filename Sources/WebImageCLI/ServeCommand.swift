@@ -77,6 +77,19 @@ struct ServeCommand: AsyncParsableCommand {
             help: ArgumentHelp("Seconds a whole request may take, 504 after (default 30).", valueName: "SECONDS"))
     var requestTimeout: Int?
 
+    @Flag(name: .customLong("isolate-decoders"), inversion: .prefixedNo, help: ArgumentHelp(
+        "Decode HEIC/HEIF, AVIF, JPEG XL, SVG, PDF and TIFF in helper processes, so that a decoder crash costs one request a 422, not the server (on by default)."))
+    var isolateDecoders: Bool?
+    @Option(name: .customLong("decode-helpers"),
+            help: ArgumentHelp("Decode helper processes kept running (default: --workers).", valueName: "N"))
+    var decodeHelpers: Int?
+    @Option(name: .customLong("decode-timeout"), help: ArgumentHelp(
+        "Seconds one isolated decode may take before its helper is killed, 422 (default 10).", valueName: "SECONDS"))
+    var decodeTimeout: Int?
+    @Option(name: .customLong("decode-memory-mb"),
+            help: ArgumentHelp("Address space of each decode helper (default 2048).", valueName: "N"))
+    var decodeMemoryMB: Int?
+
     func run() async throws {
         let settings = ServeSettings(command: self, environment: ProcessInfo.processInfo.environment)
         let configuration = try settings.configuration()
@@ -85,8 +98,11 @@ struct ServeCommand: AsyncParsableCommand {
             handler.logLevel = .info
             return handler
         }
-        let proxy = ImageProxy(configuration: configuration)
         let logger = Logger(label: "webimage.serve")
+        let coders = try settings.decoderIsolation().map { isolation in
+            try DecoderHelpers.coders(isolating: isolation, workers: configuration.workers, logger: logger)
+        }
+        let proxy = ImageProxy(configuration: configuration, coders: coders ?? .shared)
         do {
             if let degraded = try await proxy.connectSharedCache() {
                 logger.warning("starting with the Redis tier degraded (it is retried): \(degraded)")
