@@ -21,6 +21,13 @@ public enum DecodeHelper {
     ///   - hangMarker: for tests only: a source containing these bytes makes the helper stop answering, as a
     ///     decoder stuck in a loop would (nothing real hangs on demand). `nil` outside tests.
     public static func serve(coders: ImageCoders, memoryLimitBytes: Int?, hangMarker: Data? = nil) throws {
+        // A crash here is expected of hostile input: no core file for each one.
+        var noCore = rlimit(rlim_cur: 0, rlim_max: 0)
+        #if os(Linux)
+        _ = setrlimit(__rlimit_resource_t(RLIMIT_CORE.rawValue), &noCore)
+        #else
+        _ = setrlimit(RLIMIT_CORE, &noCore)
+        #endif
         if let memoryLimitBytes {
             var limit = rlimit(rlim_cur: rlim_t(memoryLimitBytes), rlim_max: rlim_t(memoryLimitBytes))
             #if os(Linux)

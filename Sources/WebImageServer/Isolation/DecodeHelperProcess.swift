@@ -69,8 +69,15 @@ final class DecodeHelperProcess: Sendable {
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK))
         let argv: [UnsafeMutablePointer<CChar>?] = ([executable] + arguments).map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
+        // Without Swift's crash backtracer: a crash is an expected answer to hostile input, its cause is logged
+        // in one line by the pool, and a symbolicated backtrace per request would flood the log and delay the
+        // helper's death.
+        var environment = ProcessInfo.processInfo.environment
+        environment["SWIFT_BACKTRACE"] = "enable=no"
+        let envp: [UnsafeMutablePointer<CChar>?] = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { envp.forEach { free($0) } }
         var pid = pid_t()
-        let status = posix_spawn(&pid, executable, &actions, &attributes, argv, environ)
+        let status = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
         close(input[0])
         close(output[1])
         guard status == 0 else {
