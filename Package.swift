@@ -162,7 +162,7 @@ let package = Package(
             dependencies: [
                 "WebImage", "WebImageCLI", "TestImageServer", "CTurboJPEG", "CoderTestSupport",
                 // Decoder isolation's tests compare helpers' pixels with these coders' in-process decodes.
-                "WebImageServer", "WebImageHEIF", "WebImageTIFF", "WebImagePDF",
+                "WebImageServer", "WebImageHEIF", "WebImageTIFF", "WebImagePDF", "WebImageAVIF",
                 .product(name: "MetricsTestKit", package: "swift-metrics"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ],
