@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 import WebImage
+import WebImageAVIF
 import WebImageHEIF
 import WebImagePDF
 import WebImageServer
@@ -82,6 +83,21 @@ import WebImageTIFF
         // The replacement helper answers the next request.
         let photo = try IsolationFixtures.heic("photo")
         #expect(try coders.decode(photo).pixels.bytes == Self.inProcess.decode(photo).pixels.bytes)
+    }
+
+    @Test func aDecodeOverTheHelpersMemoryLimitFailsWithATypedErrorAndTheNextOneIsServed() throws {
+        let gradient = try PixelBuffer(width: 1920, height: 1080, filledWith: RGBA(40, 90, 200))
+        let large = try AVIFCoder().encode(Image(pixels: gradient), as: .avif, options: EncodeOptions(quality: 0.5))
+        // 64 MB of address space is less than a helper has mapped once started: its next large allocation fails.
+        let starved = try DecodeHelperPool(configuration: .init(
+            executable: CommandLineTool.executable, arguments: ["_decode-helper", "--memory-limit-mb", "64"], size: 1))
+        let coders = ImageCoders.isolating([.avif], in: starved, behind: .shared)
+        let error = #expect(throws: ImageError.self) { try coders.decode(large) }
+        #expect(error?.code == .badImageData || error?.code == .imageTooLarge)
+        #expect(starved.busyCount == 0)
+        let roomy = try Self.pool(size: 1)
+        let decoded = try ImageCoders.isolating([.avif], in: roomy, behind: .shared).decode(large)
+        #expect(decoded.size == PixelSize(width: 1920, height: 1080))
     }
 
     @Test func formatsNotIsolatedAreDecodedInProcess() throws {
