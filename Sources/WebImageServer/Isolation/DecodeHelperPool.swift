@@ -100,9 +100,17 @@ public final class DecodeHelperPool: Sendable {
     private func exchange(_ request: HelperWireFormat.Request, source: Data) throws -> DecodeHelperProcess.Outcome {
         permits.wait()
         defer { permits.signal() }
-        let waiting = state.withLock { state in
+        var waiting = state.withLock { state in
             state.busy += 1
             return state.idle.popLast()
+        }
+        if let ended = waiting, ended.endedWhileIdle {
+            // Not this source's fault: replaced before the request, which then goes to the new helper.
+            let ending = ended.stop()
+            state.withLock { $0.restarts += 1 }
+            restartCounter?.increment()
+            onRestart("ended while idle (\(ending))")
+            waiting = nil
         }
         let helper: DecodeHelperProcess
         do {

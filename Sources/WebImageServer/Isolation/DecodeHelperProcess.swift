@@ -130,6 +130,13 @@ final class DecodeHelperProcess: Sendable {
         }
     }
 
+    /// Whether the helper ended while it had no request (the kernel's OOM killer, a signal from outside): its
+    /// output then reads as closed. A helper waiting for a request has written nothing, so nothing else is ready.
+    var endedWhileIdle: Bool {
+        var descriptor = pollfd(fd: answers, events: Int16(POLLIN), revents: 0)
+        return poll(&descriptor, 1, 0) != 0
+    }
+
     /// Kills the helper (if it still runs), reaps it and closes the pipes. Returns how it ended, for logs and
     /// error messages: "killed by signal 11", "exited with status 1".
     @discardableResult

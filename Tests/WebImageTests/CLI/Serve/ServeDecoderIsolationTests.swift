@@ -36,6 +36,24 @@ import WebImage
         #expect(await server.terminate() == 0)
     }
 
+    @Test func aHelperKilledWhileIdleIsReplacedAndTheNextRequestIsServed() async throws {
+        let origin = try await TestImageServer.start()
+        origin.serve("photo.heic", data: try IsolationFixtures.heic("photo"), contentType: "image/heic")
+        let folder = try CommandLineTool.temporaryFolder()
+        let server = try await ServeProcess.start(
+            ["--insecure", "--bind", "127.0.0.1:0", "--allow-loopback-sources", "--cache-dir", folder.path,
+             "--decode-helpers", "1"])
+        let helpers = Self.helpers(of: server.process.processIdentifier)
+        try #require(helpers.count == 1)
+        #expect(kill(helpers[0], SIGKILL) == 0)  // as the kernel's OOM killer would
+        // Wait for it to be dead (a zombie until the server reaps it), so the request meets a dead helper.
+        for _ in 0..<1_000 where Self.state(of: helpers[0]) != "Z" { try await Task.sleep(for: .milliseconds(10)) }
+        let path = "/_/rs:fit:40:40/plain/" + origin.url("/files/photo.heic").absoluteString + "@png"
+        #expect(try await server.get(path).status == 200)
+        #expect(server.standardError.contains("decode helper replaced: the decoder ended while idle"))
+        #expect(await server.terminate() == 0)
+    }
+
     @Test func isolationCanBeTurnedOffByFlagOrVariable() async throws {
         let folder = try CommandLineTool.temporaryFolder()
         for (arguments, environment) in [(["--no-isolate-decoders"], [:]), ([], ["WEBIMAGE_ISOLATE_DECODERS": "0"])] {
@@ -58,8 +76,17 @@ import WebImage
         #expect(help.status == 0 && !help.stdout.contains("_decode-helper"))
     }
 
+    /// The one-letter state of process `pid` ("R", "S", "Z"…), from /proc; `nil` once it is gone.
+    static func state(of pid: Int32) -> String? {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+              let afterName = stat.range(of: ") ", options: .backwards) else { return nil }
+        return stat[afterName.upperBound...].split(separator: " ").first.map(String.init)
+    }
+
     /// The children of `pid` running `webimage _decode-helper`, read from /proc.
-    static func helperCount(of pid: Int32) -> Int {
+    static func helperCount(of pid: Int32) -> Int { helpers(of: pid).count }
+
+    static func helpers(of pid: Int32) -> [Int32] {
         let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
         return entries.filter { entry in
             guard Int32(entry) != nil,
@@ -71,6 +98,6 @@ import WebImage
                 return false
             }
             return String(decoding: command, as: UTF8.self).contains("_decode-helper")
-        }.count
+        }.compactMap { Int32($0) }
     }
 }
