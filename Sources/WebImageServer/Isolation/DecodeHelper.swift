@@ -84,7 +84,9 @@ public enum DecodeHelper {
         }
         try PipeIO.writeAll(output, header, deadline: nil)
         for pixels in frames {
-            try pixels.withUnsafeBytes { bytes throws(PipeIO.Failure) in try PipeIO.writeAll(output, bytes, deadline: nil) }
+            try pixels.withUnsafeBytes { bytes throws(PipeIO.Failure) in
+                try PipeIO.writeAll(output, bytes, deadline: nil)
+            }
         }
     }
 

@@ -21,7 +21,8 @@ enum PipeIO {
 
     /// Writes every byte of `buffer`. The descriptor should be non-blocking when `deadline` is given, so that a
     /// full pipe makes the write wait in `poll`, where the deadline is kept.
-    static func writeAll(_ fd: Int32, _ buffer: UnsafeRawBufferPointer, deadline: ContinuousClock.Instant?) throws(Failure) {
+    static func writeAll(_ fd: Int32, _ buffer: UnsafeRawBufferPointer,
+                         deadline: ContinuousClock.Instant?) throws(Failure) {
         var offset = 0
         while offset < buffer.count {
             try wait(for: fd, events: Int16(POLLOUT), deadline: deadline)

@@ -40,7 +40,11 @@ import WebImageTIFF
         await IsolationFixtures.runOnThreads(12, count: count) { index in
             let (data, options) = index % crashEvery == 0 ? (crash, DecodeOptions()) : good[index % good.count]
             let outcome = Result { () throws(ImageError) in
-                do { return try coders.decode(data, options: options) } catch { throw error as? ImageError ?? ImageError(.io, "\(error)") }
+                do {
+                    return try coders.decode(data, options: options)
+                } catch {
+                    throw error as? ImageError ?? ImageError(.io, "\(error)")
+                }
             }
             outcomes.withLock { $0[index] = outcome }
         }

@@ -29,9 +29,9 @@ import WebImageServer
             let there = try Self.median(runs) { _ = try isolated.decode(data) }
             let propertiesHere = try Self.median(runs) { _ = try inProcess.properties(of: data) }
             let propertiesThere = try Self.median(runs) { _ = try isolated.properties(of: data) }
-            print("isolation cost, \(name) \(size), median of \(runs): decode \(here) µs in process, \(there) µs "
-                  + "in a helper (+\(there - here)); properties \(propertiesHere) µs in process, \(propertiesThere) µs "
-                  + "in a helper (+\(propertiesThere - propertiesHere))")
+            print("isolation cost, \(name) \(size), median of \(runs): decode \(here) µs in process, "
+                  + "\(there) µs in a helper (+\(there - here)); properties \(propertiesHere) µs in process, "
+                  + "\(propertiesThere) µs in a helper (+\(propertiesThere - propertiesHere))")
         }
     }
 

@@ -18,7 +18,9 @@ import WebImage
             // A timeout long enough for the crash to be a crash (SIGSEGV) even on a loaded machine.
             ["--insecure", "--bind", "127.0.0.1:0", "--allow-loopback-sources", "--cache-dir", folder.path,
              "--workers", "2", "--decode-timeout", "600", "--request-timeout", "600"])
-        func path(_ name: String) -> String { "/_/rs:fit:40:40/plain/" + origin.url("/files/\(name)").absoluteString + "@png" }
+        func path(_ name: String) -> String {
+            "/_/rs:fit:40:40/plain/" + origin.url("/files/\(name)").absoluteString + "@png"
+        }
 
         let crashed = try await server.get(path("crash.heic"))
         #expect(crashed.status == 422)
@@ -67,7 +69,8 @@ import WebImage
             ["--insecure", "--bind", "127.0.0.1:0", "--cache-dir", folder.path, "--decode-helpers", "3"])
         #expect(Self.helperCount(of: isolated.process.processIdentifier) == 3)
         #expect(await isolated.terminate() == 0)
-        let wrong = try await CommandLineTool.run(["serve", "--insecure", "--bind", "127.0.0.1:0", "--decode-timeout", "0"])
+        let wrong = try await CommandLineTool.run(
+            ["serve", "--insecure", "--bind", "127.0.0.1:0", "--decode-timeout", "0"])
         #expect(wrong.status != 0 && wrong.stderr.contains("--decode-timeout must be at least 1"))
     }
 
