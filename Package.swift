@@ -166,6 +166,8 @@ let package = Package(
             name: "WebImageTests",
             dependencies: [
                 "WebImage", "WebImageCLI", "TestImageServer", "CTurboJPEG", "CoderTestSupport",
+                // Decoder isolation's tests compare helpers' pixels with these coders' in-process decodes.
+                "WebImageServer", "WebImageHEIF", "WebImageTIFF", "WebImagePDF", "WebImageAVIF",
                 .product(name: "MetricsTestKit", package: "swift-metrics"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ],

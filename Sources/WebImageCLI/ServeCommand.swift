@@ -98,6 +98,19 @@ struct ServeCommand: AsyncParsableCommand {
         "Disk space for cached results, swept beyond it; 0 for no bound (default 1024).", valueName: "N"))
     var resultCacheMB: Int?
 
+    @Flag(name: .customLong("isolate-decoders"), inversion: .prefixedNo, help: ArgumentHelp(
+        "Decode HEIC/HEIF, AVIF, JPEG XL, SVG, PDF and TIFF in helper processes, so that a decoder crash costs one request a 422, not the server (on by default)."))
+    var isolateDecoders: Bool?
+    @Option(name: .customLong("decode-helpers"),
+            help: ArgumentHelp("Decode helper processes kept running (default: --workers).", valueName: "N"))
+    var decodeHelpers: Int?
+    @Option(name: .customLong("decode-timeout"), help: ArgumentHelp(
+        "Seconds one isolated decode may take before its helper is killed, 422 (default 10).", valueName: "SECONDS"))
+    var decodeTimeout: Int?
+    @Option(name: .customLong("decode-memory-mb"),
+            help: ArgumentHelp("Address space of each decode helper (default 2048).", valueName: "N"))
+    var decodeMemoryMB: Int?
+
     func run() async throws {
         let settings = ServeSettings(command: self, environment: ProcessInfo.processInfo.environment)
         let configuration = try settings.configuration()
@@ -109,8 +122,11 @@ struct ServeCommand: AsyncParsableCommand {
         // Every connection costs a descriptor: the soft limit (often 1 024) would let a thousand idle or
         // half-open connections lock every other client out long before memory or CPU run short.
         OpenFileLimit.raiseToHardLimit()
-        let proxy = ImageProxy(configuration: configuration)
         let logger = Logger(label: "webimage.serve")
+        let coders = try settings.decoderIsolation().map { isolation in
+            try DecoderHelpers.coders(isolating: isolation, proxy: configuration, logger: logger)
+        }
+        let proxy = ImageProxy(configuration: configuration, coders: coders ?? .shared)
         do {
             if let degraded = try await proxy.connectSharedCache() {
                 logger.warning("starting with the Redis tier degraded (it is retried): \(degraded)")

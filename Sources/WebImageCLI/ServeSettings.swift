@@ -92,6 +92,28 @@ struct ServeSettings {
         return configuration
     }
 
+    /// Decoder isolation, on unless `--no-isolate-decoders` (or `WEBIMAGE_ISOLATE_DECODERS=0`) turns it off.
+    func decoderIsolation() throws -> DecoderIsolation? {
+        if let given = command.isolateDecoders {
+            guard given else { return nil }
+        } else if let value = environment["WEBIMAGE_ISOLATE_DECODERS"] {
+            switch value.lowercased() {
+            case "1", "true", "yes", "on", "": break
+            case "0", "false", "no", "off": return nil
+            default: throw ServeError("WEBIMAGE_ISOLATE_DECODERS=\(value): expected 1, true, yes, 0, false or no")
+            }
+        }
+        var isolation = DecoderIsolation()
+        isolation.helpers = try number(command.decodeHelpers, "DECODE_HELPERS", "--decode-helpers", minimum: 1)
+        if let seconds = try number(command.decodeTimeout, "DECODE_TIMEOUT", "--decode-timeout", minimum: 1) {
+            isolation.timeout = .seconds(seconds)
+        }
+        if let megabytes = try number(command.decodeMemoryMB, "DECODE_MEMORY_MB", "--decode-memory-mb", minimum: 64) {
+            isolation.memoryLimitBytes = megabytes * 1024 * 1024
+        }
+        return isolation
+    }
+
     /// `HOST:PORT`, `[IPv6]:PORT`.
     static func address(_ text: String) throws -> (String, Int) {
         guard let colon = text.lastIndex(of: ":"), let port = Int(text[text.index(after: colon)...]),

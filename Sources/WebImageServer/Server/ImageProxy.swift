@@ -18,13 +18,14 @@ public final class ImageProxy: Sendable {
     let renders: RenderService
     private let sources: SourcePolicy
     private let responder: ProxyResponder
-    private let metrics = ProxyMetrics()
+    private let metrics: ProxyMetrics
     /// The results tier in Redis (its sources tier shares its connections), when configured.
     private let shared: RedisImageCache?
 
     /// A proxy with caches under `configuration.cacheDirectory` (`sources/` and `results/`).
     public init(configuration: ProxyConfiguration, coders: ImageCoders = .shared) {
         self.configuration = configuration
+        metrics = ProxyMetrics(registry: configuration.metricsRegistry)
         var download = ImageDownloaderConfiguration()
         download.addressPolicy = configuration.allowsLoopbackSources ? .unrestricted : .publicOnly
         download.maximumBodySize = configuration.maximumSourceBytes

@@ -1,4 +1,5 @@
 import Foundation
+import Prometheus
 import WebImage
 import WebImageRedis
 
@@ -64,6 +65,12 @@ public struct ProxyConfiguration: Sendable {
     /// How long a render lease lasts: the longest another proxy waits for a result before rendering it itself
     /// (when the holder died). Default 10 s.
     public var redisLeaseTime: Duration = .seconds(10)
+
+    /// Where `GET /metrics`'s series live. Parts started beside the proxy (the decode helpers of
+    /// `webimage serve`) count into the same registry. Default: a registry of the proxy's own.
+    public var metricsRegistry = PrometheusCollectorRegistry()
+    /// A swift-metrics factory that records into ``metricsRegistry``.
+    public var metricsFactory: PrometheusMetricsFactory { PrometheusMetricsFactory(registry: metricsRegistry) }
 
     /// The defaults described on each property (with no key: call sites set ``signature`` or go insecure).
     public init() {}

@@ -29,8 +29,8 @@ final class ProxyMetrics: Sendable {
     /// One counter per status seen: made once, not per request (a factory lookup takes its lock).
     private let byStatus = Mutex<[Int: CoreMetrics.Counter]>([:])
 
-    init() {
-        registry = PrometheusCollectorRegistry()
+    init(registry: PrometheusCollectorRegistry) {
+        self.registry = registry
         factory = PrometheusMetricsFactory(registry: registry)
         requestTime = CoreMetrics.Timer(label: "webimage_serve_request_seconds", factory: factory)
         sourceTime = CoreMetrics.Timer(label: "webimage_serve_source_seconds", factory: factory)

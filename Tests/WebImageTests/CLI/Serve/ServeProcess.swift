@@ -16,6 +16,7 @@ final class ServeProcess: Sendable {
     let process: Process
     let address: String
     private let output: URL
+    private let errorOutput: URL
 
     /// Starts `webimage serve ARGUMENTS` and waits (on a thread of its own) for its "listening on" line.
     static func start(_ arguments: [String], environment: [String: String] = [:]) async throws -> ServeProcess {
@@ -28,13 +29,14 @@ final class ServeProcess: Sendable {
 
     private init(_ arguments: [String], environment: [String: String]) throws {
         output = FileManager.default.temporaryDirectory.appendingPathComponent("serve-\(UUID().uuidString).out")
-        _ = FileManager.default.createFile(atPath: output.path, contents: nil)
+        errorOutput = output.appendingPathExtension("err")
+        for file in [output, errorOutput] { _ = FileManager.default.createFile(atPath: file.path, contents: nil) }
         let process = Process()
         process.executableURL = CommandLineTool.executable
         process.arguments = ["serve"] + arguments
         process.environment = CommandLineTool.environment.merging(environment) { $1 }
         process.standardOutput = try FileHandle(forWritingTo: output)
-        process.standardError = FileHandle.nullDevice
+        process.standardError = try FileHandle(forWritingTo: errorOutput)
         try process.run()
         self.process = process
         // The line comes once the socket is bound: poll the output file (a pipe could fill and block the child).
@@ -54,13 +56,16 @@ final class ServeProcess: Sendable {
     /// Everything the process printed on stdout so far.
     var standardOutput: String { String(decoding: (try? Data(contentsOf: output)) ?? Data(), as: UTF8.self) }
 
+    /// Everything the process logged on stderr so far.
+    var standardError: String { String(decoding: (try? Data(contentsOf: errorOutput)) ?? Data(), as: UTF8.self) }
+
     /// GETs (or HEADs) `path` from the server.
     func get(_ path: String, head: Bool = false) async throws
         -> (status: Int, headers: [(String, String)], body: Data)
     {
         var request = HTTPClientRequest(url: address + path)
         if head { request.method = .HEAD }
-        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(60))
+        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(600))
         let body = try await response.body.collect(upTo: 64 << 20)
         return (Int(response.status.code), response.headers.map { ($0.name, $0.value) }, Data(body.readableBytesView))
     }
@@ -96,6 +101,7 @@ final class ServeProcess: Sendable {
     deinit {
         if process.isRunning { process.terminate() }
         try? FileManager.default.removeItem(at: output)
+        try? FileManager.default.removeItem(at: errorOutput)
     }
 }
 

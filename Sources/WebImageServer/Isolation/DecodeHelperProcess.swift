@@ -1,0 +1,152 @@
+import Foundation
+import Synchronization
+import WebImage
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Why a helper can no longer be used: it died, stopped answering or wrote something that is not an answer.
+/// The pool replaces it and the request fails with a typed ``ImageError``.
+struct HelperFailure: Error, CustomStringConvertible {
+    enum Kind { case died, timedOut, unreadable, notStarted }
+    let kind: Kind
+    let description: String
+}
+
+/// One running helper process: its pid and the parent's ends of its standard input and output. Used by one
+/// request at a time (the pool hands it out); every property is fixed at start.
+final class DecodeHelperProcess: Sendable {
+    /// What an exchange produced.
+    enum Outcome {
+        case image(Image)
+        case properties(ImageProperties)
+        /// The decoder's own refusal: the helper is fine and stays in the pool.
+        case refused(ImageError)
+    }
+
+    let pid: pid_t
+    /// The parent writes requests here (the helper's standard input); non-blocking, so writes keep the deadline.
+    private let requests: Int32
+    /// The parent reads answers here (the helper's standard output).
+    private let answers: Int32
+
+    /// Starts `executable arguments`, its standard error shared with this process's.
+    init(executable: String, arguments: [String]) throws(HelperFailure) {
+        (pid, requests, answers) = try Self.spawning.withLock { _ throws(HelperFailure) in
+            try Self.spawn(executable: executable, arguments: arguments)
+        }
+        _ = fcntl(requests, F_SETFL, fcntl(requests, F_GETFL) | O_NONBLOCK)
+    }
+
+    /// Held from making a helper's pipes to starting it: no other helper may be started in between and inherit
+    /// them before they are marked close-on-exec (one helper holding another's pipe open would hide its death).
+    private static let spawning = Mutex(())
+
+    private static func spawn(executable: String, arguments: [String]) throws(HelperFailure)
+        -> (pid: pid_t, requests: Int32, answers: Int32)
+    {
+        var input: [Int32] = [-1, -1], output: [Int32] = [-1, -1]
+        guard pipe(&input) == 0, pipe(&output) == 0 else {
+            [input[0], input[1], output[0], output[1]].filter { $0 >= 0 }.forEach { _ = close($0) }
+            throw HelperFailure(kind: .notStarted, description: "pipe() failed: errno \(errno)")
+        }
+        for end in input + output { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+        #if os(Linux)
+        // Pixels come back through this pipe: 1 MB at a time instead of 64 KB wakes each side 16 times less often.
+        // (F_SETPIPE_SZ, not exported to Swift; an unprivileged process may raise a pipe up to 1 MB by default, and
+        // a refusal leaves the default size.)
+        _ = fcntl(output[0], 1031, Int32(1 << 20))
+        #endif
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, input[0], STDIN_FILENO)
+        posix_spawn_file_actions_adddup2(&actions, output[1], STDOUT_FILENO)
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        // The spawning thread may block signals (event loops do); the helper starts with none blocked.
+        var noSignals = sigset_t()
+        sigemptyset(&noSignals)
+        posix_spawnattr_setsigmask(&attributes, &noSignals)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK))
+        let argv: [UnsafeMutablePointer<CChar>?] = ([executable] + arguments).map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        // Without Swift's crash backtracer: a crash is an expected answer to hostile input, its cause is logged
+        // in one line by the pool, and a symbolicated backtrace per request would flood the log and delay the
+        // helper's death.
+        var environment = ProcessInfo.processInfo.environment
+        environment["SWIFT_BACKTRACE"] = "enable=no"
+        let envp: [UnsafeMutablePointer<CChar>?] = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { envp.forEach { free($0) } }
+        var pid = pid_t()
+        let status = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
+        close(input[0])
+        close(output[1])
+        guard status == 0 else {
+            close(input[1])
+            close(output[0])
+            throw HelperFailure(kind: .notStarted, description: "cannot start \(executable): errno \(status)")
+        }
+        return (pid, input[1], output[0])
+    }
+
+    /// Sends one request and reads its answer before `deadline`. Throws ``HelperFailure`` when the helper must be
+    /// replaced.
+    func exchange(_ request: HelperWireFormat.Request, source: Data,
+                  deadline: ContinuousClock.Instant) throws(HelperFailure) -> Outcome {
+        do {
+            try PipeIO.writeAll(requests, HelperWireFormat.encode(request, sourceByteCount: source.count),
+                                deadline: deadline)
+            try PipeIO.writeAll(requests, source, deadline: deadline)
+            let header = try PipeIO.readHeader(answers, maximum: HelperWireFormat.maximumHeaderBytes,
+                                               deadline: deadline)
+            switch try HelperWireFormat.decodeAnswer(header) {
+            case .properties(let properties):
+                return .properties(properties)
+            case .failure(let code, let message):
+                return .refused(ImageError(code, message))
+            case .image(let description):
+                let frames = try zip(description.frameSizes, description.durations).map { size, duration in
+                    let pixels = try PixelBuffer(width: size.width, height: size.height) { buffer in
+                        try PipeIO.readAll(answers, into: buffer, deadline: deadline)
+                    }
+                    return ImageFrame(pixels: pixels, duration: duration)
+                }
+                return .image(Image(frames: frames, loopCount: description.loopCount, format: description.format,
+                                    scale: description.scale, orientation: description.orientation,
+                                    flags: description.flags))
+            }
+        } catch PipeIO.Failure.deadline {
+            throw HelperFailure(kind: .timedOut, description: "no answer in time")
+        } catch PipeIO.Failure.closed {
+            throw HelperFailure(kind: .died, description: "the helper closed its pipes")
+        } catch {
+            // A frame that cannot be allocated here leaves its pixels in the pipe: the helper is out of step.
+            throw HelperFailure(kind: .unreadable, description: "\(error)")
+        }
+    }
+
+    /// Whether the helper ended while it had no request (the kernel's OOM killer, a signal from outside): its
+    /// output then reads as closed. A helper waiting for a request has written nothing, so nothing else is ready.
+    var endedWhileIdle: Bool {
+        var descriptor = pollfd(fd: answers, events: Int16(POLLIN), revents: 0)
+        return poll(&descriptor, 1, 0) != 0
+    }
+
+    /// Kills the helper (if it still runs), reaps it and closes the pipes. Returns how it ended, for logs and
+    /// error messages: "killed by signal 11", "exited with status 1".
+    @discardableResult
+    func stop() -> String {
+        _ = kill(pid, SIGKILL)
+        close(requests)
+        close(answers)
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0, errno == EINTR {}
+        let signal = status & 0x7f
+        return signal != 0 ? "killed by signal \(signal)" : "exited with status \((status >> 8) & 0xff)"
+    }
+}

@@ -1,0 +1,82 @@
+import Foundation
+import WebImage
+
+/// Appends the fields of a ``HelperWireFormat`` header: fixed-width little-endian numbers, length-prefixed UTF-8.
+struct FieldWriter {
+    private(set) var bytes = Data()
+
+    mutating func byte(_ value: UInt8) { bytes.append(value) }
+    mutating func bool(_ value: Bool) { byte(value ? 1 : 0) }
+    mutating func int(_ value: Int) { withUnsafeBytes(of: Int64(value).littleEndian) { bytes.append(contentsOf: $0) } }
+    mutating func double(_ value: Double) {
+        withUnsafeBytes(of: value.bitPattern.littleEndian) { bytes.append(contentsOf: $0) }
+    }
+    mutating func string(_ value: String) {
+        int(value.utf8.count)
+        bytes.append(contentsOf: value.utf8)
+    }
+    mutating func size(_ value: PixelSize) {
+        int(value.width)
+        int(value.height)
+    }
+    mutating func optionalInt(_ value: Int?) {
+        bool(value != nil)
+        if let value { int(value) }
+    }
+    mutating func optionalDouble(_ value: Double?) {
+        bool(value != nil)
+        if let value { double(value) }
+    }
+    mutating func optionalString(_ value: String?) {
+        bool(value != nil)
+        if let value { string(value) }
+    }
+    mutating func optionalSize(_ value: PixelSize?) {
+        bool(value != nil)
+        if let value { size(value) }
+    }
+
+    /// The fields behind their `UInt32` length.
+    var framed: Data {
+        var framed = Data()
+        withUnsafeBytes(of: UInt32(bytes.count).littleEndian) { framed.append(contentsOf: $0) }
+        framed.append(bytes)
+        return framed
+    }
+}
+
+/// Reads what ``FieldWriter`` wrote; running past the end throws instead of trapping.
+struct FieldReader {
+    private let bytes: [UInt8]
+    private var offset = 0
+
+    init(_ data: Data) { bytes = Array(data) }
+
+    mutating func byte() throws -> UInt8 {
+        guard offset < bytes.count else { throw HelperProtocolError("the header ends early") }
+        defer { offset += 1 }
+        return bytes[offset]
+    }
+    mutating func bool() throws -> Bool { try byte() != 0 }
+    mutating func int() throws -> Int { Int(Int64(bitPattern: try word())) }
+    mutating func double() throws -> Double { Double(bitPattern: try word()) }
+    mutating func string() throws -> String {
+        let count = try int()
+        guard count >= 0, count <= bytes.count - offset else { throw HelperProtocolError("a string runs past the end") }
+        defer { offset += count }
+        return String(decoding: bytes[offset..<offset + count], as: UTF8.self)
+    }
+    mutating func size() throws -> PixelSize { PixelSize(width: try int(), height: try int()) }
+    mutating func optionalInt() throws -> Int? { try bool() ? try int() : nil }
+    mutating func optionalDouble() throws -> Double? { try bool() ? try double() : nil }
+    mutating func optionalString() throws -> String? { try bool() ? try string() : nil }
+    mutating func optionalSize() throws -> PixelSize? { try bool() ? try size() : nil }
+
+    private mutating func word() throws -> UInt64 {
+        guard bytes.count - offset >= 8 else { throw HelperProtocolError("the header ends early") }
+        var value: UInt64 = 0
+        for index in 0..<8 { value |= UInt64(bytes[offset + index]) << (8 * index) }
+        offset += 8
+        return value
+    }
+}
