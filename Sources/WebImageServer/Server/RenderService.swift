@@ -22,6 +22,7 @@ final class RenderService: Sendable {
     private let configuration: ProxyConfiguration
     private let started = Atomic(0)
     private let drawn = Atomic(0)
+    private let memory = IdleMemoryRelease()
 
     init(configuration: ProxyConfiguration, sourceLoader: SourceLoader, renderer: ProxyRenderer,
          results: ResultCache, metrics: ProxyMetrics, cpu: CPUExecutor) {
@@ -110,6 +111,7 @@ final class RenderService: Sendable {
             return try Self.draw(source.data, request: request, renderer: renderer, metrics: metrics,
                                  maximumPixels: configuration.maximumSourcePixels)
         }
+        memory.renderEnded { [cpu] in cpu.slots.running == 0 && cpu.slots.waiting == 0 }
         // Only now: the bytes decoded (a render error after decoding is about the options, not the source).
         if source.origin != .disk { await sourceLoader.keep(source.data, for: request.source) }
         let digest = data.withUnsafeBytes { SHA256.hash($0) }

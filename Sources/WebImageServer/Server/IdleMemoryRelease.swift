@@ -1,0 +1,36 @@
+import Dispatch
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Gives freed memory back to the system once the proxy has been idle for a moment. glibc keeps what a render
+/// freed in its arenas (one per thread that allocated, each holding its peak), so after a few large animations a
+/// server that does nothing still holds hundreds of megabytes; `malloc_trim` returns the free pages of every
+/// arena. Trimming while renders run would only make their next allocations fault the pages in again, so it
+/// waits until nothing renders.
+final class IdleMemoryRelease: Sendable {
+    private let scheduled = Atomic(false)
+    private let delay: Duration
+    private let queue = DispatchQueue(label: "webimage.serve.memory", qos: .utility)
+
+    /// Trims `delay` after a render ends with nothing else rendering.
+    init(delay: Duration = .seconds(1)) {
+        self.delay = delay
+    }
+
+    /// A render ended; `isIdle` tells, when the delay has passed, whether nothing renders any more (if something
+    /// does, the end of that render looks again).
+    func renderEnded(isIdle: @escaping @Sendable () -> Bool) {
+        guard !scheduled.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        let (seconds, attoseconds) = delay.components
+        let nanoseconds = Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
+        queue.asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) { [self] in
+            scheduled.store(false, ordering: .releasing)
+            guard isIdle() else { return }
+            #if canImport(Glibc)
+            malloc_trim(0)
+            #endif
+        }
+    }
+}
