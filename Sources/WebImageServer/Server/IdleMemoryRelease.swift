@@ -28,9 +28,18 @@ final class IdleMemoryRelease: Sendable {
         queue.asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) { [self] in
             scheduled.store(false, ordering: .releasing)
             guard isIdle() else { return }
-            #if canImport(Glibc)
-            malloc_trim(0)
-            #endif
+            _ = Self.trim?(0)
         }
     }
+
+    /// glibc's `malloc_trim`, which Swift's Glibc module does not import (it is a GNU extension in malloc.h);
+    /// `nil` on other C libraries.
+    private static let trim: (@convention(c) (Int) -> Int32)? = {
+        #if canImport(Glibc)
+        guard let symbol = dlsym(nil, "malloc_trim") else { return nil }  // nil: RTLD_DEFAULT
+        return unsafeBitCast(symbol, to: (@convention(c) (Int) -> Int32).self)
+        #else
+        return nil
+        #endif
+    }()
 }
