@@ -22,6 +22,9 @@ let package = Package(
         .executable(name: "webimage", targets: ["WebImageCLI"]),
         // The image proxy behind `webimage serve`, for apps that embed it.
         .library(name: "WebImageServer", targets: ["WebImageServer"]),
+        // The proxy's URL format alone (paths, processing options, presets, signatures), without the server:
+        // what the fuzz harnesses drive, and what a client that builds or checks imgproxy URLs needs.
+        .library(name: "WebImageProxyURL", targets: ["WebImageProxyURL"]),
         // A cache tier on Redis shared by several processes, with its own small RESP client.
         .library(name: "WebImageRedis", targets: ["WebImageRedis"]),
         // For the benchmark and soak packages beside this one (Benchmarks/, Reliability/), which are kept out of
@@ -130,12 +133,14 @@ let package = Package(
                            .product(name: "MetricsTestKit", package: "swift-metrics")],
             swiftSettings: strict
         ),
-        // The image proxy behind `webimage serve`: URL parsing and signing, options, rendering, caching, the
-        // Hummingbird server. It composes the library; the library never imports it.
+        // imgproxy's URL format: paths, processing options, presets, signatures; no server.
+        .target(name: "WebImageProxyURL", dependencies: ["WebImage"], swiftSettings: strict),
+        // The image proxy behind `webimage serve`: rendering, caching, the Hummingbird server, over the URL
+        // format above. It composes the library; the library never imports it.
         .target(
             name: "WebImageServer",
             dependencies: [
-                "WebImage", "WebImageRedis", .product(name: "Hummingbird", package: "hummingbird"),
+                "WebImage", "WebImageProxyURL", "WebImageRedis", .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -148,7 +153,8 @@ let package = Package(
         ),
         .testTarget(
             name: "WebImageServerTests",
-            dependencies: ["WebImageServer", "WebImage", "TestImageServer", .product(name: "NIOCore", package: "swift-nio")],
+            dependencies: ["WebImageServer", "WebImageProxyURL", "WebImage", "TestImageServer",
+                           .product(name: "NIOCore", package: "swift-nio")],
             swiftSettings: strict
         ),
         .executableTarget(

@@ -10,7 +10,7 @@ let harnessSettings: [SwiftSetting] = [
     .treatAllWarnings(as: .error),
 ]
 
-/// The plugin coders, which some harnesses drive (FuzzProperties drives them all); FuzzRESP drives WebImageRedis.
+/// The plugin coders, which some harnesses drive (FuzzProperties drives them all); FuzzRESP drives WebImageRedis, FuzzProxyURL the proxy's URL format.
 let plugins = ["WebImageAVIF", "WebImageHEIF", "WebImageJXL", "WebImageSVG", "WebImagePDF", "WebImageTIFF"]
 
 let package = Package(
@@ -30,7 +30,8 @@ let package = Package(
             name: "FuzzHarnesses",
             dependencies: ["FuzzSupport", .product(name: "WebImage", package: "swift-web-image")]
                 + plugins.map { .product(name: $0, package: "swift-web-image") }
-                + [.product(name: "WebImageRedis", package: "swift-web-image")],
+                + [.product(name: "WebImageRedis", package: "swift-web-image"),
+                   .product(name: "WebImageProxyURL", package: "swift-web-image")],
             swiftSettings: harnessSettings
         ),
     ]

@@ -2,38 +2,38 @@ import WebImage
 
 /// One option segment split at `:` into its name and arguments, with readers that turn an argument into a value
 /// or a 400 naming the option. An empty argument is an omitted one (imgproxy's `rs:fill::300`).
-struct OptionArguments {
-    let name: String
+package struct OptionArguments {
+    package let name: String
     private let arguments: [Substring]
 
-    init(_ segment: String) {
+    package init(_ segment: String) {
         let parts = segment.split(separator: ":", omittingEmptySubsequences: false)
         name = String(parts[0])
         arguments = Array(parts.dropFirst())
     }
 
     /// The non-empty arguments, in order.
-    var all: [String] { arguments.filter { !$0.isEmpty }.map(String.init) }
+    package var all: [String] { arguments.filter { !$0.isEmpty }.map(String.init) }
 
     /// Whether argument `index` is given.
-    func has(_ index: Int) -> Bool { index < arguments.count && !arguments[index].isEmpty }
+    package func has(_ index: Int) -> Bool { index < arguments.count && !arguments[index].isEmpty }
 
     /// Refuses more than `count` arguments.
-    func allow(at count: Int) throws(ProxyError) {
+    package func allow(at count: Int) throws(ProxyError) {
         guard arguments.count <= count else {
             throw .badRequest("\(name) takes at most \(count) argument\(count == 1 ? "" : "s"), not \(arguments.count)")
         }
     }
 
     /// `value`, or a 400 saying that the option lacks an argument.
-    func required<Value>(_ value: Value?) throws(ProxyError) -> Value {
+    package func required<Value>(_ value: Value?) throws(ProxyError) -> Value {
         guard let value else { throw .badRequest("\(name) is missing its argument") }
         return value
     }
 
-    func text(_ index: Int) -> String? { has(index) ? String(arguments[index]) : nil }
+    package func text(_ index: Int) -> String? { has(index) ? String(arguments[index]) : nil }
 
-    func integer(_ index: Int, in range: ClosedRange<Int>) throws(ProxyError) -> Int? {
+    package func integer(_ index: Int, in range: ClosedRange<Int>) throws(ProxyError) -> Int? {
         guard let text = text(index) else { return nil }
         guard let value = Int(text), range.contains(value) else {
             throw .badRequest("\(name): \"\(text.prefix(20))\" is not a whole number in \(range)")
@@ -41,7 +41,7 @@ struct OptionArguments {
         return value
     }
 
-    func number(_ index: Int, in range: ClosedRange<Double>) throws(ProxyError) -> Double? {
+    package func number(_ index: Int, in range: ClosedRange<Double>) throws(ProxyError) -> Double? {
         guard let text = text(index) else { return nil }
         guard let value = Double(text), value.isFinite, range.contains(value) else {
             throw .badRequest("\(name): \"\(text.prefix(20))\" is not a number in \(range)")
@@ -50,13 +50,13 @@ struct OptionArguments {
     }
 
     /// A width or height in pixels: 0 (follow the other side) to 16 384.
-    func dimension(_ index: Int) throws(ProxyError) -> Int? { try integer(index, in: 0...16_384) }
+    package func dimension(_ index: Int) throws(ProxyError) -> Int? { try integer(index, in: 0...16_384) }
 
     /// A crop side: absolute pixels (≥ 1), a fraction (< 1) or 0 (all).
-    func cropSide(_ index: Int) throws(ProxyError) -> Double? { try number(index, in: 0...1_000_000) }
+    package func cropSide(_ index: Int) throws(ProxyError) -> Double? { try number(index, in: 0...1_000_000) }
 
     /// `1`, `t`, `true` or `0`, `f`, `false`.
-    func bool(_ index: Int) throws(ProxyError) -> Bool? {
+    package func bool(_ index: Int) throws(ProxyError) -> Bool? {
         guard let text = text(index) else { return nil }
         switch text {
         case "1", "t", "true": return true
@@ -65,7 +65,7 @@ struct OptionArguments {
         }
     }
 
-    func resizingType(_ index: Int) throws(ProxyError) -> ProcessingOptions.ResizingType? {
+    package func resizingType(_ index: Int) throws(ProxyError) -> ProcessingOptions.ResizingType? {
         guard let text = text(index) else { return nil }
         guard let type = ProcessingOptions.ResizingType(rawValue: text) else {
             throw .badRequest(
@@ -75,12 +75,12 @@ struct OptionArguments {
     }
 
     /// Extending a small image to the box with background is not supported: `extend` may only be false.
-    func refuseExtend(_ index: Int) throws(ProxyError) {
+    package func refuseExtend(_ index: Int) throws(ProxyError) {
         if try bool(index) == true { throw .badRequest("\(name): extend is not supported") }
     }
 
     /// `TYPE[:X:Y]` from argument `index` on; `sm` takes no offsets, `fp` takes its centre as fractions.
-    func gravity(from index: Int) throws(ProxyError) -> Gravity {
+    package func gravity(from index: Int) throws(ProxyError) -> Gravity {
         guard let text = text(index) else { throw .badRequest("\(name) is missing its gravity type") }
         guard let anchor = Gravity.Anchor(rawValue: text) else {
             throw .badRequest(
@@ -103,7 +103,7 @@ struct OptionArguments {
     }
 
     /// `R:G:B` (0–255 each) or one hex colour (`RGB` or `RRGGBB`) from argument `index`; none at all is `nil`.
-    func color(from index: Int) throws(ProxyError) -> RGBA? {
+    package func color(from index: Int) throws(ProxyError) -> RGBA? {
         try allow(at: index + 3)
         guard has(index) else { return nil }
         if arguments.count == index + 3 {

@@ -31,7 +31,7 @@ public struct URLSignature: Sendable {
         return HMACSHA256.constantTimeEquals(given, expected)
     }
 
-    static func bytes(fromHex hex: String) -> [UInt8]? {
+    package static func bytes(fromHex hex: String) -> [UInt8]? {
         let digits = Array(hex.utf8)
         guard digits.count % 2 == 0 else { return nil }
         var bytes = [UInt8]()

@@ -30,7 +30,7 @@ public struct FormatNegotiation: Sendable, Hashable {
     }
 
     /// The media types of an `Accept` header whose quality is above 0, lowercased, parameters dropped.
-    static func acceptedTypes(_ accept: String) -> Set<String> {
+    package static func acceptedTypes(_ accept: String) -> Set<String> {
         var types = Set<String>()
         for range in accept.split(separator: ",") {
             let parts = range.split(separator: ";")

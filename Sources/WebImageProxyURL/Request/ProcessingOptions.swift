@@ -80,7 +80,7 @@ extension ProcessingOptions {
     ///
     /// Written out field by field: interpolating the whole struct would go through reflection, which cost a
     /// quarter of the CPU time of a cache hit.
-    var cacheKey: String {
+    package var cacheKey: String {
         func gravityKey(_ gravity: Gravity) -> String { "\(gravity.anchor.rawValue):\(gravity.x):\(gravity.y)" }
         var key = "rs:\(resizingType.rawValue):\(width):\(height):\(enlarge ? 1 : 0)/g:\(gravityKey(gravity))"
         if let crop {

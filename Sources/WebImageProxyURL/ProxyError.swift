@@ -17,10 +17,10 @@ public struct ProxyError: Error, Sendable, Equatable, CustomStringConvertible {
     }
 
     /// `400 Bad Request`: the URL or one of its options cannot be read.
-    static func badRequest(_ reason: String) -> ProxyError { ProxyError(status: 400, reason) }
+    package static func badRequest(_ reason: String) -> ProxyError { ProxyError(status: 400, reason) }
 
     /// `403 Forbidden`: the signature is wrong, or the source is not allowed.
-    static func forbidden(_ reason: String) -> ProxyError { ProxyError(status: 403, reason) }
+    package static func forbidden(_ reason: String) -> ProxyError { ProxyError(status: 403, reason) }
 
     /// "400 …: reason", for logs.
     public var description: String { "\(status) \(reason)" }
@@ -31,5 +31,5 @@ public struct ProxyConfigurationError: Error, CustomStringConvertible, Sendable 
     /// What is wrong, in one line.
     public let description: String
 
-    init(_ description: String) { self.description = description }
+    package init(_ description: String) { self.description = description }
 }

@@ -1,9 +1,9 @@
 @_spi(ServerSupport) import WebImage
 
 /// HMAC-SHA256 (RFC 2104 over FIPS 180-4), the MAC of imgproxy's URL signatures.
-enum HMACSHA256 {
+package enum HMACSHA256 {
     /// The 32-byte MAC of `message` under `key`.
-    static func authenticationCode(key: [UInt8], message: [UInt8]) -> [UInt8] {
+    package static func authenticationCode(key: [UInt8], message: [UInt8]) -> [UInt8] {
         let blockSize = SHA256.blockByteCount
         // A key longer than a block is hashed first; a shorter one is padded with zeros.
         var block = key.count > blockSize ? Self.digest(key) : key
@@ -26,7 +26,7 @@ enum HMACSHA256 {
 
     /// Whether two byte strings are equal, in a time that depends only on their lengths: a signature check must not
     /// tell an attacker how many leading bytes of a guess were right.
-    static func constantTimeEquals(_ lhs: [UInt8], _ rhs: [UInt8]) -> Bool {
+    package static func constantTimeEquals(_ lhs: [UInt8], _ rhs: [UInt8]) -> Bool {
         guard lhs.count == rhs.count else { return false }
         var difference: UInt8 = 0
         for index in lhs.indices { difference |= lhs[index] ^ rhs[index] }

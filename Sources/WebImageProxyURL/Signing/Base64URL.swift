@@ -1,10 +1,10 @@
 /// The URL-safe Base64 alphabet of RFC 4648 §5 (`-` and `_` for `+` and `/`), as imgproxy writes signatures (no
 /// padding) and reads encoded source URLs (padding optional).
-enum Base64URL {
+package enum Base64URL {
     private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
 
     /// `bytes` encoded, without `=` padding.
-    static func encode(_ bytes: [UInt8]) -> String {
+    package static func encode(_ bytes: [UInt8]) -> String {
         var output = [UInt8]()
         output.reserveCapacity((bytes.count * 4 + 2) / 3)
         var index = 0
@@ -20,7 +20,7 @@ enum Base64URL {
 
     /// The bytes of `text`, padded or not; `nil` when it holds any other character, a misplaced `=`, or a length
     /// no encoding has (one character over a whole group).
-    static func decode(_ text: Substring) -> [UInt8]? {
+    package static func decode(_ text: Substring) -> [UInt8]? {
         var digits = Array(text.utf8)
         while digits.last == UInt8(ascii: "=") { digits.removeLast() }
         guard digits.count % 4 != 1 else { return nil }

@@ -23,7 +23,7 @@ extension ProcessingOptions {
     }
 
     /// One segment into the options. Presets expand in place, so later segments override them.
-    mutating func apply(_ segment: String, presets: ProxyPresets, fromPreset: Bool) throws(ProxyError) {
+    package mutating func apply(_ segment: String, presets: ProxyPresets, fromPreset: Bool) throws(ProxyError) {
         let arguments = OptionArguments(segment)
         switch arguments.name {
         case "resize", "rs":
