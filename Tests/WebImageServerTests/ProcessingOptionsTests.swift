@@ -1,6 +1,7 @@
 import Testing
 import WebImage
 
+@testable import WebImageProxyURL
 @testable import WebImageServer
 
 @Suite struct ProcessingOptionsTests {
