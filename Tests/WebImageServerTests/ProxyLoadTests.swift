@@ -17,7 +17,7 @@ import Testing
             let request = Task { await harness.get(harness.plainPath(["w:50"], "photo.jpg")) }
             #expect(await Self.eventually { cpu.slots.waiting == 1 })  // downloaded, in line for the worker
             request.cancel()
-            _ = await request.value
+            #expect(await request.value.status == 499)  // logged as the client's doing, not the server's
             #expect(await Self.eventually { harness.proxy.load.renders == 0 && cpu.slots.waiting == 0 })
             release.signal()
             try await holder.value
@@ -45,6 +45,17 @@ import Testing
                 return statuses
             }
             #expect(answered.count == total - (total + 2) / 3 && answered.allSatisfy { $0 == 200 })
+            #expect(await Self.eventually { harness.proxy.load == .idle })
+        }
+    }
+
+    /// `--download-timeout` bounds the whole download: an origin that stops sending is asked once, not three
+    /// times with a fresh timeout each (the retries would hold the transfer slot three times as long).
+    @Test func aDownloadThatTimesOutIsNotRetried() async throws {
+        try await ProxyHarness.with(configuring: { $0.downloadTimeout = .seconds(1) }) { harness in
+            let response = await harness.get(harness.plainPath(["w:50"], "photo.jpg", path: "/stall/"))
+            #expect(response.status == 504)
+            #expect(harness.origin.log.count("/stall/photo.jpg") == 1)
             #expect(await Self.eventually { harness.proxy.load == .idle })
         }
     }

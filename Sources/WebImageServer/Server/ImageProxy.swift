@@ -30,6 +30,8 @@ public final class ImageProxy: Sendable {
         download.addressPolicy = configuration.allowsLoopbackSources ? .unrestricted : .publicOnly
         download.maximumBodySize = configuration.maximumSourceBytes
         download.timeout = configuration.downloadTimeout
+        // --download-timeout bounds a source's whole download: a timed-out attempt is not started again.
+        download.retryPolicy.retriesTimeouts = false
         download.maxConcurrentDownloads = configuration.maximumDownloads
         download.metricsFactory = metrics.factory
         let sources = SourcePolicy(allowedPrefixes: configuration.allowedSourcePrefixes)

@@ -27,12 +27,21 @@ struct ProxyResponder: Sendable {
         let proxyError: ProxyError
         switch error {
         case let error as ProxyError: proxyError = error
+        case _ where Self.isCancellation(error):
+            // Only a client that went away cancels a request: nobody reads this answer, but the access log and
+            // the status counters do, and it is not the server's error (nginx's 499).
+            proxyError = ProxyError(status: 499, "the client closed the request")
         case let error as ImageError: proxyError = ProxyError(imageError: error)
         default: proxyError = ProxyError(status: 500, "internal error: \(error)")
         }
         var response = text(proxyError.status, proxyError.reason)
         if proxyError.status == 429 { response.headers[.retryAfter] = "1" }
         return response
+    }
+
+    /// Whether `error` says the request was cancelled (its client went away).
+    private static func isCancellation(_ error: any Error) -> Bool {
+        error is CancellationError || (error as? ImageError)?.code == .cancelled
     }
 
     /// `/metrics`' answer.

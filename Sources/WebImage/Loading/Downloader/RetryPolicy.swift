@@ -16,6 +16,10 @@ public struct RetryPolicy: Sendable, Equatable {
     public var jitter: Double
     /// Whether a broken body continues from where it stopped instead of starting over.
     public var resumesInterruptedTransfers: Bool
+    /// Whether an attempt that timed out is tried again (each retry then gets the whole timeout anew). A server
+    /// whose timeout bounds the whole download turns this off: an origin that dribbles would otherwise hold a
+    /// transfer for `maximumRetries + 1` timeouts.
+    public var retriesTimeouts = true
 
     /// Creates a policy (defaults: 2 retries after 0.2 s and 0.4 s, ±20 % jitter, resuming on).
     public init(maximumRetries: Int = 2, initialDelay: Duration = .milliseconds(200), multiplier: Double = 2,
@@ -34,8 +38,10 @@ public struct RetryPolicy: Sendable, Equatable {
     /// Whether a failure with `error` (and the HTTP status the server sent, if any) is worth another attempt.
     public func isTransient(_ error: ImageError, statusCode: Int?) -> Bool {
         switch error.code {
-        case .connectionFailed, .timedOut:
+        case .connectionFailed:
             return true
+        case .timedOut:
+            return retriesTimeouts
         case .invalidDownloadStatusCode:
             guard let statusCode else { return false }
             return (500...599).contains(statusCode)
