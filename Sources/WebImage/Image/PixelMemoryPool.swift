@@ -13,9 +13,9 @@ import Darwin
 /// machine. Keeping a few freed blocks per size class removes that cost. Blocks below ``minimumPooledBytes`` are
 /// cheap for malloc and are not pooled; the largest fresh blocks come from ``LargePageMemory``, in huge pages, so
 /// that the first decode in a fresh process pays few faults too.
-final class PixelMemoryPool: Sendable {
+@_spi(ServerSupport) public final class PixelMemoryPool: Sendable {
     /// The pool every ``PixelBuffer`` allocates from.
-    static let shared = PixelMemoryPool()
+    public static let shared = PixelMemoryPool()
 
     /// Blocks smaller than this go straight to malloc.
     public static let minimumPooledBytes = 1 << 20

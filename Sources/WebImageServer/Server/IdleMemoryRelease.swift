@@ -1,14 +1,15 @@
+@_spi(ServerSupport) import WebImage
 import Dispatch
 import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// Gives freed memory back to the system once the proxy has been idle for a moment. glibc keeps what a render
-/// freed in its arenas (one per thread that allocated, each holding its peak), so after a few large animations a
-/// server that does nothing still holds hundreds of megabytes; `malloc_trim` returns the free pages of every
-/// arena. Trimming while renders run would only make their next allocations fault the pages in again, so it
-/// waits until nothing renders.
+/// Gives freed memory back to the system once the proxy has been idle for a moment: the pixel pool's idle blocks
+/// (up to 256 MB kept for the next decode) and what glibc keeps in its arenas (one per thread that allocated,
+/// each holding its peak; `malloc_trim` returns their free pages). After a few large animations a server that
+/// does nothing would otherwise still hold hundreds of megabytes. Releasing while renders run would only make
+/// their next allocations fault the pages in again, so it waits until nothing renders.
 final class IdleMemoryRelease: Sendable {
     private let scheduled = Atomic(false)
     private let delay: Duration
@@ -28,6 +29,7 @@ final class IdleMemoryRelease: Sendable {
         queue.asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) { [self] in
             scheduled.store(false, ordering: .releasing)
             guard isIdle() else { return }
+            PixelMemoryPool.shared.drain()
             _ = Self.trim?(0)
         }
     }

@@ -1,5 +1,5 @@
 import Testing
-@testable import WebImage
+@_spi(ServerSupport) @testable import WebImage
 
 @Suite struct PixelBufferTests {
     @Test func storesRowsTopToBottomInRGBAOrder() throws {
