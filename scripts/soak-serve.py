@@ -621,6 +621,7 @@ class Soak:
                     self.gauges_zero_after = round(time.monotonic() - stopped, 1)
                     break
             await asyncio.sleep(1)
+        await asyncio.sleep(3)  # the server gives freed memory back to the system a second after it goes idle
         self.after = await self.sample("after the load")
         self.stopping_server = True
         watcher.cancel()
@@ -721,6 +722,10 @@ def summary(soak, json_path):
     checks.append(totals.bad == 0)
     log(f"{'PASS' if totals.bad == 0 else 'FAIL'} every 200 an image of the asked format and width: "
         f"{totals.bad} wrong" + (f" e.g. {soak.bad_examples[:3]}" if soak.bad_examples else ""))
+    if soak.after.get("server_requests_by_status"):
+        log(f"     the server's own count (webimage_serve_requests_total, {len(exits) + 1} run(s): the last): "
+            + " ".join(f"{k}:{v}" for k, v in sorted(soak.after["server_requests_by_status"].items()))
+            + f" (it also counts the {totals.disconnected} disconnected clients and this script's /metrics requests)")
     log(f"     shutdown: {soak.shutdown}")
     own = os.times()
     log(f"     this script's CPU: {own.user + own.system:.1f} s (nginx and the load generator share the 2 cores "

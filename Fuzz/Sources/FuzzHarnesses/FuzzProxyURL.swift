@@ -1,6 +1,6 @@
 import Foundation
 import FuzzSupport
-import WebImageProxyURL
+@testable import WebImageProxyURL
 
 /// The proxy's URL reading on any text: the path's segments, the processing options (with a few presets that
 /// name each other), the output extension, and signature checking. Nothing may crash or trap; a path that reads
