@@ -87,6 +87,51 @@ import Glibc
         #expect(await server.terminate() == 0)
     }
 
+    /// A request whose client disconnects while its render waits for the worker leaves the line and is never
+    /// rendered. The only worker is held by a render whose decode helper is stopped (SIGSTOP), so the line is
+    /// deterministic: the waiting request is seen queued, its client closes the connection, and once the helper
+    /// runs again only the first render has decoded anything.
+    @Test func aQueuedRequestWhoseClientDisconnectsIsNeverRendered() async throws {
+        let origin = try await TestImageServer.start()
+        defer { Task { await origin.shutdown() } }
+        origin.serve("photo.heic", data: try IsolationFixtures.heic("photo"), contentType: "image/heic")
+        origin.serve("photo.jpg", data: try Self.photo(), contentType: "image/jpeg")
+        let folder = try CommandLineTool.temporaryFolder()
+        let server = try await ServeProcess.start(
+            ["--bind", "127.0.0.1:0", "--insecure", "--allow-loopback-sources", "--cache-dir", folder.path,
+             "--workers", "1", "--decode-helpers", "1", "--decode-timeout", "600", "--request-timeout", "600"])
+        let helpers = ServeDecoderIsolationTests.helpers(of: server.process.processIdentifier)
+        try #require(helpers.count == 1)
+        #expect(kill(helpers[0], SIGSTOP) == 0)
+        let holding = Task {
+            try await server.get("/_/w:40/plain/" + Self.encoded(origin.url("/files/photo.heic").absoluteString) + "@png")
+        }
+        #expect(try await Self.waitForGauge("webimage_serve_render_slots_busy", 1, on: server))
+        let port = try #require(URL(string: server.address)?.port)
+        let leaving = try ClientSocket(port: port)
+        leaving.send("GET /_/w:40/plain/" + Self.encoded(origin.url("/files/photo.jpg").absoluteString)
+                     + " HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        #expect(try await Self.waitForGauge("webimage_serve_queue_depth", 1, on: server))
+        leaving.close()
+        #expect(try await Self.waitForGauge("webimage_serve_queue_depth", 0, on: server))
+        #expect(try await Self.waitForGauge("webimage_serve_renders_in_flight", 1, on: server))
+        #expect(kill(helpers[0], SIGCONT) == 0)
+        #expect(try await holding.value.status == 200)
+        let gauges = try await Self.gauges(of: server)
+        #expect(gauges["webimage_serve_decode_seconds_count"] == 1)  // the HEIC only: the JPEG never decoded
+        #expect(gauges["webimage_serve_renders_in_flight"] == 0 && gauges["webimage_serve_render_slots_busy"] == 0)
+        #expect(await server.terminate() == 0)
+    }
+
+    /// Waits until the gauge `name` reads `value` (`false` if it never does within a minute of looking).
+    static func waitForGauge(_ name: String, _ value: Double, on server: ServeProcess) async throws -> Bool {
+        for _ in 0..<6_000 {
+            if try await gauges(of: server)[name] == value { return true }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        return false
+    }
+
     static func encoded(_ source: String) -> String {
         source.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
     }
@@ -113,6 +158,31 @@ import Glibc
         }
         return gauges
     }
+}
+
+/// A client connection on a plain socket, for requests whose client goes away.
+private struct ClientSocket: Sendable {
+    let socket: Int32
+
+    init(port: Int) throws {
+        socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var target = sockaddr_in()
+        target.sin_family = sa_family_t(AF_INET)
+        target.sin_port = in_port_t(UInt16(port).bigEndian)
+        target.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &target) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
+            }
+        }
+        guard connected else { throw ServeProcessError("cannot connect to 127.0.0.1:\(port)") }
+    }
+
+    func send(_ text: String) {
+        _ = text.withCString { Glibc.send(socket, $0, strlen($0), 0) }
+    }
+
+    func close() { _ = Glibc.close(socket) }
 }
 
 /// A connection that sent half a request head and nothing more.
