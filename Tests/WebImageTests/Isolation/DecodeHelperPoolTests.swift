@@ -1,7 +1,6 @@
 import Foundation
-import Synchronization
 import Testing
-import WebImage
+@testable import WebImage
 import WebImageAVIF
 import WebImageHEIF
 import WebImagePDF
@@ -36,7 +35,7 @@ import WebImageTIFF
         let expected = try good.map { try Self.inProcess.decode($0.0, options: $0.1) }
         // The crashing file takes its helper seconds of recursion to die: a few of them among many good ones.
         let count = 240, crashEvery = 40
-        let outcomes = Mutex<[Int: Result<Image, ImageError>]>([:])
+        let outcomes = Locked<[Int: Result<Image, ImageError>]>([:])  // pthread: visible to ThreadSanitizer
         await IsolationFixtures.runOnThreads(12, count: count) { index in
             let (data, options) = index % crashEvery == 0 ? (crash, DecodeOptions()) : good[index % good.count]
             let outcome = Result { () throws(ImageError) in
@@ -89,7 +88,10 @@ import WebImageTIFF
         #expect(try coders.decode(photo).pixels.bytes == Self.inProcess.decode(photo).pixels.bytes)
     }
 
-    @Test func aDecodeOverTheHelpersMemoryLimitFailsWithATypedErrorAndTheNextOneIsServed() throws {
+    /// Under a sanitizer the helper sets no address-space limit (the sanitizer's shadow memory would exceed any):
+    /// there is nothing to test there.
+    @Test(.enabled(if: !IsolationFixtures.runsUnderASanitizer))
+    func aDecodeOverTheHelpersMemoryLimitFailsWithATypedErrorAndTheNextOneIsServed() throws {
         let gradient = try PixelBuffer(width: 1920, height: 1080, filledWith: RGBA(40, 90, 200))
         let large = try AVIFCoder().encode(Image(pixels: gradient), as: .avif, options: EncodeOptions(quality: 0.5))
         // 64 MB of address space is less than a helper has mapped once started: its next large allocation fails.

@@ -35,4 +35,11 @@ enum IsolationFixtures {
             }
         }
     }
+
+    /// Whether this test process (and so the helpers it starts, built alike) runs under AddressSanitizer or
+    /// ThreadSanitizer.
+    static var runsUnderASanitizer: Bool {
+        let everywhere = UnsafeMutableRawPointer(bitPattern: 0)  // RTLD_DEFAULT
+        return dlsym(everywhere, "__asan_init") != nil || dlsym(everywhere, "__tsan_init") != nil
+    }
 }

@@ -34,7 +34,8 @@ import WebImage
         #expect(server.process.isRunning)
         let replaced = server.standardError.split(separator: "\n").filter { $0.contains("decode helper replaced") }
         #expect(replaced.count == 2)
-        #expect(replaced.allSatisfy { $0.contains("signal 11") })
+        // A sanitizer catches the stack overflow itself and ends the helper its own way.
+        #expect(replaced.allSatisfy { $0.contains("signal 11") || IsolationFixtures.runsUnderASanitizer })
         let metrics = String(decoding: try await server.get("/metrics").body, as: UTF8.self)
         #expect(metrics.split(separator: "\n").contains("webimage_decode_helper_restarts_total 2"))
         #expect(await server.terminate() == 0)
