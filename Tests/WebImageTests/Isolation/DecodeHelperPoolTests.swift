@@ -76,7 +76,9 @@ import WebImageTIFF
     }
 
     @Test func aHelperThatStopsAnsweringIsKilledAndItsRequestFailsWithATypedError() throws {
-        let pool = try Self.pool(size: 1, timeout: .seconds(1), extraArguments: ["--test-hang-marker", "HANG"])
+        // The limit must also let the replacement start and decode a photo: under AddressSanitizer on a loaded
+        // machine that took over a second (CI, 2026-11-25). A hang is waited out for the whole limit.
+        let pool = try Self.pool(size: 1, timeout: .seconds(10), extraArguments: ["--test-hang-marker", "HANG"])
         let coders = ImageCoders.isolating(IsolatedCoder.defaultFormats, in: pool, behind: Self.inProcess)
         let hanging = Data([0x49, 0x49, 0x2A, 0x00]) + Data("HANG".utf8)  // a TIFF signature: sent to a helper
         let error = #expect(throws: ImageError.self) { try coders.decode(hanging) }
