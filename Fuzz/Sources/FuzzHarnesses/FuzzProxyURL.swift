@@ -37,5 +37,10 @@ private let presets: ProxyPresets = {
         ?? ProxyPresets()
 }()
 
-// Inputs with no hex are impossible for a fixed key; the force is checked at start.
-private let signer = try! URLSignature(keyHex: "736563726574", saltHex: "68656c6c6f")
+/// A fixed key and salt (valid hex, so the initializer cannot fail for them; a failure ends the run at once).
+private let signer: URLSignature = {
+    guard let signer = try? URLSignature(keyHex: "736563726574", saltHex: "68656c6c6f") else {
+        preconditionFailure("the harness's own key and salt were refused")
+    }
+    return signer
+}()

@@ -190,19 +190,9 @@ private struct HalfSentRequest: Sendable {
     let socket: Int32
 
     init(port: Int) throws {
-        socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var target = sockaddr_in()
-        target.sin_family = sa_family_t(AF_INET)
-        target.sin_port = in_port_t(UInt16(port).bigEndian)
-        target.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &target) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
-            }
-        }
-        guard connected else { throw ServeProcessError("cannot connect to 127.0.0.1:\(port)") }
-        let half = "GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: "
-        _ = half.withCString { send(socket, $0, strlen($0), 0) }
+        let client = try ClientSocket(port: port)
+        client.send("GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ")
+        socket = client.socket
     }
 
     /// Waits (on a thread of its own) until the server has closed each connection or `eventualityLimit` passes;
