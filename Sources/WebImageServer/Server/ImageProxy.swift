@@ -137,11 +137,6 @@ public final class ImageProxy: Sendable {
             return responder.failure(error)
         }
     }
-
-    /// `If-None-Match` against a strong tag: `*`, or any listed tag equal to it (weak tags compared weakly).
-    static func matches(_ header: String, etag: String) -> Bool {
-        ProxyResponder.matches(header, etag: etag)
-    }
 }
 
 /// The proxy's work in flight, for `/metrics` and for checking that everything returned to zero.
