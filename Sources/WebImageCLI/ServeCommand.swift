@@ -64,7 +64,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("max-src-pixels"), help: ArgumentHelp("Refuse larger sources, 422 (default 50 000 000).",
                                                                     valueName: "N"))
     var maxSourcePixels: Int?
-    @Option(name: .customLong("max-src-bytes"), help: ArgumentHelp("Refuse larger downloads, 413 (default 31 457 280).",
+    @Option(name: .customLong("max-src-bytes"), help: ArgumentHelp("Refuse larger downloads, 422 (default 31 457 280).",
                                                                    valueName: "N"))
     var maxSourceBytes: Int?
     @Option(help: ArgumentHelp("Cache-Control max-age of results in seconds (default 31 536 000).",

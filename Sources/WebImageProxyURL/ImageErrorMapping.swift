@@ -1,25 +1,27 @@
 import WebImage
 
 extension ProxyError {
-    /// The answer for a library error while fetching, decoding or rendering a source.
+    /// The answer for a library error while fetching, decoding or rendering a source, as imgproxy answers it.
     ///
-    /// What the source is at fault for is 4xx (404 missing, 413 too many bytes, 422 not a decodable image or too
-    /// many pixels, 403 refused by the address policy); what the origin or the network is at fault for is 502, or
-    /// 504 for a timeout; bad parameters are 400.
+    /// An origin's 4xx is passed on and its 5xx is 502; a source that cannot be reached, is refused by the address
+    /// policy or redirects too often is 404; one over the byte or pixel limit, or not an image this server decodes,
+    /// is 422; a timeout is 504.
     public init(imageError error: ImageError) {
         let detail = error.message
         switch error.code {
-        case .invalidParameter: self.init(status: 400, detail)
-        case .destinationRefused: self.init(status: 403, "the source is not allowed: \(detail)")
-        case .invalidDownloadStatusCode where error.statusCode == 404 || error.statusCode == 410:
-            self.init(status: 404, "the source was not found (\(error.statusCode ?? 404))")
-        case .responseTooLarge: self.init(status: 413, "the source is too large: \(detail)")
+        case .invalidParameter: self.init(status: 404, detail)
+        case .destinationRefused: self.init(status: 404, "the source is not allowed: \(detail)")
+        case .invalidDownloadStatusCode:
+            let status = error.statusCode ?? 502
+            self.init(status: (400..<500).contains(status) ? status : 502, "the origin answered \(status)")
+        case .responseTooLarge: self.init(status: 422, "the source is too large: \(detail)")
         case .imageTooLarge: self.init(status: 422, "the source image is too large: \(detail)")
         case .badImageData, .unsupportedFormat:
             self.init(status: 422, "the source is not an image this server decodes: \(detail)")
         case .timedOut: self.init(status: 504, "the source took too long: \(detail)")
-        case .invalidURL: self.init(status: 400, "the source URL is not valid: \(detail)")
-        default: self.init(status: 502, "the source could not be fetched: \(detail)")
+        case .cancelled: self.init(status: 499, "the request was cancelled")
+        case .io: self.init(status: 500, "the server could not read or write its cache: \(detail)")
+        default: self.init(status: 404, "the source could not be fetched: \(detail)")
         }
     }
 }

@@ -1,9 +1,10 @@
 /// Why a proxy request gets no image: the HTTP status to answer with and a one-line reason for the body.
 ///
-/// Statuses follow the contract: 400 for a URL or option that cannot be read, 403 for a bad signature or
-/// a source that is not allowed, 404 for a source that does not exist, 410 for an expired URL, 413 for a source
-/// over the byte limit, 422 for a source that is not a decodable image or is over the pixel limit, 429 when the work
-/// queue is full, 502 for an origin that fails, 504 for a timeout.
+/// Statuses are imgproxy's: 404 for a URL, option or argument that cannot be read (an expired URL and an unknown
+/// preset too), for a source that is not allowed or cannot be reached, and for one the origin does not have; 403
+/// for a bad signature or a security option the server does not allow; the origin's own 4xx; 422 for a source that
+/// is not an image this server decodes or is over a limit, and for a result format it cannot write; 429 when the
+/// work queue is full; 499 when the client left; 502 for an origin's 5xx; 504 for a timeout.
 public struct ProxyError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The HTTP status code of the answer.
     public let status: Int
@@ -16,13 +17,16 @@ public struct ProxyError: Error, Sendable, Equatable, CustomStringConvertible {
         self.reason = reason
     }
 
-    /// `400 Bad Request`: the URL or one of its options cannot be read.
-    package static func badRequest(_ reason: String) -> ProxyError { ProxyError(status: 400, reason) }
+    /// `404 Not Found`: the URL or one of its options cannot be read (imgproxy's "Invalid URL").
+    package static func invalidURL(_ reason: String) -> ProxyError { ProxyError(status: 404, reason) }
 
-    /// `403 Forbidden`: the signature is wrong, or the source is not allowed.
+    /// `403 Forbidden`: the signature is wrong, or the URL sets a security option the server does not allow.
     package static func forbidden(_ reason: String) -> ProxyError { ProxyError(status: 403, reason) }
 
-    /// "400 …: reason", for logs.
+    /// `404 Not Found`: the source is not one this server may fetch (imgproxy hides why from the client's status).
+    package static func sourceNotAllowed(_ reason: String) -> ProxyError { ProxyError(status: 404, reason) }
+
+    /// "404 …: reason", for logs.
     public var description: String { "\(status) \(reason)" }
 }
 

@@ -55,7 +55,7 @@ import WebImage
         #expect(try plan(["frame:0"], animation, output: .gif).decodeOptions.firstFrameOnly)
         #expect(try plan([], animation, output: .jpeg).decodeOptions.firstFrameOnly)
         #expect(try !plan([], animation, output: .gif).decodeOptions.firstFrameOnly)
-        #expect(throws: ProxyError.badRequest("frame 3 does not exist: the source has 3")) {
+        #expect(throws: ProxyError.invalidURL("frame 3 does not exist: the source has 3")) {
             try plan(["frame:3"], animation, output: .png)
         }
         let long = ImageProperties(format: .gif, size: PixelSize(width: 60, height: 40), frameCount: 11)

@@ -21,13 +21,13 @@ package struct OptionArguments {
     /// Refuses more than `count` arguments.
     package func allow(at count: Int) throws(ProxyError) {
         guard arguments.count <= count else {
-            throw .badRequest("\(name) takes at most \(count) argument\(count == 1 ? "" : "s"), not \(arguments.count)")
+            throw .invalidURL("\(name) takes at most \(count) argument\(count == 1 ? "" : "s"), not \(arguments.count)")
         }
     }
 
     /// `value`, or a 400 saying that the option lacks an argument.
     package func required<Value>(_ value: Value?) throws(ProxyError) -> Value {
-        guard let value else { throw .badRequest("\(name) is missing its argument") }
+        guard let value else { throw .invalidURL("\(name) is missing its argument") }
         return value
     }
 
@@ -36,7 +36,7 @@ package struct OptionArguments {
     package func integer(_ index: Int, in range: ClosedRange<Int>) throws(ProxyError) -> Int? {
         guard let text = text(index) else { return nil }
         guard let value = Int(text), range.contains(value) else {
-            throw .badRequest("\(name): \"\(text.prefix(20))\" is not a whole number in \(range)")
+            throw .invalidURL("\(name): \"\(text.prefix(20))\" is not a whole number in \(range)")
         }
         return value
     }
@@ -44,7 +44,7 @@ package struct OptionArguments {
     package func number(_ index: Int, in range: ClosedRange<Double>) throws(ProxyError) -> Double? {
         guard let text = text(index) else { return nil }
         guard let value = Double(text), value.isFinite, range.contains(value) else {
-            throw .badRequest("\(name): \"\(text.prefix(20))\" is not a number in \(range)")
+            throw .invalidURL("\(name): \"\(text.prefix(20))\" is not a number in \(range)")
         }
         return value
     }
@@ -55,35 +55,53 @@ package struct OptionArguments {
     /// A crop side: absolute pixels (≥ 1), a fraction (< 1) or 0 (all).
     package func cropSide(_ index: Int) throws(ProxyError) -> Double? { try number(index, in: 0...1_000_000) }
 
-    /// `1`, `t`, `true` or `0`, `f`, `false`.
-    package func bool(_ index: Int) throws(ProxyError) -> Bool? {
+    /// A boolean as imgproxy reads one (Go's spellings: `1`, `t`, `T`, `true`, `TRUE`, `True` and the same for
+    /// false); any other text is false, as imgproxy treats it. `nil` when the argument is not given.
+    package func bool(_ index: Int) -> Bool? {
         guard let text = text(index) else { return nil }
-        switch text {
-        case "1", "t", "true": return true
-        case "0", "f", "false": return false
-        default: throw .badRequest("\(name): \"\(text.prefix(20))\" is not 1, t, true, 0, f or false")
-        }
+        return ["1", "t", "T", "true", "TRUE", "True"].contains(text)
+    }
+
+    /// A number above 0 and at most `limit`.
+    package func positiveNumber(_ index: Int, upTo limit: Double) throws(ProxyError) -> Double? {
+        guard let value = try number(index, in: 0...limit) else { return nil }
+        guard value > 0 else { throw .invalidURL("\(name): the value must be above 0") }
+        return value
     }
 
     package func resizingType(_ index: Int) throws(ProxyError) -> ProcessingOptions.ResizingType? {
         guard let text = text(index) else { return nil }
         guard let type = ProcessingOptions.ResizingType(rawValue: text) else {
-            throw .badRequest(
+            throw .invalidURL(
                 "\(name): resizing type \"\(text.prefix(20))\" is not fit, fill, fill-down, force or auto")
         }
         return type
     }
 
-    /// Extending a small image to the box with background is not supported: `extend` may only be false.
-    package func refuseExtend(_ index: Int) throws(ProxyError) {
-        if try bool(index) == true { throw .badRequest("\(name): extend is not supported") }
+    /// `ENABLED[:GRAVITY[:X:Y]]` from argument `index` on (`extend`, `extend_aspect_ratio`, and the tail of
+    /// `size`): the gravity that places the image when extending is on (the centre by default), `nil` when off.
+    package func extend(from index: Int) throws(ProxyError) -> Gravity? {
+        try allow(at: index + 4)
+        let placement = has(index + 1) ? try gravity(from: index + 1) : .center
+        guard placement.anchor != .smart else { throw .invalidURL("\(name): extending takes no smart gravity") }
+        return bool(index) == true ? placement : nil
+    }
+
+    /// A hex colour (`RGB` or `RRGGBB`) at `index`, `nil` when not given.
+    package func hexColor(_ index: Int) throws(ProxyError) -> RGBA? {
+        guard let text = text(index) else { return nil }
+        let expanded = text.count == 3 ? text.map { "\($0)\($0)" }.joined() : text
+        guard expanded.count == 6, let color = RGBA(hex: expanded) else {
+            throw .invalidURL("\(name): \"\(text.prefix(20))\" is not a hex colour")
+        }
+        return color
     }
 
     /// `TYPE[:X:Y]` from argument `index` on; `sm` takes no offsets, `fp` takes its centre as fractions.
     package func gravity(from index: Int) throws(ProxyError) -> Gravity {
-        guard let text = text(index) else { throw .badRequest("\(name) is missing its gravity type") }
+        guard let text = text(index) else { throw .invalidURL("\(name) is missing its gravity type") }
         guard let anchor = Gravity.Anchor(rawValue: text) else {
-            throw .badRequest(
+            throw .invalidURL(
                 "\(name): gravity \"\(text.prefix(20))\" is not ce, no, so, ea, we, noea, nowe, soea, sowe, sm or fp")
         }
         switch anchor {
@@ -91,7 +109,7 @@ package struct OptionArguments {
             try allow(at: index + 1)
             return Gravity(.smart)
         case .focusPoint:
-            try allow(at: index + 3)
+            guard arguments.count == index + 3 else { throw .invalidURL("\(name): fp takes an x and a y") }
             let x = try required(number(index + 1, in: 0...1)), y = try required(number(index + 2, in: 0...1))
             return Gravity(.focusPoint, x: x, y: y)
         default:
@@ -110,13 +128,7 @@ package struct OptionArguments {
             let channels = try (index..<index + 3).map { i throws(ProxyError) in try required(integer(i, in: 0...255)) }
             return RGBA(UInt8(channels[0]), UInt8(channels[1]), UInt8(channels[2]))
         }
-        guard arguments.count == index + 1, let text = text(index) else {
-            throw .badRequest("\(name) takes R:G:B or one hex colour")
-        }
-        let expanded = text.count == 3 ? text.map { "\($0)\($0)" }.joined() : text
-        guard expanded.count == 6, let color = RGBA(hex: expanded) else {
-            throw .badRequest("\(name): \"\(text.prefix(20))\" is not a hex colour")
-        }
-        return color
+        guard arguments.count == index + 1 else { throw .invalidURL("\(name) takes R:G:B or one hex colour") }
+        return try hexColor(index)
     }
 }

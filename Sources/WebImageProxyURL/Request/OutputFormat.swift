@@ -12,13 +12,25 @@ public enum OutputFormat: String, Sendable, Hashable, CaseIterable {
     case avif
     /// GIF; animated when the result has frames.
     case gif
+    /// JPEG XL, when its coder is registered.
+    case jxl
+    /// BMP.
+    case bmp
+    /// TIFF, when its coder is registered.
+    case tiff
+    /// ICO (a PNG inside), at most 256 pixels a side.
+    case ico
+    /// HEIC: a name URLs may use, but no coder writes it here, so it is refused as imgproxy refuses a format it
+    /// cannot save (422).
+    case heic
 
-    /// The format for a URL's name: `jpg` or `jpeg`, `png`, `webp`, `avif`, `gif`; `nil` for any other.
+    /// The format for a URL's name (imgproxy's names: `jpg`/`jpeg`, `png`, `webp`, `avif`, `gif`, `jxl`, `bmp`,
+    /// `tiff`/`tif`, `ico`, `heic`); `nil` for any other.
     public init?(name: String) {
-        if name == "jpeg" {
-            self = .jpeg
-        } else {
-            self.init(rawValue: name)
+        switch name {
+        case "jpeg": self = .jpeg
+        case "tif": self = .tiff
+        default: self.init(rawValue: name)
         }
     }
 
@@ -30,6 +42,11 @@ public enum OutputFormat: String, Sendable, Hashable, CaseIterable {
         case .webp: .webp
         case .avif: .avif
         case .gif: .gif
+        case .jxl: .jxl
+        case .bmp: .bmp
+        case .tiff: .tiff
+        case .ico: .ico
+        case .heic: .heic
         }
     }
 
@@ -41,22 +58,29 @@ public enum OutputFormat: String, Sendable, Hashable, CaseIterable {
         case .webp: "image/webp"
         case .avif: "image/avif"
         case .gif: "image/gif"
+        case .jxl: "image/jxl"
+        case .bmp: "image/bmp"
+        case .tiff: "image/tiff"
+        case .ico: "image/x-icon"
+        case .heic: "image/heic"
         }
     }
 
     /// Whether the format holds more than one frame with timing (so an animation can stay animated).
     public var holdsAnimation: Bool { self == .gif || self == .webp || self == .png || self == .avif }
 
-    /// The output for a source in `format` when the URL names none and `Accept` picks none: the same format when
-    /// the proxy writes it, else JPEG (imgproxy's rule) — or PNG when the source has transparency.
-    public static func matchingSource(_ format: ImageFormat, hasAlpha: Bool) -> OutputFormat {
-        switch format {
-        case .jpeg: .jpeg
-        case .png: .png
-        case .webp: .webp
-        case .avif: .avif
-        case .gif: .gif
-        default: hasAlpha ? .png : .jpeg
-        }
+    /// The output for a source in `format` when the URL names none and `Accept` picks none, by imgproxy's
+    /// preferred-formats rule: the source's format when it is one of `preferred` (imgproxy's default list: JPEG,
+    /// PNG, GIF), else the first preferred format that fits, PNG before JPEG for a source with transparency and
+    /// GIF (or another preferred animated format) for an animation.
+    public static func matchingSource(_ format: ImageFormat, hasAlpha: Bool, isAnimated: Bool = false,
+                                      preferred: [OutputFormat] = [.jpeg, .png, .gif]) -> OutputFormat {
+        if let same = preferred.first(where: { $0.imageFormat == format }) { return same }
+        if isAnimated, let animated = preferred.first(where: \.holdsAnimation) { return animated }
+        if hasAlpha, let transparent = preferred.first(where: \.holdsTransparency) { return transparent }
+        return preferred.first ?? (hasAlpha ? .png : .jpeg)
     }
+
+    /// Whether the format keeps an alpha channel.
+    public var holdsTransparency: Bool { self != .jpeg && self != .bmp }
 }

@@ -1,44 +1,98 @@
 import WebImage
 
 extension ProcessingOptions {
-    /// Reads a URL's option segments (`name:argument:…`, imgproxy's names and short forms) on top of the
-    /// `default` preset, if `presets` has one.
-    /// - Parameter onlyPresets: accept `preset`/`pr` segments only (imgproxy's `IMGPROXY_ONLY_PRESETS`).
-    /// - Throws: ``ProxyError`` 400 naming the first segment that cannot be read: an unknown option or preset, an
-    ///   argument out of range, too many arguments.
-    public init(segments: [String], presets: ProxyPresets = ProxyPresets(), onlyPresets: Bool = false)
-        throws(ProxyError)
-    {
-        self.init()
-        if let defaults = presets.definitions["default"] {
-            for segment in defaults { try apply(segment, presets: presets, fromPreset: true) }
-        }
-        for segment in segments {
-            let name = segment.prefix { $0 != ":" }
-            if onlyPresets, name != "preset", name != "pr" {
-                throw .badRequest("only presets are allowed in URLs here, not \"\(name)\"")
-            }
-            try apply(segment, presets: presets, fromPreset: false)
+    /// What reading a URL's options depends on besides the URL: the server's presets and its rules.
+    public struct ParsingRules: Sendable {
+        /// The presets `preset:NAME` refers to; `default` applies to every request first.
+        public var presets: ProxyPresets
+        /// URLs name presets only (imgproxy's `IMGPROXY_ONLY_PRESETS`): the one option segment is preset names.
+        public var onlyPresets: Bool
+        /// URLs may set the security options (imgproxy's `IMGPROXY_ALLOW_SECURITY_OPTIONS`); presets always may.
+        public var allowsSecurityOptions: Bool
+
+        /// Rules with `presets`, options allowed in URLs, security options refused.
+        public init(presets: ProxyPresets = ProxyPresets(), onlyPresets: Bool = false,
+                    allowsSecurityOptions: Bool = false) {
+            self.presets = presets
+            self.onlyPresets = onlyPresets
+            self.allowsSecurityOptions = allowsSecurityOptions
         }
     }
 
-    /// One segment into the options. Presets expand in place, so later segments override them.
-    package mutating func apply(_ segment: String, presets: ProxyPresets, fromPreset: Bool) throws(ProxyError) {
+    /// Reads a URL's option segments (`name:argument:…`, imgproxy's names and short forms) on top of the
+    /// `default` preset, if there is one.
+    /// - Throws: ``ProxyError`` 404 naming the first segment that cannot be read (an unknown option or preset, an
+    ///   argument out of range, too many arguments), 403 for a security option the rules do not allow.
+    public init(segments: [String], rules: ParsingRules = ParsingRules()) throws(ProxyError) {
+        self.init()
+        if rules.presets.definitions["default"] != nil {
+            try applyPresets(["default"], rules: rules, chain: [])
+        }
+        if rules.onlyPresets {
+            for segment in segments {
+                var names = segment.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
+                // `preset:NAME` is read as the names after it, as in a URL with options.
+                if let first = names.first, first == "preset" || first == "pr", rules.presets.definitions[first] == nil {
+                    names.removeFirst()
+                }
+                try applyPresets(names, rules: rules, chain: [])
+            }
+            return
+        }
+        for segment in segments { try apply(segment, rules: rules, chain: nil) }
+    }
+
+    /// Like ``init(segments:rules:)`` with only presets as rules.
+    public init(segments: [String], presets: ProxyPresets = ProxyPresets(), onlyPresets: Bool = false)
+        throws(ProxyError)
+    {
+        try self.init(segments: segments, rules: ParsingRules(presets: presets, onlyPresets: onlyPresets))
+    }
+
+    /// The presets `names`, in order. A preset already being expanded (`chain`) is skipped, as imgproxy skips a
+    /// preset that names itself through others.
+    mutating func applyPresets(_ names: [String], rules: ParsingRules, chain: [String]) throws(ProxyError) {
+        for name in names where !name.isEmpty {
+            guard let definition = rules.presets.definitions[name] else {
+                throw .invalidURL("unknown preset \"\(name.prefix(40))\"")
+            }
+            guard !chain.contains(name) else { continue }
+            presets.append(name)
+            for segment in definition { try apply(segment, rules: rules, chain: chain + [name]) }
+        }
+    }
+
+    /// One segment into the options; `chain` is the presets being expanded (`nil` for a URL's own segment).
+    /// Presets expand in place, so later segments override them.
+    mutating func apply(_ segment: String, rules: ParsingRules, chain: [String]?) throws(ProxyError) {
         let arguments = OptionArguments(segment)
+        if try applyGeometry(arguments) { return }
+        if try applyEffect(arguments) { return }
+        if try applyHandling(arguments) { return }
+        switch arguments.name {
+        case "preset", "pr":
+            try applyPresets(arguments.all, rules: rules, chain: chain ?? [])
+        case "max_src_resolution", "msr", "max_src_file_size", "msfs", "max_animation_frames", "maf",
+             "max_animation_frame_resolution", "mafr", "max_result_dimension", "mrd":
+            guard chain != nil || rules.allowsSecurityOptions else {
+                throw .forbidden("security options are not allowed in URLs here: \(arguments.name)")
+            }
+            try applySecurityLimit(arguments)
+        default:
+            throw .invalidURL("unknown option \"\(arguments.name.prefix(40))\"")
+        }
+    }
+
+    /// The options that decide the result's size and what part of the source it shows.
+    private mutating func applyGeometry(_ arguments: OptionArguments) throws(ProxyError) -> Bool {
         switch arguments.name {
         case "resize", "rs":
-            try arguments.allow(at: 5)
+            try arguments.allow(at: 8)
             if let type = try arguments.resizingType(0) { resizingType = type }
-            if let width = try arguments.dimension(1) { self.width = width }
-            if let height = try arguments.dimension(2) { self.height = height }
-            if let enlarge = try arguments.bool(3) { self.enlarge = enlarge }
-            try arguments.refuseExtend(4)
+            try applySize(arguments, from: 1)
         case "size", "s":
-            try arguments.allow(at: 4)
-            if let width = try arguments.dimension(0) { self.width = width }
-            if let height = try arguments.dimension(1) { self.height = height }
-            if let enlarge = try arguments.bool(2) { self.enlarge = enlarge }
-            try arguments.refuseExtend(3)
+            try arguments.allow(at: 7)
+            try applySize(arguments, from: 0)
         case "resizing_type", "rt":
             try arguments.allow(at: 1)
             resizingType = try arguments.required(arguments.resizingType(0))
@@ -48,75 +102,71 @@ extension ProcessingOptions {
         case "height", "h":
             try arguments.allow(at: 1)
             height = try arguments.required(arguments.dimension(0))
+        case "min-width", "mw":
+            try arguments.allow(at: 1)
+            minWidth = try arguments.required(arguments.dimension(0))
+        case "min-height", "mh":
+            try arguments.allow(at: 1)
+            minHeight = try arguments.required(arguments.dimension(0))
+        case "zoom", "z":
+            try arguments.allow(at: 2)
+            zoomX = try arguments.required(arguments.positiveNumber(0, upTo: 100))
+            zoomY = try arguments.positiveNumber(1, upTo: 100) ?? zoomX
+        case "dpr":
+            try arguments.allow(at: 1)
+            dpr = try arguments.required(arguments.positiveNumber(0, upTo: 8))
         case "enlarge", "el":
             try arguments.allow(at: 1)
-            enlarge = try arguments.required(arguments.bool(0))
+            enlarge = arguments.bool(0) ?? false
         case "extend", "ex":
-            try arguments.refuseExtend(0)
+            extend = try arguments.extend(from: 0)
+        case "extend_aspect_ratio", "extend_ar", "exar":
+            extendAspectRatio = try arguments.extend(from: 0)
         case "gravity", "g":
             gravity = try arguments.gravity(from: 0)
         case "crop", "c":
             try arguments.allow(at: 5)
             let width = try arguments.required(arguments.cropSide(0))
-            let height = try arguments.required(arguments.cropSide(1))
+            let height = try arguments.cropSide(1) ?? 0
             crop = Crop(width: width, height: height, gravity: arguments.has(2) ? try arguments.gravity(from: 2) : nil)
-        case "quality", "q":
+        case "trim", "t":
+            try arguments.allow(at: 4)
+            let threshold = try arguments.required(arguments.number(0, in: 0...255))
+            trim = Trim(threshold: threshold, color: try arguments.hexColor(1),
+                        equalHorizontal: arguments.bool(2) ?? false, equalVertical: arguments.bool(3) ?? false)
+        case "padding", "pd":
+            try arguments.allow(at: 4)
+            let top = try arguments.integer(0, in: 0...16_384) ?? 0
+            let right = try arguments.integer(1, in: 0...16_384) ?? top
+            let bottom = try arguments.integer(2, in: 0...16_384) ?? top
+            let left = try arguments.integer(3, in: 0...16_384) ?? right
+            padding = Padding(top: top, right: right, bottom: bottom, left: left)
+        case "auto_rotate", "ar":
             try arguments.allow(at: 1)
-            quality = try arguments.required(arguments.integer(0, in: 0...100))
-        case "format", "f", "ext":
-            try arguments.allow(at: 1)
-            let name = try arguments.required(arguments.text(0))
-            guard let format = OutputFormat(name: name.lowercased()) else {
-                throw .badRequest("format \"\(name)\" is not one of jpg, png, webp, avif, gif")
-            }
-            self.format = format
-        case "blur", "bl":
-            try arguments.allow(at: 1)
-            blur = try arguments.required(arguments.number(0, in: 0...100))
-        case "sharpen", "sh":
-            try arguments.allow(at: 1)
-            sharpen = try arguments.required(arguments.number(0, in: 0...100))
+            autoRotate = arguments.bool(0) ?? false
         case "rotate", "rot":
             try arguments.allow(at: 1)
             let angle = try arguments.required(arguments.integer(0, in: -3600...3600))
-            guard angle % 90 == 0 else { throw .badRequest("rotate takes multiples of 90 degrees, not \(angle)") }
+            guard angle % 90 == 0 else { throw .invalidURL("rotate takes multiples of 90 degrees, not \(angle)") }
             rotate = (angle % 360 + 360) % 360
-        case "dpr":
-            try arguments.allow(at: 1)
-            let ratio = try arguments.required(arguments.number(0, in: 0...8))
-            guard ratio > 0 else { throw .badRequest("dpr must be above 0") }
-            dpr = ratio
-        case "background", "bg":
-            background = try arguments.color(from: 0)
-        case "strip_metadata", "sm":
-            try arguments.allow(at: 1)
-            stripMetadata = try arguments.required(arguments.bool(0))
-        case "preset", "pr":
-            guard !fromPreset else { throw .badRequest("a preset cannot name other presets") }
-            for name in arguments.all {
-                guard let definition = presets.definitions[name] else {
-                    throw .badRequest("unknown preset \"\(name.prefix(40))\"")
-                }
-                for presetSegment in definition { try apply(presetSegment, presets: presets, fromPreset: true) }
-                self.presets.append(name)
-            }
-        case "cachebuster", "cb":
-            try arguments.allow(at: 1)
-            cacheBuster = arguments.text(0) ?? ""
-        case "expires", "exp":
-            try arguments.allow(at: 1)
-            expires = try arguments.required(arguments.integer(0, in: 0...Int(Int64.max)))
-        case "max_bytes", "mb":
-            try arguments.allow(at: 1)
-            maxBytes = try arguments.required(arguments.integer(0, in: 0...Int(Int32.max)))
+        case "flip", "fl":
+            try arguments.allow(at: 2)
+            if arguments.has(0) { flipHorizontal = arguments.bool(0) ?? false }
+            if arguments.has(1) { flipVertical = arguments.bool(1) ?? false }
         case "frame":
             try arguments.allow(at: 1)
             frame = try arguments.required(arguments.integer(0, in: 0...Int(Int32.max)))
-        case "round":
-            try arguments.allow(at: 1)
-            cornerRadius = try arguments.required(arguments.number(0, in: 0...100_000))
         default:
-            throw .badRequest("unknown option \"\(arguments.name.prefix(40))\"")
+            return false
         }
+        return true
+    }
+
+    /// `WIDTH:HEIGHT:ENLARGE:EXTEND:GRAVITY…` from argument `index` on (the tail of `size` and `resize`).
+    private mutating func applySize(_ arguments: OptionArguments, from index: Int) throws(ProxyError) {
+        if let width = try arguments.dimension(index) { self.width = width }
+        if let height = try arguments.dimension(index + 1) { self.height = height }
+        if arguments.has(index + 2) { enlarge = arguments.bool(index + 2) ?? false }
+        if arguments.has(index + 3) { extend = try arguments.extend(from: index + 3) }
     }
 }

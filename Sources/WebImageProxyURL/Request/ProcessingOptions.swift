@@ -1,7 +1,7 @@
 import WebImage
 
-/// What a proxy URL asks for: imgproxy's processing options (the subset the issue's contract names) plus ours,
-/// `frame` and `round`. Values are as written in the URL; ``ResizePlan`` turns them into pixels.
+/// What a proxy URL asks for: imgproxy's open-source processing options plus ours, `frame` and `round`. Values are
+/// as written in the URL; ``ResizePlan`` turns them into pixels.
 public struct ProcessingOptions: Sendable, Hashable {
     /// How the source is scaled to the requested box (imgproxy's resizing types).
     public enum ResizingType: String, Sendable, Hashable, CaseIterable {
@@ -58,7 +58,7 @@ public struct ProcessingOptions: Sendable, Hashable {
     public var stripMetadata: Bool?
     /// Ignored by processing; changing it changes the URL, so caches treat it as a new image.
     public var cacheBuster = ""
-    /// A Unix time after which the URL is refused with 410.
+    /// A Unix time after which the URL is refused (404, as imgproxy answers); `nil` never expires.
     public var expires: Int?
     /// The output must fit in this many bytes: quality is lowered until it does (JPEG, WebP, AVIF). 0 is no limit.
     public var maxBytes = 0
@@ -68,6 +68,51 @@ public struct ProcessingOptions: Sendable, Hashable {
     public var cornerRadius = 0.0
     /// The presets the URL named, in order (already applied to the other fields).
     public var presets: [String] = []
+
+    /// The result is at least this wide, in CSS pixels (multiplied by ``dpr``): the scale grows to reach it.
+    public var minWidth = 0
+    /// The result is at least this tall, in CSS pixels (multiplied by ``dpr``): the scale grows to reach it.
+    public var minHeight = 0
+    /// Multiplies the box (or, without one, the source's size) horizontally; 1 is none.
+    public var zoomX = 1.0
+    /// Multiplies the box (or, without one, the source's size) vertically; 1 is none.
+    public var zoomY = 1.0
+    /// A result smaller than the box is extended to the box with the background, placed by this gravity.
+    public var extend: Gravity?
+    /// A result whose aspect ratio differs from the box's is extended to that ratio, placed by this gravity.
+    public var extendAspectRatio: Gravity?
+    /// Background added around the result, in CSS pixels (multiplied by ``dpr``).
+    public var padding = Padding()
+    /// Whether the EXIF orientation is applied; `nil` is the server's default (applied).
+    public var autoRotate: Bool?
+    /// Mirrors the result left to right.
+    public var flipHorizontal = false
+    /// Mirrors the result top to bottom.
+    public var flipVertical = false
+    /// Blocks of this many pixels of the result, each one colour; 0 is none.
+    public var pixelate = 0
+    /// Borders of one colour cut away before anything else.
+    public var trim: Trim?
+    /// The server's watermark image drawn over the result.
+    public var watermark: Watermark?
+    /// Quality per output format, over ``quality``'s and the server's defaults.
+    public var formatQuality: [OutputFormat: Int] = [:]
+    /// Sources in these formats (imgproxy's names, `jpeg` for JPEG) are answered as they came.
+    public var skipProcessing: Set<String> = []
+    /// The source is streamed as it came: no processing, no format conversion.
+    public var raw = false
+    /// The name a download of the result gets (`Content-Disposition`), without its extension.
+    public var filename: String?
+    /// `Content-Disposition: attachment` instead of `inline`.
+    public var returnAttachment = false
+    /// Whether copyright (EXIF copyright, IPTC) survives a strip of metadata; `nil` is the server's default (kept).
+    public var keepCopyright: Bool?
+    /// Whether the ICC profile is removed (pixels converted to sRGB first); `nil` is the server's default.
+    public var stripColorProfile: Bool?
+    /// Whether a large enough embedded thumbnail (EXIF, HEIF) is used instead of the full image.
+    public var enforceThumbnail = false
+    /// Per-URL limits on the source and the result, over the server's (only when the server allows them).
+    public var limits = SecurityLimits()
 
     /// The defaults: fit, no size (the source's), centre gravity, no effects.
     public init() {}
@@ -90,6 +135,27 @@ extension ProcessingOptions {
         if let background { key += "/bg:\(background.r):\(background.g):\(background.b):\(background.a)" }
         key += "/sm:\(stripMetadata.map { $0 ? "1" : "0" } ?? "-")/mb:\(maxBytes)"
         key += "/frame:\(frame.map(String.init) ?? "-")/round:\(cornerRadius)"
+        key += "/min:\(minWidth):\(minHeight)/z:\(zoomX):\(zoomY)"
+        if let extend { key += "/ex:" + gravityKey(extend) }
+        if let extendAspectRatio { key += "/exar:" + gravityKey(extendAspectRatio) }
+        if padding != Padding() { key += "/pd:\(padding.top):\(padding.right):\(padding.bottom):\(padding.left)" }
+        key += "/ar:\(autoRotate.map { $0 ? "1" : "0" } ?? "-")/fl:\(flipHorizontal ? 1 : 0):\(flipVertical ? 1 : 0)"
+        key += "/pix:\(pixelate)"
+        if let trim {
+            let color = trim.color.map { "\($0.r).\($0.g).\($0.b)" } ?? "-"
+            key += "/t:\(trim.threshold):\(color):\(trim.equalHorizontal ? 1 : 0):\(trim.equalVertical ? 1 : 0)"
+        }
+        if let watermark {
+            key += "/wm:\(watermark.opacity):\(watermark.position.map(\.rawValue) ?? "re"):\(watermark.x):\(watermark.y)"
+                + ":\(watermark.scale)"
+        }
+        for (format, quality) in formatQuality.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
+            key += "/fq:\(format.rawValue):\(quality)"
+        }
+        if !skipProcessing.isEmpty { key += "/skp:" + skipProcessing.sorted().joined(separator: ":") }
+        key += "/raw:\(raw ? 1 : 0)/kcr:\(keepCopyright.map { $0 ? "1" : "0" } ?? "-")"
+        key += "/scp:\(stripColorProfile.map { $0 ? "1" : "0" } ?? "-")/eth:\(enforceThumbnail ? 1 : 0)"
+        if limits != SecurityLimits() { key += "/lim:\(limits.cacheKey)" }
         return key + "/cb:" + cacheBuster  // last: the only free text
     }
 }

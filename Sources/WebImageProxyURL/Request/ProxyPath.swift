@@ -20,43 +20,86 @@ public struct ProxyPath: Sendable, Equatable {
     public let outputExtension: String?
 
     /// Takes apart the path of a request (still percent-encoded, without the query string).
-    /// - Throws: ``ProxyError`` 400 with the reason when the path has no signature or no source, or the source
+    ///
+    /// What proxies and CDNs in front are known to do to a path is undone first, as imgproxy does (the signature
+    /// is checked on the restored path): `%3A` in options back to `:`, and a plain source's `scheme:/host`
+    /// (double slash collapsed) back to `scheme://host`.
+    /// - Parameter onlyPresets: the segment after the signature is a `:`-separated list of preset names, not
+    ///   options (imgproxy's `IMGPROXY_ONLY_PRESETS` form, `/SIGNATURE/thumb:pngify/plain/…`).
+    /// - Throws: ``ProxyError`` 404 with the reason when the path has no signature or no source, or the source
     ///   cannot be decoded.
-    public init(parsing path: String) throws(ProxyError) {
-        guard path.hasPrefix("/") else { throw .badRequest("the path must start with /") }
-        let afterSlash = path.dropFirst()
-        guard let signatureEnd = afterSlash.firstIndex(of: "/") else {
-            throw .badRequest("the path needs a signature, options and a source: /SIGNATURE/OPTIONS/SOURCE")
+    public init(parsing rawPath: String, onlyPresets: Bool = false) throws(ProxyError) {
+        guard rawPath.hasPrefix("/") else { throw .invalidURL("the path must start with /") }
+        let afterSlash = rawPath.dropFirst()
+        guard let signatureEnd = afterSlash.firstIndex(of: "/"), signatureEnd > afterSlash.startIndex else {
+            throw .invalidURL("the path needs a signature, options and a source: /SIGNATURE/OPTIONS/SOURCE")
         }
         let signature = afterSlash[..<signatureEnd]
-        guard !signature.isEmpty else { throw .badRequest("the signature segment is empty") }
         self.signature = String(signature)
-        signedPart = String(afterSlash[signatureEnd...])
+        let path = Self.restored(afterSlash[afterSlash.index(after: signatureEnd)...])
+        signedPart = "/" + path
 
         var options = [String]()
         var parsed: (source: String, outputExtension: String?)
-        var rest = afterSlash[afterSlash.index(after: signatureEnd)...]
+        var rest = path[...]
+        if onlyPresets {
+            let end = rest.firstIndex(of: "/") ?? rest.endIndex
+            guard end < rest.endIndex, rest[..<end] != "plain" else {
+                throw .invalidURL("the path needs presets and a source: /SIGNATURE/PRESET:PRESET/SOURCE")
+            }
+            options.append(String(rest[..<end]))
+            rest = rest[rest.index(after: end)...]
+        }
         while true {
             let end = rest.firstIndex(of: "/") ?? rest.endIndex
             let segment = rest[..<end]
             if segment == "plain" {
-                guard end < rest.endIndex else { throw .badRequest("no source URL after /plain/") }
+                guard end < rest.endIndex else { throw .invalidURL("no source URL after /plain/") }
                 parsed = try Self.plainSource(rest[rest.index(after: end)...])
                 break
             }
-            if segment == "enc" { throw .badRequest("encrypted source URLs (/enc/) are not supported") }
-            if segment.contains(":") {
+            if segment == "enc" { throw .invalidURL("encrypted source URLs (/enc/) are not supported") }
+            if !onlyPresets, segment.contains(":") {
                 options.append(String(segment))
-                guard end < rest.endIndex else { throw .badRequest("no source URL after the options") }
+                guard end < rest.endIndex else { throw .invalidURL("no source URL after the options") }
                 rest = rest[rest.index(after: end)...]
                 continue
             }
-            guard !segment.isEmpty else { throw .badRequest("empty path segment where an option or the source goes") }
+            guard !segment.isEmpty else { throw .invalidURL("empty path segment where an option or the source goes") }
             parsed = try Self.encodedSource(rest)
             break
         }
         self.options = options
         (source, outputExtension) = parsed
+    }
+
+    /// `path` (after the signature) with `%3A` in its options turned back into `:` and a plain source's collapsed
+    /// `scheme:/` turned back into `scheme://`.
+    static func restored(_ path: Substring) -> String {
+        let options: Substring, plain: Substring?
+        if path.hasPrefix("plain/") {
+            (options, plain) = ("", path.dropFirst("plain/".count))
+        } else if let range = path.range(of: "/plain/") {
+            (options, plain) = (path[..<range.lowerBound], path[range.upperBound...])
+        } else {
+            (options, plain) = (path, nil)
+        }
+        let restoredOptions = options.replacingOccurrences(of: "%3A", with: ":")
+        guard let plain else { return restoredOptions }
+        return (restoredOptions.isEmpty ? "" : restoredOptions + "/") + "plain/" + restoredScheme(plain)
+    }
+
+    /// `http:/host/…` as `http://host/…`: a scheme (letters, digits, `+`, `-`, `.`) whose `//` lost a slash.
+    private static func restoredScheme(_ source: Substring) -> String {
+        guard let colon = source.firstIndex(of: ":"),
+              source[..<colon].allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "+-.".contains($0)) }),
+              !source[..<colon].isEmpty
+        else { return String(source) }
+        let afterColon = source[source.index(after: colon)...]
+        guard afterColon.hasPrefix("/"), !afterColon.hasPrefix("//"), afterColon.count > 1 else {
+            return String(source)
+        }
+        return String(source[...colon]) + "/" + afterColon
     }
 
     /// `http://host/a.jpg@png`: percent-decoded; the extension is after the last `@` (a literal `@` in the
@@ -69,7 +112,7 @@ public struct ProxyPath: Sendable, Equatable {
             outputExtension = try Self.outputExtension(text[text.index(after: at)...])
         }
         guard let source = String(encoded).removingPercentEncoding, !source.isEmpty else {
-            throw .badRequest("the plain source URL is empty or its percent-encoding is broken")
+            throw .invalidURL("the plain source URL is empty or its percent-encoding is broken")
         }
         return (source, outputExtension)
     }
@@ -85,14 +128,14 @@ public struct ProxyPath: Sendable, Equatable {
         }
         guard let bytes = Base64URL.decode(encoded), !bytes.isEmpty,
               let source = String(validating: bytes, as: UTF8.self)
-        else { throw .badRequest("the source is neither an option nor URL-safe Base64 of a URL") }
+        else { throw .invalidURL("the source is neither an option nor URL-safe Base64 of a URL") }
         return (source, outputExtension)
     }
 
     private static func outputExtension(_ text: Substring) throws(ProxyError) -> String? {
         guard !text.isEmpty else { return nil }
         guard text.count <= 8, text.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }) else {
-            throw .badRequest("the extension \"\(text.prefix(16))\" is not a format name")
+            throw .invalidURL("the extension \"\(text.prefix(16))\" is not a format name")
         }
         return text.lowercased()
     }

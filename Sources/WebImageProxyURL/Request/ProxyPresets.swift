@@ -13,10 +13,13 @@ public struct ProxyPresets: Sendable, Equatable {
 
     /// Presets from the text of a presets file, imgproxy's format: one `name=option/option/…` per line; blank
     /// lines and lines starting with `#` are skipped.
+    /// Presets may name other presets (defined anywhere in the file); a preset that comes back to itself is
+    /// expanded once, as imgproxy does.
     /// - Throws: ``ProxyConfigurationError`` naming the first line that is not a preset, names a preset twice, or
-    ///   holds an option that cannot be read (or another preset: presets do not nest).
+    ///   holds an option that cannot be read or a preset the file does not define.
     public init(fileContents: String) throws(ProxyConfigurationError) {
         var definitions = [String: [String]]()
+        var lines = [String: Int]()
         for (number, rawLine) in fileContents.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             let line = rawLine.trimmingCharacters(in: .whitespaces)
             guard !line.isEmpty, !line.hasPrefix("#") else { continue }
@@ -28,16 +31,19 @@ public struct ProxyPresets: Sendable, Equatable {
             guard definitions[name] == nil else {
                 throw ProxyConfigurationError("presets line \(number + 1): preset \"\(name)\" is defined twice")
             }
-            let segments = options.split(separator: "/").map(String.init)
+            definitions[name] = options.split(separator: "/").map(String.init)
+            lines[name] = number + 1
+        }
+        let rules = ProcessingOptions.ParsingRules(presets: ProxyPresets(definitions: definitions))
+        for (name, segments) in definitions.sorted(by: { lines[$0.key]! < lines[$1.key]! }) {
             var check = ProcessingOptions()
             for segment in segments {
                 do {
-                    try check.apply(segment, presets: ProxyPresets(), fromPreset: true)
+                    try check.apply(segment, rules: rules, chain: [name])
                 } catch {
-                    throw ProxyConfigurationError("presets line \(number + 1): \(error.reason)")
+                    throw ProxyConfigurationError("presets line \(lines[name]!): \(error.reason)")
                 }
             }
-            definitions[name] = segments
         }
         self.definitions = definitions
     }

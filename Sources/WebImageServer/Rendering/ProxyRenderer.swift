@@ -66,7 +66,7 @@ public struct ProxyRenderer: Sendable {
         var frames = source.frames
         if let index = options.frame {
             guard index < frames.count else {
-                throw ProxyError.badRequest("frame \(index) does not exist: the source has \(frames.count)")
+                throw ProxyError.invalidURL("frame \(index) does not exist: the source has \(frames.count)")
             }
             frames = [frames[index]]
         } else if !format.holdsAnimation {
@@ -88,7 +88,7 @@ public struct ProxyRenderer: Sendable {
         let plan = ResizePlan(source: geometry ?? image.size, options: options)
         // Width, height and dpr are each bounded, but together with enlarge they could still ask for gigapixels.
         guard plan.scaledSize.area <= Self.maximumResultPixels else {
-            throw ProxyError.badRequest("the result would be \(plan.scaledSize) pixels, over the limit of "
+            throw ProxyError.invalidURL("the result would be \(plan.scaledSize) pixels, over the limit of "
                                         + "\(Self.maximumResultPixels)")
         }
         if let crop = plan.sourceCrop {

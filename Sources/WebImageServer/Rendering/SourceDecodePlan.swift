@@ -24,7 +24,7 @@ struct SourceDecodePlan: Sendable, Equatable {
         var decoding = DecodeOptions(limits: limits)
         if let index = options.frame {
             guard index < properties.frameCount else {
-                throw ProxyError.badRequest("frame \(index) does not exist: the source has \(properties.frameCount)")
+                throw ProxyError.invalidURL("frame \(index) does not exist: the source has \(properties.frameCount)")
             }
             decoding.frameIndex = index
             // The first frame is what every animated decoder can stop after (not all of them can pick another).

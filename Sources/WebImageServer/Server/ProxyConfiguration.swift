@@ -32,7 +32,7 @@ public struct ProxyConfiguration: Sendable {
     public var negotiation = FormatNegotiation(offersAVIF: false, offersWebP: false)
     /// Sources with more pixels are refused (422). Default 50 megapixels.
     public var maximumSourcePixels = 50_000_000
-    /// Sources with more bytes are refused (413). Default 30 MB.
+    /// Sources with more bytes are refused (422). Default 30 MB.
     public var maximumSourceBytes = 30 * 1024 * 1024
     /// `Cache-Control: max-age` of results, in seconds. Default one year.
     public var timeToLive = 31_536_000
@@ -40,6 +40,21 @@ public struct ProxyConfiguration: Sendable {
     public var presets = ProxyPresets()
     /// Whether URLs may only name presets.
     public var onlyPresets = false
+    /// Whether URLs may set imgproxy's security options (`max_src_resolution` and the like): off by default, as
+    /// in imgproxy, because whoever can change a URL could then lift the server's limits.
+    public var allowsSecurityOptions = false
+    /// What a source whose format no URL names becomes when its own format is not in this list (imgproxy's
+    /// preferred formats). Default JPEG, PNG, GIF.
+    public var preferredFormats: [OutputFormat] = [.jpeg, .png, .gif]
+    /// Quality per output format when the URL gives none; formats not listed use ``ProxyRenderer``'s default
+    /// (80). Default imgproxy's: WebP 79, AVIF 63, JPEG XL 77.
+    public var formatQuality: [OutputFormat: Int] = [.webp: 79, .avif: 63, .jxl: 77]
+
+    /// How URLs' options are read under this configuration.
+    var parsingRules: ProcessingOptions.ParsingRules {
+        ProcessingOptions.ParsingRules(presets: presets, onlyPresets: onlyPresets,
+                                       allowsSecurityOptions: allowsSecurityOptions)
+    }
     /// How long a source download may take. Default 10 s.
     public var downloadTimeout: Duration = .seconds(10)
     /// How long a whole request may take, download and rendering included (504 after). Default 30 s.

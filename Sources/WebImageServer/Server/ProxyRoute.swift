@@ -9,8 +9,9 @@ enum ProxyRoute: Sendable {
     case image(RenderRequest)
 
     /// The route of `request`.
-    /// - Throws: ``ProxyError`` 400 for a path or option that cannot be read, 403 for a bad signature or a
-    ///   source that is not allowed, 410 for an expired URL.
+    /// - Throws: ``ProxyError`` as imgproxy answers: 404 for a path, option or preset that cannot be read, an
+    ///   expired URL or a source that is not allowed; 403 for a bad signature or a security option the server does
+    ///   not allow; 422 for an output format this server cannot write.
     init(_ request: ProxyRequest, configuration: ProxyConfiguration, sources: SourcePolicy,
          coders: ImageCoders) throws(ProxyError) {
         switch request.path {
@@ -22,19 +23,18 @@ enum ProxyRoute: Sendable {
 
     private static func image(_ request: ProxyRequest, configuration: ProxyConfiguration, sources: SourcePolicy,
                               coders: ImageCoders) throws(ProxyError) -> RenderRequest {
-        let path = try ProxyPath(parsing: request.path)
+        let path = try ProxyPath(parsing: request.path, onlyPresets: configuration.onlyPresets)
         if let signature = configuration.signature,
            !signature.isValid(path.signature[...], for: path.signedPart[...]) {
             throw ProxyError.forbidden("the signature does not match the URL")
         }
-        var options = try ProcessingOptions(segments: path.options, presets: configuration.presets,
-                                            onlyPresets: configuration.onlyPresets)
+        var options = try ProcessingOptions(segments: path.options, rules: configuration.parsingRules)
         if let expires = options.expires, Double(expires) < Date().timeIntervalSince1970 {
-            throw ProxyError(status: 410, "the URL expired at \(expires)")
+            throw ProxyError.invalidURL("the URL expired at \(expires)")
         }
-        if let name = path.outputExtension {
+        if let name = path.outputExtension, !options.raw {
             guard let format = OutputFormat(name: name) else {
-                throw ProxyError.badRequest("extension \"\(name)\" is not one of jpg, png, webp, avif, gif")
+                throw ProxyError.invalidURL("extension \"\(name)\" is not a format this server knows")
             }
             options.format = format
         }
@@ -42,7 +42,7 @@ enum ProxyRoute: Sendable {
         let negotiated = options.format == nil ? configuration.negotiation.format(forAccept: request.accept) : nil
         let chosen = options.format ?? negotiated
         if let format = chosen, !coders.canEncode(to: format.imageFormat) {
-            throw ProxyError.badRequest("this server does not write \(format.rawValue)")
+            throw ProxyError(status: 422, "this server cannot write \(format.rawValue)")
         }
         return RenderRequest(
             source: url, options: options, format: chosen,

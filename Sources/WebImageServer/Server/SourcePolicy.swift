@@ -18,19 +18,19 @@ struct SourcePolicy: Sendable {
         normalisedPrefixes = allowedPrefixes.map(Self.normalisedPrefix)
     }
 
-    /// The URL to fetch for `source`, or the 403 that refuses it.
+    /// The URL to fetch for `source`, or the 404 that refuses it (imgproxy does not tell a client why).
     func check(_ source: String) throws(ProxyError) -> URL {
         guard let url = URL(string: source), let scheme = url.scheme?.lowercased() else {
-            throw .badRequest("the source \"\(source.prefix(80))\" is not an absolute URL")
+            throw .invalidURL("the source \"\(source.prefix(80))\" is not an absolute URL")
         }
         guard scheme == "http" || scheme == "https" else {
-            throw .forbidden("only http and https sources are fetched, not \(scheme.prefix(16)):")
+            throw .sourceNotAllowed("only http and https sources are fetched, not \(scheme.prefix(16)):")
         }
         guard url.host?.isEmpty == false else {
-            throw .badRequest("the source \"\(source.prefix(80))\" has no host")
+            throw .invalidURL("the source \"\(source.prefix(80))\" has no host")
         }
         guard allows(url) else {
-            throw .forbidden("the source is not under an allowed prefix")
+            throw .sourceNotAllowed("the source is not under an allowed prefix")
         }
         return url
     }

@@ -1,0 +1,150 @@
+import Foundation
+import WebImage
+
+extension ProcessingOptions {
+    /// The options that change pixels after the geometry: filters, overlays, background.
+    mutating func applyEffect(_ arguments: OptionArguments) throws(ProxyError) -> Bool {
+        switch arguments.name {
+        case "background", "bg":
+            background = try arguments.color(from: 0)
+        case "blur", "bl":
+            try arguments.allow(at: 1)
+            blur = try arguments.required(arguments.number(0, in: 0...100))
+        case "sharpen", "sh":
+            try arguments.allow(at: 1)
+            sharpen = try arguments.required(arguments.number(0, in: 0...100))
+        case "pixelate", "pix":
+            try arguments.allow(at: 1)
+            pixelate = try arguments.required(arguments.integer(0, in: 0...16_384))
+        case "watermark", "wm":
+            try arguments.allow(at: 7)
+            let opacity = try arguments.required(arguments.number(0, in: 0...1))
+            var mark = Watermark(opacity: opacity)
+            if let position = arguments.text(1) {
+                if position == "re" {
+                    mark.position = nil
+                } else {
+                    guard let anchor = Gravity.Anchor(rawValue: position), anchor != .smart, anchor != .focusPoint
+                    else { throw .invalidURL("watermark: position \"\(position.prefix(20))\" is not a gravity or re") }
+                    mark.position = anchor
+                }
+            }
+            let limit = 1_000_000.0
+            mark.x = try arguments.number(2, in: -limit...limit) ?? 0
+            mark.y = try arguments.number(3, in: -limit...limit) ?? 0
+            mark.scale = try arguments.positiveNumber(4, upTo: 1_000) ?? 0
+            watermark = opacity > 0 ? mark : nil
+        case "round":
+            try arguments.allow(at: 1)
+            cornerRadius = try arguments.required(arguments.number(0, in: 0...100_000))
+        default:
+            return false
+        }
+        return true
+    }
+
+    /// The options about metadata, encoding and the answer rather than pixels.
+    mutating func applyHandling(_ arguments: OptionArguments) throws(ProxyError) -> Bool {
+        switch arguments.name {
+        case "quality", "q":
+            try arguments.allow(at: 1)
+            quality = try arguments.required(arguments.integer(0, in: 0...100))
+        case "format_quality", "fq":
+            let all = arguments.all
+            guard all.count % 2 == 0 else { throw .invalidURL("format_quality takes pairs of format and quality") }
+            for pair in stride(from: 0, to: all.count, by: 2) {
+                guard let format = OutputFormat(name: all[pair].lowercased()) else {
+                    throw .invalidURL("format_quality: \"\(all[pair].prefix(20))\" is not a format")
+                }
+                guard let value = Int(all[pair + 1]), (0...100).contains(value) else {
+                    throw .invalidURL("format_quality: \"\(all[pair + 1].prefix(20))\" is not a quality in 0…100")
+                }
+                formatQuality[format] = value
+            }
+        case "max_bytes", "mb":
+            try arguments.allow(at: 1)
+            maxBytes = try arguments.required(arguments.integer(0, in: 0...Int(Int32.max)))
+        case "format", "f", "ext":
+            try arguments.allow(at: 1)
+            let name = try arguments.required(arguments.text(0))
+            guard let format = OutputFormat(name: name.lowercased()) else {
+                throw .invalidURL("format \"\(name.prefix(20))\" is not a format this server knows")
+            }
+            self.format = format
+        case "strip_metadata", "sm":
+            try arguments.allow(at: 1)
+            stripMetadata = arguments.bool(0) ?? false
+        case "keep_copyright", "kcr":
+            try arguments.allow(at: 1)
+            keepCopyright = arguments.bool(0) ?? false
+        case "strip_color_profile", "scp":
+            try arguments.allow(at: 1)
+            stripColorProfile = arguments.bool(0) ?? false
+        case "enforce_thumbnail", "eth":
+            try arguments.allow(at: 1)
+            enforceThumbnail = arguments.bool(0) ?? false
+        case "skip_processing", "skp":
+            for name in arguments.all {
+                guard let format = Self.sourceFormatName(name) else {
+                    throw .invalidURL("skip_processing: \"\(name.prefix(20))\" is not a format")
+                }
+                skipProcessing.insert(format)
+            }
+        case "raw":
+            try arguments.allow(at: 1)
+            raw = arguments.bool(0) ?? false
+        case "cachebuster", "cb":
+            try arguments.allow(at: 1)
+            cacheBuster = arguments.text(0) ?? ""
+        case "expires", "exp":
+            try arguments.allow(at: 1)
+            let timestamp = try arguments.required(arguments.integer(0, in: Int(Int64.min)...Int(Int64.max)))
+            // 0 or below is imgproxy's "never".
+            expires = timestamp > 0 ? timestamp : nil
+        case "filename", "fn":
+            try arguments.allow(at: 2)
+            let name = try arguments.required(arguments.text(0))
+            if arguments.has(1), arguments.bool(1) == true {
+                guard let bytes = Base64URL.decode(name.filter { $0 != "=" }[...]),
+                      let decoded = String(validating: bytes, as: UTF8.self)
+                else { throw .invalidURL("filename: \"\(name.prefix(20))\" is not URL-safe Base64 of text") }
+                filename = decoded
+            } else {
+                filename = name.removingPercentEncoding ?? name
+            }
+        case "return_attachment", "att":
+            try arguments.allow(at: 1)
+            returnAttachment = arguments.bool(0) ?? false
+        default:
+            return false
+        }
+        return true
+    }
+
+    /// One of the security options (already known to be allowed).
+    mutating func applySecurityLimit(_ arguments: OptionArguments) throws(ProxyError) {
+        try arguments.allow(at: 1)
+        func megapixels() throws(ProxyError) -> Int {
+            Int(try arguments.required(arguments.number(0, in: 0...1_000_000)) * 1_000_000)
+        }
+        switch arguments.name {
+        case "max_src_resolution", "msr": limits.maximumSourcePixels = try megapixels()
+        case "max_src_file_size", "msfs":
+            limits.maximumSourceBytes = try arguments.required(arguments.integer(0, in: 0...Int(Int64.max)))
+        case "max_animation_frames", "maf":
+            limits.maximumAnimationFrames = try arguments.required(arguments.integer(0, in: 1...Int(Int32.max)))
+        case "max_animation_frame_resolution", "mafr": limits.maximumAnimationFramePixels = try megapixels()
+        default:
+            limits.maximumResultDimension = try arguments.required(arguments.integer(0, in: 0...Int(Int32.max)))
+        }
+    }
+
+    /// imgproxy's name for a source format (`jpg` is `jpeg`), or `nil` for a name it does not know.
+    static func sourceFormatName(_ name: String) -> String? {
+        let lowered = name.lowercased()
+        let known: Set = ["jpeg", "png", "webp", "avif", "gif", "ico", "svg", "heic", "bmp", "tiff", "jxl", "pdf"]
+        if lowered == "jpg" { return "jpeg" }
+        if lowered == "tif" { return "tiff" }
+        return known.contains(lowered) ? lowered : nil
+    }
+}
