@@ -74,6 +74,19 @@ struct ServeCommand: AsyncParsableCommand {
     var presets: String?
     @Flag(name: .customLong("only-presets"), help: "Accept only preset options in URLs.")
     var onlyPresets = false
+    @Flag(name: .customLong("allow-security-options"),
+          help: "Let URLs set max_src_resolution, max_src_file_size and the other security options.")
+    var allowSecurityOptions = false
+    @Option(help: ArgumentHelp("Quality of lossy results when the URL gives none (default 80).", valueName: "1-100"))
+    var quality: Int?
+    @Option(name: .customLong("format-quality"), help: ArgumentHelp(
+        "Quality per format when the URL gives none, as jpeg=70,avif=40 (default webp=79,avif=63,jxl=77).",
+        valueName: "LIST"))
+    var formatQuality: String?
+    @Option(name: .customLong("preferred-formats"), help: ArgumentHelp(
+        "What a source in another format becomes when the URL names none (default jpeg,png,gif).",
+        valueName: "LIST"))
+    var preferredFormats: String?
     @Option(name: .customLong("download-timeout"),
             help: ArgumentHelp("Seconds a source download may take, 504 after (default 10).", valueName: "SECONDS"))
     var downloadTimeout: Int?

@@ -68,6 +68,17 @@ struct ServeSettings {
             configuration.presets = try ProxyPresets(fileContents: text)
         }
         configuration.onlyPresets = try flag(command.onlyPresets, "ONLY_PRESETS")
+        configuration.allowsSecurityOptions = try flag(command.allowSecurityOptions, "ALLOW_SECURITY_OPTIONS")
+        if let quality = try number(command.quality, "QUALITY", "--quality", minimum: 1) {
+            guard quality <= 100 else { throw ServeError("--quality must be at most 100, not \(quality)") }
+            configuration.quality = quality
+        }
+        if let list = command.formatQuality ?? environment["WEBIMAGE_FORMAT_QUALITY"] {
+            configuration.formatQuality = try Self.formatQualities(list)
+        }
+        if let list = command.preferredFormats ?? environment["WEBIMAGE_PREFERRED_FORMATS"] {
+            configuration.preferredFormats = try Self.formats(list, flagName: "--preferred-formats")
+        }
         if let seconds = try number(command.downloadTimeout, "DOWNLOAD_TIMEOUT", "--download-timeout", minimum: 1) {
             configuration.downloadTimeout = .seconds(seconds)
         }
@@ -124,6 +135,30 @@ struct ServeSettings {
         if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
         guard !host.isEmpty else { throw ServeError("--bind \(text): the host is empty") }
         return (host, port)
+    }
+
+    /// `jpeg=70,avif=40`: a quality (1–100) per format name.
+    static func formatQualities(_ list: String) throws -> [OutputFormat: Int] {
+        var qualities = [OutputFormat: Int]()
+        for pair in list.split(separator: ",") {
+            let parts = pair.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+            guard parts.count == 2, let format = OutputFormat(name: parts[0].lowercased()),
+                  let quality = Int(parts[1]), (1...100).contains(quality)
+            else { throw ServeError("--format-quality \(pair): expected FORMAT=QUALITY, quality 1-100") }
+            qualities[format] = quality
+        }
+        return qualities
+    }
+
+    /// `jpeg,png,gif`: format names, in order.
+    static func formats(_ list: String, flagName: String) throws -> [OutputFormat] {
+        let formats = try list.split(separator: ",").map { name in
+            let trimmed = name.trimmingCharacters(in: .whitespaces).lowercased()
+            guard let format = OutputFormat(name: trimmed) else { throw ServeError("\(flagName): unknown format \(trimmed)") }
+            return format
+        }
+        guard !formats.isEmpty else { throw ServeError("\(flagName) names no format") }
+        return formats
     }
 
     private func flag(_ given: Bool, _ name: String) throws -> Bool {

@@ -13,7 +13,8 @@ extension ProxyError {
         case .destinationRefused: self.init(status: 404, "the source is not allowed: \(detail)")
         case .invalidDownloadStatusCode:
             let status = error.statusCode ?? 502
-            self.init(status: (400..<500).contains(status) ? status : 502, "the origin answered \(status)")
+            let reason = status == 404 || status == 410 ? "the source was not found" : "the source could not be fetched"
+            self.init(status: (400..<500).contains(status) ? status : 502, "\(reason): the origin answered \(status)")
         case .responseTooLarge: self.init(status: 422, "the source is too large: \(detail)")
         case .imageTooLarge: self.init(status: 422, "the source image is too large: \(detail)")
         case .badImageData, .unsupportedFormat:

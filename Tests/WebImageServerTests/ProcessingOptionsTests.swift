@@ -16,7 +16,7 @@ import WebImage
             _ = try options(segments, presets: presets, onlyPresets: onlyPresets)
             return nil
         } catch {
-            #expect(error.status == 400)
+            #expect(error.status == 404)  // imgproxy's "Invalid URL"
             return error.reason
         }
     }
@@ -52,25 +52,36 @@ import WebImage
         #expect(try options(["round:12.5"]).cornerRadius == 12.5)
     }
 
-    @Test func everyBadOptionIsA400NamingIt() {
+    @Test func everyBadOptionIsA404NamingIt() {
         let cases: [([String], String)] = [
             (["unknown:1"], "unknown option \"unknown\""),
             (["rs:squash:10:10"], "resizing type \"squash\""),
             (["w:-1"], "w: \"-1\""),
             (["w:20000"], "w: \"20000\""),
             (["q:101"], "q: \"101\""),
-            (["f:bmp"], "format \"bmp\""),
+            (["f:pdf"], "format \"pdf\""),
             (["rot:45"], "multiples of 90"),
-            (["dpr:0"], "dpr must be above 0"),
+            (["dpr:0"], "dpr: the value must be above 0"),
             (["dpr:9"], "dpr: \"9\""),
-            (["el:yes"], "el: \"yes\""),
             (["g:middle"], "gravity \"middle\""),
             (["g:sm:1:1"], "g takes at most 1 argument"),
             (["g:fp:2:0"], "g: \"2\""),
             (["bg:12345"], "bg: \"12345\" is not a hex colour"),
             (["bg:1:2"], "bg takes R:G:B or one hex colour"),
             (["bg:1:2:256"], "bg: \"256\""),
-            (["rs:fit:10:10:0:1"], "extend is not supported"),
+            (["rs:fit:10:10:0:1:sm"], "extending takes no smart gravity"),
+            (["g:fp:0.5"], "fp takes an x and a y"),
+            (["z:0"], "z: the value must be above 0"),
+            (["pd:-1"], "pd: \"-1\""),
+            (["pd:1:2:3:4:5"], "pd takes at most 4 arguments"),
+            (["fq:webp"], "pairs of format and quality"),
+            (["fq:doc:50"], "\"doc\" is not a format"),
+            (["wm:2"], "wm: \"2\""),
+            (["wm:0.5:sm"], "position \"sm\""),
+            (["skp:doc"], "\"doc\" is not a format"),
+            (["t:300"], "t: \"300\""),
+            (["t:10:zz"], "\"zz\" is not a hex colour"),
+            (["fn:@@@:1"], "not URL-safe Base64"),
             (["w:1:2"], "w takes at most 1 argument, not 2"),
             (["w"], "w is missing its argument"),
             (["pr:nope"], "unknown preset \"nope\""),
@@ -94,16 +105,19 @@ import WebImage
         let parsed = try options(["w:300", "pr:thumb", "q:90"], presets: presets)
         #expect(parsed.quality == 90 && parsed.format == .webp)  // the URL's q wins over the default's
         #expect(parsed.width == 100 && parsed.resizingType == .fill && parsed.gravity == Gravity(.smart))
-        #expect(parsed.presets == ["thumb"])
+        #expect(parsed.presets == ["default", "thumb"])
         #expect(try options([], presets: presets).quality == 70)
-        #expect(reason(["w:10"], presets: presets, onlyPresets: true)?.contains("only presets") == true)
+        // Only presets: the segment is preset names (`thumb:sharp`); `pr:thumb` is read the same way.
+        #expect(reason(["w:10"], presets: presets, onlyPresets: true)?.contains("unknown preset \"w\"") == true)
+        let named = try options(["thumb:sharp"], presets: presets, onlyPresets: true)
+        #expect(named.width == 100 && named.sharpen == 0.7 && named.presets == ["default", "thumb", "sharp"])
         #expect(try options(["pr:thumb"], presets: presets, onlyPresets: true).width == 100)
     }
 
     @Test func presetFilesAreCheckedWhenRead() {
         for (text, expected) in [("thumb", "line 1: expected name=options"), ("=w:1", "expected name=options"),
                                  ("a=w:1\na=w:2", "line 2: preset \"a\" is defined twice"),
-                                 ("a=w:x", "line 1: w: \"x\""), ("a=pr:b", "cannot name other presets")] {
+                                 ("a=w:x", "line 1: w: \"x\""), ("a=w:1\nb=pr:c", "line 2: unknown preset \"c\"")] {
             do {
                 _ = try ProxyPresets(fileContents: text)
                 Issue.record("\(text) was accepted")
@@ -111,6 +125,81 @@ import WebImage
                 #expect(error.description.contains(expected), "\(error.description)")
             }
         }
+    }
+
+    @Test func presetsNameOtherPresetsAndACycleIsExpandedOnce() throws {
+        let presets = try ProxyPresets(fileContents: """
+            card=pr:square/q:60
+            square=rs:fill:200:200/pr:card
+            """)
+        let parsed = try options(["pr:card"], presets: presets)
+        #expect(parsed.width == 200 && parsed.resizingType == .fill && parsed.quality == 60)
+        #expect(parsed.presets == ["card", "square"])
+    }
+
+    @Test func everyImgproxyOptionIsReadUnderItsLongAndShortName() throws {
+        let long = try options([
+            "min-width:10", "min-height:20", "zoom:1.5:2", "extend:1:so:0:5", "extend_aspect_ratio:1:no",
+            "padding:1:2:3:4", "auto_rotate:0", "flip:1:0", "pixelate:8", "trim:10:ff0000:1:0",
+            "watermark:0.5:soea:10:20:0.25", "format_quality:webp:60:avif:40", "skip_processing:svg:jpg", "raw:1",
+            "filename:my%20photo", "return_attachment:1", "keep_copyright:0", "strip_color_profile:1",
+            "enforce_thumbnail:1",
+        ])
+        let short = try options([
+            "mw:10", "mh:20", "z:1.5:2", "ex:1:so:0:5", "exar:1:no", "pd:1:2:3:4", "ar:0", "fl:t:f", "pix:8",
+            "t:10:ff0000:1:0", "wm:0.5:soea:10:20:0.25", "fq:webp:60:avif:40", "skp:svg:jpg", "raw:t",
+            "fn:bXkgcGhvdG8:1", "att:true", "kcr:false", "scp:1", "eth:1",
+        ])
+        #expect(long == short)
+        #expect(long.minWidth == 10 && long.minHeight == 20 && long.zoomX == 1.5 && long.zoomY == 2)
+        #expect(long.extend == Gravity(.south, x: 0, y: 5) && long.extendAspectRatio == Gravity(.north))
+        #expect(long.padding == ProcessingOptions.Padding(top: 1, right: 2, bottom: 3, left: 4))
+        #expect(long.autoRotate == false && long.flipHorizontal && !long.flipVertical && long.pixelate == 8)
+        #expect(long.trim == ProcessingOptions.Trim(threshold: 10, color: RGBA(255, 0, 0), equalHorizontal: true))
+        #expect(long.watermark == ProcessingOptions.Watermark(opacity: 0.5, position: .southEast, x: 10, y: 20,
+                                                                scale: 0.25))
+        #expect(long.formatQuality == [.webp: 60, .avif: 40] && long.skipProcessing == ["svg", "jpeg"])
+        #expect(long.raw && long.filename == "my photo" && long.returnAttachment)
+        #expect(long.keepCopyright == false && long.stripColorProfile == true && long.enforceThumbnail)
+    }
+
+    @Test func argumentsFollowImgproxysShorthands() throws {
+        // Padding is CSS's: one value for all sides, two for vertical and horizontal, three for top, sides, bottom.
+        #expect(try options(["pd:5"]).padding == ProcessingOptions.Padding(top: 5, right: 5, bottom: 5, left: 5))
+        #expect(try options(["pd:5:7"]).padding == ProcessingOptions.Padding(top: 5, right: 7, bottom: 5, left: 7))
+        #expect(try options(["pd:1:2:3"]).padding == ProcessingOptions.Padding(top: 1, right: 2, bottom: 3, left: 2))
+        #expect(try options(["z:3"]).zoomY == 3)
+        // The extend arguments of size and resize, with their gravity.
+        #expect(try options(["rs:fit:10:20:0:1:we:3"]).extend == Gravity(.west, x: 3))
+        #expect(try options(["s:10:20:1:1"]).extend == .center)
+        #expect(try options(["ex:1", "ex:0"]).extend == nil)
+        // Go's boolean spellings; anything else is false, as imgproxy reads it.
+        for yes in ["1", "t", "T", "true", "TRUE", "True"] { #expect(try options(["el:" + yes]).enlarge) }
+        for no in ["0", "f", "F", "false", "FALSE", "False", "yes"] { #expect(try !options(["el:" + no]).enlarge) }
+        // expires:0 (or below) never expires.
+        #expect(try options(["exp:0"]).expires == nil && options(["exp:-5"]).expires == nil)
+        #expect(try options(["wm:0"]).watermark == nil)
+        #expect(try options(["wm:1:re"]).watermark?.position == nil)
+        #expect(try options(["f:tif"]).format == .tiff && options(["f:bmp"]).format == .bmp)
+    }
+
+    @Test func securityOptionsNeedTheServersPermissionOrAPreset() throws {
+        let segments = ["msr:2.5", "msfs:1000", "maf:3", "mafr:0.5", "mrd:800"]
+        for segment in segments {
+            do {
+                _ = try ProcessingOptions(segments: [segment])
+                Issue.record("\(segment) was accepted without permission")
+            } catch {
+                #expect(error.status == 403, "\(segment)")
+            }
+        }
+        let allowed = try ProcessingOptions(segments: segments, rules: .init(allowsSecurityOptions: true))
+        #expect(allowed.limits.maximumSourcePixels == 2_500_000 && allowed.limits.maximumSourceBytes == 1000)
+        #expect(allowed.limits.maximumAnimationFrames == 3 && allowed.limits.maximumAnimationFramePixels == 500_000)
+        #expect(allowed.limits.maximumResultDimension == 800)
+        // A preset is the server's own configuration: it may set them.
+        let presets = ProxyPresets(definitions: ["safe": ["msr:1"]])
+        #expect(try options(["pr:safe"], presets: presets).limits.maximumSourcePixels == 1_000_000)
     }
 
     @Test func negotiationPicksAVIFThenWebPFromExplicitTypes() {
@@ -131,7 +220,9 @@ import WebImage
         let variants: [[String]] = [
             [], ["w:10"], ["h:10"], ["rs:fill:10:10"], ["rs:fit:10:10:1"], ["g:no"], ["g:no:1:2"], ["c:5:5"],
             ["c:5:5:ea"], ["q:50"], ["f:png"], ["bl:1"], ["sh:1"], ["rot:90"], ["dpr:2"], ["bg:ff0000"],
-            ["sm:0"], ["sm:1"], ["mb:1000"], ["frame:1"], ["round:4"], ["cb:x"], ["cb:y"],
+            ["sm:0"], ["sm:1"], ["mb:1000"], ["frame:1"], ["round:4"], ["cb:x"], ["cb:y"], ["mw:5"], ["mh:5"],
+            ["z:2"], ["ex:1"], ["ex:1:no"], ["exar:1"], ["pd:2"], ["ar:0"], ["fl:1"], ["fl:0:1"], ["pix:4"], ["t:5"],
+            ["wm:0.5"], ["fq:webp:50"], ["skp:png"], ["raw:1"], ["kcr:0"], ["scp:1"], ["eth:1"],
         ]
         let keys = try variants.map { try ProcessingOptions(segments: $0).cacheKey }
         #expect(Set(keys).count == variants.count)

@@ -29,16 +29,40 @@ import Testing
         #expect(whole.outputExtension == nil)
     }
 
+    /// What proxies and CDNs in front do to paths is undone before the signature is checked: escaped colons in
+    /// options, and the double slash of a plain source's scheme collapsed to one.
+    @Test func normalisedPathsAreRestoredAsImgproxyRestoresThem() throws {
+        let escaped = try ProxyPath(parsing: "/sig/rs%3Afill%3A10%3A20/g%3Asm/plain/http:/example.com/a.jpg@png")
+        #expect(escaped.options == ["rs:fill:10:20", "g:sm"])
+        #expect(escaped.signedPart == "/rs:fill:10:20/g:sm/plain/http://example.com/a.jpg@png")
+        #expect(escaped.source == "http://example.com/a.jpg" && escaped.outputExtension == "png")
+        let plainOnly = try ProxyPath(parsing: "/sig/plain/https:/example.com/b.png")
+        #expect(plainOnly.source == "https://example.com/b.png")
+        // An intact URL and an encoded one are left alone; only the last @ names the extension.
+        #expect(try ProxyPath(parsing: "/sig/plain/http://a.com/x.jpg").source == "http://a.com/x.jpg")
+        #expect(try ProxyPath(parsing: "/sig/plain/http%3A%2F%2Fa.com%2Fx.jpg").source == "http://a.com/x.jpg")
+        let at = try ProxyPath(parsing: "/sig/plain/http://a.com/@me/x.jpg@webp")
+        #expect(at.source == "http://a.com/@me/x.jpg" && at.outputExtension == "webp")
+    }
+
+    @Test func onlyPresetsPathsNamePresetsInTheirFirstSegment() throws {
+        let path = try ProxyPath(parsing: "/sig/thumb:pngify/plain/http://a.com/x.jpg", onlyPresets: true)
+        #expect(path.options == ["thumb:pngify"] && path.source == "http://a.com/x.jpg")
+        let single = try ProxyPath(parsing: "/sig/thumb/aHR0cDovL2EuY29tL3guanBn.png", onlyPresets: true)
+        #expect(single.options == ["thumb"] && single.source == "http://a.com/x.jpg" && single.outputExtension == "png")
+        #expect(throws: ProxyError.self) { try ProxyPath(parsing: "/sig/plain/http://a.com/x.jpg", onlyPresets: true) }
+    }
+
     @Test(arguments: [
         "", "nosignature", "/", "/sig", "/sig/", "//w:1/plain/http://a", "/sig/w:10", "/sig/w:10/plain/",
         "/sig/plain/%ZZ", "/sig/enc/abcd", "/sig/w:1//plain/http://a", "/sig/@@@", "/sig/aHR0cDovL2E.j-g",
     ])
-    func malformedPathsAreBadRequests(path: String) {
+    func malformedPathsAreInvalidURLs(path: String) {
         do {
             let parsed = try ProxyPath(parsing: path)
             Issue.record("\(path) parsed as \(parsed)")
         } catch {
-            #expect(error.status == 400)
+            #expect(error.status == 404)
             #expect(!error.reason.isEmpty && !error.reason.contains("\n"))
         }
     }

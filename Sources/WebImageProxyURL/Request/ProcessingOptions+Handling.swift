@@ -140,7 +140,7 @@ extension ProcessingOptions {
     }
 
     /// imgproxy's name for a source format (`jpg` is `jpeg`), or `nil` for a name it does not know.
-    static func sourceFormatName(_ name: String) -> String? {
+    package static func sourceFormatName(_ name: String) -> String? {
         let lowered = name.lowercased()
         let known: Set = ["jpeg", "png", "webp", "avif", "gif", "ico", "svg", "heic", "bmp", "tiff", "jxl", "pdf"]
         if lowered == "jpg" { return "jpeg" }

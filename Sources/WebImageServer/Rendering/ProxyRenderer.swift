@@ -14,7 +14,7 @@ public struct ProxyRenderer: Sendable {
     public var defaultQuality: Int
     /// Animations with more frames are refused (422): each frame costs a resize and an encode.
     public var maximumFrames: Int
-    /// Results (and scaled images before a fill's crop) with more pixels are refused (400).
+    /// Results (and scaled images before a fill's crop) with more pixels are refused (422).
     public static let maximumResultPixels = 50_000_000
     /// Where transform and encode times go, when the renderer belongs to a proxy.
     let metrics: ProxyMetrics?
@@ -88,7 +88,7 @@ public struct ProxyRenderer: Sendable {
         let plan = ResizePlan(source: geometry ?? image.size, options: options)
         // Width, height and dpr are each bounded, but together with enlarge they could still ask for gigapixels.
         guard plan.scaledSize.area <= Self.maximumResultPixels else {
-            throw ProxyError.invalidURL("the result would be \(plan.scaledSize) pixels, over the limit of "
+            throw ProxyError(status: 422, "the result would be \(plan.scaledSize) pixels, over the limit of "
                                         + "\(Self.maximumResultPixels)")
         }
         if let crop = plan.sourceCrop {

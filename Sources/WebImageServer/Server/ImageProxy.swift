@@ -56,7 +56,7 @@ public final class ImageProxy: Sendable {
                               disk: Self.diskConfiguration(sizeLimit: configuration.resultCacheBytes), shared: shared)
         renders = RenderService(
             configuration: configuration, sourceLoader: sourceLoader,
-            renderer: ProxyRenderer(coders: coders, metrics: metrics), results: results, metrics: metrics,
+            renderer: ProxyRenderer(coders: coders, defaultQuality: configuration.quality, metrics: metrics), results: results, metrics: metrics,
             cpu: CPUExecutor(width: configuration.workers, queueLimit: configuration.queueLimit,
                              label: "webimage.serve.render"))
         self.sources = sources
@@ -131,7 +131,7 @@ public final class ImageProxy: Sendable {
                 let cached = await results.result(forKey: image.key)
                 metrics.resultLookup(cached?.tier)
                 if let cached { result = cached.result } else { result = try await renders.result(for: image) }
-                return responder.image(result, ifNoneMatch: request.ifNoneMatch, varies: image.varies)
+                return responder.image(result, for: image, ifNoneMatch: request.ifNoneMatch)
             }
         } catch {
             return responder.failure(error)

@@ -46,8 +46,10 @@ public struct ProxyConfiguration: Sendable {
     /// What a source whose format no URL names becomes when its own format is not in this list (imgproxy's
     /// preferred formats). Default JPEG, PNG, GIF.
     public var preferredFormats: [OutputFormat] = [.jpeg, .png, .gif]
-    /// Quality per output format when the URL gives none; formats not listed use ``ProxyRenderer``'s default
-    /// (80). Default imgproxy's: WebP 79, AVIF 63, JPEG XL 77.
+    /// Quality (1–100) of lossy results when neither the URL nor ``formatQuality`` gives one. Default 80.
+    public var quality = 80
+    /// Quality per output format when the URL gives none; formats not listed use ``quality``. Default
+    /// imgproxy's: WebP 79, AVIF 63, JPEG XL 77.
     public var formatQuality: [OutputFormat: Int] = [.webp: 79, .avif: 63, .jxl: 77]
 
     /// How URLs' options are read under this configuration.

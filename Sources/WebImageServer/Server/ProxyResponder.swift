@@ -3,23 +3,58 @@ import HTTPTypes
 import NIOCore
 import WebImage
 
-/// Turns what the proxy found or made into HTTP answers: images with their validators (or a 304), the operations'
-/// endpoints, errors as a status and a one-line reason, HEAD as GET without its body.
+/// Turns what the proxy found or made into HTTP answers, with imgproxy's headers: images with their validators
+/// (or a 304), `Content-Disposition`, a `Cache-Control` lifetime that never outlives the URL's expiry, and a
+/// `Content-Security-Policy` that keeps an image opened as a document (an SVG) from running anything; the
+/// operations' endpoints; errors as a status and a one-line reason; HEAD as GET without its body.
 struct ProxyResponder: Sendable {
-    /// `Cache-Control: max-age` of results, in seconds.
+    /// `Cache-Control: max-age` of results, in seconds (0: `no-cache`).
     let timeToLive: Int
 
+    /// imgproxy's policy for every answer: nothing loads, nothing runs, inline styles only.
+    static let contentSecurityPolicy = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; sandbox"
+
     /// `result` as a 200, or a 304 when `ifNoneMatch` names its tag.
-    func image(_ result: RenderedResult, ifNoneMatch: String?, varies: Bool) -> ProxyResponse {
+    func image(_ result: RenderedResult, for request: RenderRequest, ifNoneMatch: String?,
+               now: Double = Date().timeIntervalSince1970) -> ProxyResponse {
         var headers = HTTPFields()
         let notModified = ifNoneMatch.map { Self.matches($0, etag: result.etag) } ?? false
-        if !notModified { headers[.contentType] = result.format.mimeType }
+        if !notModified {
+            headers[.contentType] = result.format.mimeType
+            headers[.contentDisposition] = Self.contentDisposition(
+                source: request.source, options: request.options, format: result.format)
+        }
         headers[.eTag] = result.etag
         headers[.lastModified] = result.lastModified
-        headers[.cacheControl] = "public, max-age=\(timeToLive)"
-        if varies { headers[.vary] = "Accept" }
+        headers[.cacheControl] = cacheControl(expires: request.options.expires, now: now)
+        headers[.contentSecurityPolicy] = Self.contentSecurityPolicy
+        if request.varies { headers[.vary] = "Accept" }
         return notModified ? ProxyResponse(status: 304, headers: headers)
                            : ProxyResponse(status: 200, headers: headers, body: result.body)
+    }
+
+    /// `max-age=N, public`, N the time to live or, when the URL expires sooner, the seconds left until then.
+    func cacheControl(expires: Int?, now: Double) -> String {
+        var maxAge = timeToLive
+        if let expires { maxAge = min(maxAge, max(0, Int(Double(expires) - now))) }
+        return maxAge > 0 ? "max-age=\(maxAge), public" : "no-cache"
+    }
+
+    /// `inline` (or `attachment` with `return_attachment`) with a file name: the URL's `filename`, else the
+    /// source's last path segment without its extension, else `image`; then the answer's extension. A `"` in the
+    /// name is written `%22`, so the quoted string stays one.
+    static func contentDisposition(source: URL, options: ProcessingOptions, format: ImageFormat) -> String {
+        var stem = options.filename ?? ""
+        if stem.isEmpty {
+            let last = source.lastPathComponent
+            stem = last == "/" ? "" : (last.lastIndex(of: ".").map { String(last[..<$0]) } ?? last)
+        }
+        if stem.isEmpty { stem = "image" }
+        let fileExtension = format == .unknown ? "" : "." + format.fileExtension
+        let disposition = options.returnAttachment ? "attachment" : "inline"
+        let quoted = (stem + fileExtension).replacingOccurrences(of: "\"", with: "%22")
+            .filter { $0 != "\r" && $0 != "\n" }
+        return "\(disposition); filename=\"\(quoted)\""
     }
 
     /// The answer for a failed request: its status, its reason as the body, and `Retry-After` for a 429.
@@ -52,7 +87,8 @@ struct ProxyResponder: Sendable {
 
     /// A plain-text answer that is never cached.
     func text(_ status: Int, _ reason: String) -> ProxyResponse {
-        ProxyResponse(status: status, headers: [.contentType: "text/plain; charset=utf-8", .cacheControl: "no-store"],
+        ProxyResponse(status: status, headers: [.contentType: "text/plain; charset=utf-8", .cacheControl: "no-store",
+                                                .contentSecurityPolicy: Self.contentSecurityPolicy],
                       body: ByteBuffer(string: reason + "\n"))
     }
 

@@ -106,39 +106,23 @@ final class RenderService: Sendable {
         // No CPU slot is held while the source downloads: a slow origin delays only its own requests.
         let source = try await sourceLoader.bytes(for: request.source)
         metrics.sourceLoaded(after: ContinuousClock.now - loadStarted, from: source.origin)
+        if let limit = request.options.limits.maximumSourceBytes, limit > 0, source.data.count > limit {
+            throw ProxyError(status: 422, "the source has \(source.data.count) bytes, over this URL's limit of \(limit)")
+        }
+        let drawing = SourceDrawing(renderer: renderer, metrics: metrics, configuration: configuration)
         let (data, output) = try await cpu.run(for: task) { [self] in
             drawn.add(1, ordering: .relaxed)
-            return try Self.draw(source.data, request: request, renderer: renderer, metrics: metrics,
-                                 maximumPixels: configuration.maximumSourcePixels)
+            return try drawing.draw(source.data, request: request)
         }
         memory.renderEnded { [cpu] in cpu.slots.running == 0 && cpu.slots.waiting == 0 }
         // Only now: the bytes decoded (a render error after decoding is about the options, not the source).
-        if source.origin != .disk { await sourceLoader.keep(source.data, for: request.source) }
+        if source.origin != .disk { await sourceLoader.keep(source, for: request.source) }
         let digest = data.withUnsafeBytes { SHA256.hash($0) }
+        let lastModified = source.lastModified ?? HTTPDate.string(secondsSince1970: Date().timeIntervalSince1970)
         let result = RenderedResult(data: data, format: output, etag: "\"" + SHA256.hex(digest, words: 4) + "\"",
-                                    lastModified: HTTPDate.string(secondsSince1970: Date().timeIntervalSince1970))
+                                    lastModified: lastModified)
         await results.store(result, forKey: request.key)
         return result
-    }
-
-    /// Decodes `source` at the size the answer needs, renders and encodes it (on an executor thread).
-    private static func draw(_ source: Data, request: RenderRequest, renderer: ProxyRenderer, metrics: ProxyMetrics,
-                             maximumPixels: Int) throws -> (Data, OutputFormat) {
-        let coders = renderer.coders
-        let properties = try coders.properties(of: source)
-        var output = request.format ?? OutputFormat.matchingSource(properties.format, hasAlpha: properties.hasAlpha)
-        if !coders.canEncode(to: output.imageFormat) {
-            output = properties.hasAlpha ? .png : .jpeg  // a source format this server reads but does not write
-        }
-        let plan = try SourceDecodePlan(
-            properties: properties, options: request.options, output: output,
-            limits: DecodeLimits(maxPixels: maximumPixels), maximumFrames: renderer.maximumFrames)
-        let decodeStarted = ContinuousClock.now
-        let image = try coders.decode(source, options: plan.decodeOptions)
-        metrics.decoded(after: ContinuousClock.now - decodeStarted)
-        var rendering = request.options
-        if plan.picksFrame, image.frames.count == 1 { rendering.frame = nil }  // the decoder picked it
-        return (try renderer.render(image, options: rendering, format: output, geometry: plan.geometry), output)
     }
 }
 

@@ -1,25 +1,26 @@
 import Foundation
 import NIOCore
+import WebImage
 
 /// One rendered answer, as cached and served: the bytes, their format and their validators. The bytes are kept
 /// as the buffer the server writes, so a cache hit goes to the socket without a copy.
 public struct RenderedResult: Sendable {
     /// The encoded image.
     public var body: ByteBuffer
-    /// Its format.
-    public var format: OutputFormat
+    /// Its format (a source passed through as it came, `raw` or `skip_processing`, may be in any format).
+    public var format: ImageFormat
     /// A strong entity tag: a quoted digest of the bytes, so equal bytes have equal tags on every instance.
     public var etag: String
     /// When the result was rendered, as an HTTP date.
     public var lastModified: String
 
     /// A result of `data`'s bytes.
-    public init(data: Data, format: OutputFormat, etag: String, lastModified: String) {
+    public init(data: Data, format: ImageFormat, etag: String, lastModified: String) {
         self.init(body: ByteBuffer(bytes: data), format: format, etag: etag, lastModified: lastModified)
     }
 
     /// A result of `body`'s bytes.
-    public init(body: ByteBuffer, format: OutputFormat, etag: String, lastModified: String) {
+    public init(body: ByteBuffer, format: ImageFormat, etag: String, lastModified: String) {
         self.body = body
         self.format = format
         self.etag = etag

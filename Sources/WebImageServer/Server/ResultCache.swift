@@ -60,9 +60,8 @@ final class ResultCache: Sendable {
 
     private static func result(from stored: CachedImageData) -> RenderedResult? {
         guard let metadata = stored.metadata,
-              let format = OutputFormat.allCases.first(where: { $0.imageFormat == metadata.format }),
               let etag = metadata.validators.etag, let lastModified = metadata.validators.lastModified
         else { return nil }
-        return RenderedResult(data: stored.data, format: format, etag: etag, lastModified: lastModified)
+        return RenderedResult(data: stored.data, format: metadata.format, etag: etag, lastModified: lastModified)
     }
 }

@@ -1,0 +1,68 @@
+import Foundation
+import WebImage
+
+/// One source's bytes into an answer's bytes, on an executor thread: passed through as they came when the URL
+/// says so (`raw`, or `skip_processing` naming the source's format), else decoded at the size the answer needs,
+/// checked against the limits, rendered and encoded in the format imgproxy's rules pick.
+struct SourceDrawing: Sendable {
+    let renderer: ProxyRenderer
+    let metrics: ProxyMetrics
+    let configuration: ProxyConfiguration
+
+    /// The answer's bytes and their format.
+    func draw(_ source: Data, request: RenderRequest) throws -> (Data, ImageFormat) {
+        let options = request.options
+        let coders = renderer.coders
+        if options.raw { return (source, ImageFormat.detect(source)) }
+        let detected = ImageFormat.detect(source)
+        if let name = ProcessingOptions.sourceFormatName(detected.rawValue), options.skipProcessing.contains(name),
+           request.format == nil || request.format?.imageFormat == detected {
+            return (source, detected)
+        }
+        let properties = try coders.properties(of: source)
+        try checkLimits(properties, options: options)
+        let output = outputFormat(for: properties, request: request)
+        let plan = try SourceDecodePlan(
+            properties: properties, options: options, output: output,
+            limits: DecodeLimits(maxPixels: options.limits.maximumSourcePixels ?? configuration.maximumSourcePixels),
+            maximumFrames: options.limits.maximumAnimationFrames ?? renderer.maximumFrames)
+        let decodeStarted = ContinuousClock.now
+        let image = try coders.decode(source, options: plan.decodeOptions)
+        metrics.decoded(after: ContinuousClock.now - decodeStarted)
+        var rendering = options
+        if plan.picksFrame, image.frames.count == 1 { rendering.frame = nil }  // the decoder picked it
+        if rendering.quality == 0 {
+            rendering.quality = options.formatQuality[output] ?? configuration.formatQuality[output] ?? 0
+        }
+        let data = try renderer.render(image, options: rendering, format: output, geometry: plan.geometry)
+        return (data, output.imageFormat)
+    }
+
+    /// The URL's (or `Accept`'s) format, else imgproxy's preferred-formats rule; a format this server does not
+    /// write falls back to PNG or JPEG.
+    private func outputFormat(for properties: ImageProperties, request: RenderRequest) -> OutputFormat {
+        let output = request.format ?? OutputFormat.matchingSource(
+            properties.format, hasAlpha: properties.hasAlpha,
+            isAnimated: properties.frameCount > 1 && request.options.frame == nil,
+            preferred: configuration.preferredFormats)
+        guard renderer.coders.canEncode(to: output.imageFormat) else { return properties.hasAlpha ? .png : .jpeg }
+        return output
+    }
+
+    /// The URL's own security limits (imgproxy's rule: an animation's frames each against the frame limit when
+    /// one is set, else all frames together against the source limit).
+    private func checkLimits(_ properties: ImageProperties, options: ProcessingOptions) throws(ProxyError) {
+        let limits = options.limits
+        let frames = max(1, properties.frameCount), pixels = properties.size.area
+        if frames > 1, let framePixels = limits.maximumAnimationFramePixels, framePixels > 0 {
+            guard pixels <= framePixels else {
+                throw ProxyError(status: 422, "a frame has \(pixels) pixels, over this URL's limit of \(framePixels)")
+            }
+            return
+        }
+        if let sourcePixels = limits.maximumSourcePixels, pixels * frames > sourcePixels {
+            throw ProxyError(status: 422, "the source has \(pixels * frames) pixels, over this URL's limit of "
+                             + "\(sourcePixels)")
+        }
+    }
+}
