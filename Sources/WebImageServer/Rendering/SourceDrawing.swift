@@ -32,7 +32,9 @@ struct SourceDrawing: Sendable {
         var rendering = options
         if plan.picksFrame, image.frames.count == 1 { rendering.frame = nil }  // the decoder picked it
         if rendering.quality == 0 {
-            rendering.quality = options.formatQuality[output] ?? configuration.formatQuality[output] ?? 0
+            // imgproxy's order: the URL's quality, the URL's for this format, the server's for it, the server's.
+            rendering.quality = [options.formatQuality[output], configuration.formatQuality[output]]
+                .compactMap { $0 }.first { $0 > 0 } ?? 0
         }
         let data = try renderer.render(image, options: rendering, format: output, geometry: plan.geometry)
         return (data, output.imageFormat)

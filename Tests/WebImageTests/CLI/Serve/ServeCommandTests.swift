@@ -91,6 +91,40 @@ import WebImage
         #expect(await server.terminate() == 0)
     }
 
+    /// An imgproxy presets file (presets naming presets) starts the server; with `--only-presets` URLs name them
+    /// in imgproxy's `/SIGNATURE/PRESET:PRESET/…` form, and a signed path a CDN rewrote (`%3A` for `:`,
+    /// `http:/` for `http://`) still passes the signature check.
+    @Test func startsWithAnImgproxyPresetsFileAndServesOnlyPresetsURLs() async throws {
+        let origin = try await TestImageServer.start()
+        let pixels = try PixelBuffer(width: 80, height: 60, filledWith: RGBA(10, 200, 30))
+        origin.serve("a.jpg", data: try ImageCoders.shared.encode(Image(pixels: pixels), as: .jpeg),
+                     contentType: "image/jpeg")
+        let folder = try CommandLineTool.temporaryFolder()
+        let presets = folder.appendingPathComponent("presets.txt")
+        try "# imgproxy's format\nsmall=rs:fit:40:40\nthumb=pr:small/q:70\npngify=f:png\n"
+            .write(to: presets, atomically: true, encoding: .utf8)
+        let server = try await ServeProcess.start(
+            ["--bind", "127.0.0.1:0", "--key", "736563726574", "--salt", "68656c6c6f", "--presets", presets.path,
+             "--only-presets", "--cache-dir", folder.path, "--allow-loopback-sources"])
+        let source = origin.url("/files/a.jpg").absoluteString
+        let signedPart = "/thumb:pngify/plain/" + source
+        let signature = try signature(signedPart, keyHex: "736563726574", saltHex: "68656c6c6f")
+        let answer = try await server.get("/" + signature + signedPart)
+        #expect(answer.status == 200)
+        #expect(answer.headers.contains { $0.0.lowercased() == "content-type" && $0.1 == "image/png" })
+        #expect(try ImageCoders.shared.decode(answer.body).size == PixelSize(width: 40, height: 30))
+        let rewritten = "/" + signature + "/thumb%3Apngify/plain/" + source.replacingOccurrences(of: "://", with: ":/")
+        #expect(try await server.get(rewritten).status == 200)
+        let options = try await server.get("/" + signature + "/w:10/plain/" + source)
+        #expect(options.status == 403 || options.status == 404)  // signed for another path, or an unknown preset
+        #expect(await server.terminate() == 0)
+        let bad = try await CommandLineTool.run(["serve", "--insecure", "--bind", "127.0.0.1:0",
+                                                 "--format-quality", "webp=101"])
+        #expect(bad.status != 0 && bad.stderr.contains("--format-quality"))
+        await origin.shutdown()
+        try? FileManager.default.removeItem(at: folder)
+    }
+
     /// imgproxy's signature, computed here independently with Python's hmac module's rules: HMAC-SHA256 over
     /// salt ‖ path, URL-safe Base64 without padding (written with Foundation only, not the server's code).
     private func signature(_ path: String, keyHex: String, saltHex: String) throws -> String {

@@ -1,0 +1,127 @@
+import Foundation
+import NIOCore
+import Testing
+import WebImage
+
+@testable import WebImageServer
+
+/// What imgproxy's handlers put around an image, through the proxy and a loopback origin: the headers, the
+/// source passed through untouched, the format and quality rules, and the limits a URL may set.
+@Suite struct ImgproxyAnswerTests {
+    @Test func contentDispositionNamesTheFileAsImgproxyDoes() async throws {
+        try await ProxyHarness.with { harness in
+            func disposition(_ options: [String], ext: String? = nil) async -> String? {
+                await harness.get(harness.plainPath(options, "photo.jpg", ext: ext)).header("Content-Disposition")
+            }
+            #expect(await disposition(["w:20"]) == "inline; filename=\"photo.jpg\"")
+            #expect(await disposition(["w:20"], ext: "png") == "inline; filename=\"photo.png\"")
+            #expect(await disposition(["fn:holiday"]) == "inline; filename=\"holiday.jpg\"")
+            #expect(await disposition(["fn:bXkiZmlsZQ:1", "att:1"]) == "attachment; filename=\"my%22file.jpg\"")
+            // Every answer, errors too, forbids scripts and loads.
+            let refused = await harness.get(harness.plainPath(["nope:1"], "photo.jpg"))
+            #expect(refused.header("Content-Security-Policy")?.contains("default-src 'none'") == true)
+        }
+    }
+
+    @Test func theLifetimeNeverOutlivesTheURLsExpiry() async throws {
+        try await ProxyHarness.with { harness in
+            let soon = Int(Date().timeIntervalSince1970) + 600
+            let answer = await harness.get(harness.plainPath(["w:20", "exp:\(soon)"], "photo.jpg"))
+            let maxAge = answer.header("Cache-Control").flatMap { header in
+                Int(header.dropFirst("max-age=".count).prefix { $0.isNumber })
+            }
+            #expect(answer.header("Cache-Control")?.hasSuffix(", public") == true)
+            #expect(maxAge.map { (590...600).contains($0) } == true, "\(answer.header("Cache-Control") ?? "-")")
+            let never = await harness.get(harness.plainPath(["w:21", "exp:0"], "photo.jpg"))
+            #expect(never.status == 200 && never.header("Cache-Control") == "max-age=31536000, public")
+        }
+        try await ProxyHarness.with(configuring: { $0.timeToLive = 0 }) { harness in
+            #expect(await harness.get(harness.plainPath(["w:20"], "photo.jpg")).header("Cache-Control") == "no-cache")
+        }
+    }
+
+    @Test func theSourcesLastModifiedIsTheAnswersFromEveryTier() async throws {
+        try await ProxyHarness.with { harness in
+            let stamp = "Tue, 03 Mar 2020 10:00:00 GMT"
+            harness.origin.serve("dated.png", data: try ProxyHarness.photo(width: 16, height: 16, as: .png),
+                                 contentType: "image/png", lastModified: stamp)
+            #expect(await harness.get(harness.plainPath(["w:8"], "dated.png")).header("Last-Modified") == stamp)
+            // A second result from the cached source, and the first result again from the result cache.
+            #expect(await harness.get(harness.plainPath(["w:4"], "dated.png")).header("Last-Modified") == stamp)
+            #expect(await harness.get(harness.plainPath(["w:8"], "dated.png")).header("Last-Modified") == stamp)
+            #expect(harness.origin.log.count("/files/dated.png") == 1)
+        }
+    }
+
+    @Test func rawAndSkipProcessingAnswerTheSourceUntouched() async throws {
+        try await ProxyHarness.with { harness in
+            let original = try ProxyHarness.photo(width: 400, height: 300, as: .jpeg)
+            harness.origin.serve("same.jpg", data: original, contentType: "image/jpeg")
+            for options in [["raw:1", "w:10"], ["skp:jpg", "w:10"]] {
+                let answer = await harness.get(harness.plainPath(options, "same.jpg"))
+                #expect(answer.status == 200 && Data(answer.body.readableBytesView) == original, "\(options)")
+                #expect(answer.header("Content-Type") == "image/jpeg")
+            }
+            // raw ignores the extension; skip_processing does not apply to another format's source.
+            let raw = await harness.get(harness.plainPath(["raw:1"], "same.jpg", ext: "png"))
+            #expect(Data(raw.body.readableBytesView) == original)
+            let processed = await harness.get(harness.plainPath(["skp:png", "w:10"], "same.jpg"))
+            #expect(try ProxyHarness.decode(processed).size == PixelSize(width: 10, height: 8))
+        }
+    }
+
+    @Test func sourcesOutsideThePreferredFormatsBecomeJPEGOrPNG() async throws {
+        try await ProxyHarness.with { harness in
+            harness.origin.serve("opaque.webp", data: try ProxyHarness.photo(width: 40, height: 30, as: .webp),
+                                 contentType: "image/webp")
+            harness.origin.serve("clear.webp", data: try ProxyHarness.photo(width: 40, height: 30, as: .webp,
+                                                                             alpha: true), contentType: "image/webp")
+            #expect(await harness.get(harness.plainPath(["w:20"], "opaque.webp")).header("Content-Type") == "image/jpeg")
+            #expect(await harness.get(harness.plainPath(["w:20"], "clear.webp")).header("Content-Type") == "image/png")
+            #expect(await harness.get(harness.plainPath(["w:20"], "anim.gif")).header("Content-Type") == "image/gif")
+        }
+        try await ProxyHarness.with(configuring: { $0.preferredFormats = [.webp] }) { harness in
+            #expect(await harness.get(harness.plainPath(["w:20"], "photo.jpg")).header("Content-Type") == "image/webp")
+        }
+    }
+
+    @Test func qualityComesFromTheURLThenTheFormatThenTheServer() async throws {
+        try await ProxyHarness.with(configuring: { $0.formatQuality = [.jpeg: 15] }) { harness in
+            func bytes(_ options: [String]) async -> Data {
+                Data(await harness.get(harness.plainPath(options, "photo.jpg")).body.readableBytesView)
+            }
+            let configured = await bytes(["w:200"]), explicit = await bytes(["w:200", "q:15"])
+            #expect(configured == explicit)
+            #expect(await bytes(["w:200", "fq:jpg:40"]) == bytes(["w:200", "q:40"]))
+            // An explicit quality wins over the format's, as in imgproxy.
+            #expect(await bytes(["w:200", "q:40", "fq:jpg:90"]) == bytes(["w:200", "q:40"]))
+            #expect(await bytes(["w:200", "fq:jpg:90"]) != configured)
+        }
+    }
+
+    @Test func securityOptionsSetLimitsWhenTheServerAllowsThem() async throws {
+        try await ProxyHarness.with(configuring: { $0.allowsSecurityOptions = true }) { harness in
+            #expect(await harness.get(harness.plainPath(["msr:0.01"], "photo.jpg")).status == 422)
+            #expect(await harness.get(harness.plainPath(["msfs:100"], "photo.jpg")).status == 422)
+            #expect(await harness.get(harness.plainPath(["maf:1"], "anim.gif")).status == 422)
+            #expect(await harness.get(harness.plainPath(["msr:1", "msfs:10000000"], "photo.jpg")).status == 200)
+        }
+        try await ProxyHarness.with { harness in
+            #expect(await harness.get(harness.plainPath(["msr:100"], "photo.jpg")).status == 403)
+            #expect(harness.origin.log.requests.isEmpty)
+        }
+    }
+
+    @Test func originStatusesArePassedOnAsImgproxyPassesThem() async throws {
+        try await ProxyHarness.with { harness in
+            let source = harness.origin.url("/status/").absoluteString
+            func status(of code: Int) async -> Int {
+                let encoded = (source + "\(code)").addingPercentEncoding(withAllowedCharacters: .urlPathAllowed)!
+                return await harness.get("/_/w:10/plain/" + encoded).status
+            }
+            #expect(await status(of: 404) == 404)
+            #expect(await status(of: 403) == 403)
+            #expect(await status(of: 500) == 502)
+        }
+    }
+}
