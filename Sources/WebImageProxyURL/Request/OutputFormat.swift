@@ -23,9 +23,12 @@ public enum OutputFormat: String, Sendable, Hashable, CaseIterable {
     /// HEIC: a name URLs may use, but no coder writes it here, so it is refused as imgproxy refuses a format it
     /// cannot save (422).
     case heic
+    /// SVG: only an SVG source is answered as SVG (sanitised, never drawn); any other source asking for it is
+    /// refused as a format this server cannot write (422).
+    case svg
 
     /// The format for a URL's name (imgproxy's names: `jpg`/`jpeg`, `png`, `webp`, `avif`, `gif`, `jxl`, `bmp`,
-    /// `tiff`/`tif`, `ico`, `heic`); `nil` for any other.
+    /// `tiff`/`tif`, `ico`, `heic`, `svg`); `nil` for any other.
     public init?(name: String) {
         switch name {
         case "jpeg": self = .jpeg
@@ -47,6 +50,7 @@ public enum OutputFormat: String, Sendable, Hashable, CaseIterable {
         case .tiff: .tiff
         case .ico: .ico
         case .heic: .heic
+        case .svg: .svg
         }
     }
 
@@ -63,6 +67,7 @@ public enum OutputFormat: String, Sendable, Hashable, CaseIterable {
         case .tiff: "image/tiff"
         case .ico: "image/x-icon"
         case .heic: "image/heic"
+        case .svg: "image/svg+xml"
         }
     }
 

@@ -2,8 +2,9 @@ import Foundation
 import WebImage
 
 /// One source's bytes into an answer's bytes, on an executor thread: passed through as they came when the URL
-/// says so (`raw`, or `skip_processing` naming the source's format), else decoded at the size the answer needs,
-/// checked against the limits, rendered and encoded in the format imgproxy's rules pick.
+/// says so (`raw`, or `skip_processing` naming the source's format), an SVG source sanitised and answered as SVG
+/// unless the URL names a raster format (imgproxy's default), else decoded at the size the answer needs, checked
+/// against the limits, rendered and encoded in the format imgproxy's rules pick.
 struct SourceDrawing: Sendable {
     let renderer: ProxyRenderer
     let metrics: ProxyMetrics
@@ -18,6 +19,16 @@ struct SourceDrawing: Sendable {
         if let name = ProcessingOptions.sourceFormatName(detected.rawValue), options.skipProcessing.contains(name),
            request.format == nil || request.format?.imageFormat == detected {
             return (source, detected)
+        }
+        if detected == .svg, options.format == nil || options.format == .svg {
+            do {
+                return (try SVGSanitizer.sanitized(source), .svg)
+            } catch {
+                throw ProxyError(status: 422, "the SVG source is not a well-formed document: \(error.reason)")
+            }
+        }
+        if options.format == .svg {
+            throw ProxyError(status: 422, "this server cannot write svg from a \(detected.rawValue) source")
         }
         let properties = try coders.properties(of: source)
         try checkLimits(properties, options: options)

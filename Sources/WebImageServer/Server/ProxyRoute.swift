@@ -41,7 +41,8 @@ enum ProxyRoute: Sendable {
         let url = try sources.check(path.source)
         let negotiated = options.format == nil ? configuration.negotiation.format(forAccept: request.accept) : nil
         let chosen = options.format ?? negotiated
-        if let format = chosen, !coders.canEncode(to: format.imageFormat) {
+        // An SVG answer depends on the source (only an SVG source has one): decided once it is known.
+        if let format = chosen, format != .svg, !coders.canEncode(to: format.imageFormat) {
             throw ProxyError(status: 422, "this server cannot write \(format.rawValue)")
         }
         return RenderRequest(
