@@ -40,6 +40,7 @@ import Testing
             expect(await harness.get(harness.plainPath(["w:10"], "photo.jpg", ext: "heic")), 422, "cannot write heic")
             expect(await harness.get(harness.plainPath(["msr:100"], "photo.jpg")), 403, "security options")
             expect(await harness.get("/_/w:10"), 404, "no source URL")
+            expect(await harness.get("/w:10/plain/http://example.com/a.jpg"), 403, "signature segment is missing")
             expect(await harness.get(harness.plainPath(["exp:1000"], "photo.jpg")), 404, "expired")
             expect(await harness.get("/_/plain/file:%2F%2F%2Fetc%2Fpasswd"), 404, "only http and https")
             expect(await harness.get("/_/plain/data:image%2Fpng;base64,iVBORw0KGgo="), 404, "not data:")

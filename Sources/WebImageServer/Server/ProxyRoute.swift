@@ -24,9 +24,13 @@ enum ProxyRoute: Sendable {
     private static func image(_ request: ProxyRequest, configuration: ProxyConfiguration, sources: SourcePolicy,
                               coders: ImageCoders) throws(ProxyError) -> RenderRequest {
         let path = try ProxyPath(parsing: request.path, onlyPresets: configuration.onlyPresets)
-        if let signature = configuration.signature,
-           !signature.isValid(path.signature[...], for: path.signedPart[...]) {
-            throw ProxyError.forbidden("the signature does not match the URL")
+        if let signature = configuration.signature {
+            guard signature.isValid(path.signature[...], for: path.signedPart[...]) else {
+                throw ProxyError.forbidden("the signature does not match the URL")
+            }
+        } else if path.signature.contains(":") {
+            // Without a key any signature passes, but a path that starts with an option has none at all.
+            throw ProxyError.forbidden("the signature segment is missing: the path starts with an option")
         }
         var options = try ProcessingOptions(segments: path.options, rules: configuration.parsingRules)
         if let expires = options.expires, Double(expires) < Date().timeIntervalSince1970 {
