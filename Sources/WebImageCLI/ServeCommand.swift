@@ -74,6 +74,13 @@ struct ServeCommand: AsyncParsableCommand {
     var presets: String?
     @Flag(name: .customLong("only-presets"), help: "Accept only preset options in URLs.")
     var onlyPresets = false
+    @Option(name: .customLong("watermark-path"),
+            help: ArgumentHelp("The image the watermark option draws, read at start-up.", valueName: "FILE"))
+    var watermarkPath: String?
+    @Option(name: .customLong("watermark-url"), help: ArgumentHelp(
+        "Where the watermark image is downloaded from at start-up, when there is no --watermark-path.",
+        valueName: "URL"))
+    var watermarkURL: String?
     @Option(name: .customLong("download-timeout"),
             help: ArgumentHelp("Seconds a source download may take, 504 after (default 10).", valueName: "SECONDS"))
     var downloadTimeout: Int?
@@ -133,6 +140,11 @@ struct ServeCommand: AsyncParsableCommand {
             }
         } catch {
             throw ServeError("--redis \(configuration.redis?.redactedURL ?? ""): \(error)")
+        }
+        do {
+            try await proxy.loadWatermark()
+        } catch {
+            throw ServeError("watermark: \(error)")
         }
         try await ProxyServer.run(proxy, logger: logger) { address in
             // Written unbuffered: scripts and tests wait for this line while the server runs.
