@@ -26,12 +26,12 @@ struct BorderTrim {
 
     /// `image` (a still) without its background border.
     func transform(_ image: Image) throws -> Image {
-        guard let rect = try rect(in: image.pixels), rect.size != image.size else { return image }
+        guard let rect = rect(in: image.pixels), rect.size != image.size else { return image }
         return try ImageTransformers.Crop(rect).transform(image)
     }
 
     /// The area that is kept, or `nil` when every pixel is background.
-    func rect(in pixels: PixelBuffer) throws -> PixelRect? {
+    func rect(in pixels: PixelBuffer) -> PixelRect? {
         let width = pixels.width, height = pixels.height
         // One byte per pixel: bits 0–2 say that red, green, blue lie above the background by more than the
         // threshold, bits 3–5 that they lie below it by more. A median is out of range exactly when five of
