@@ -8,8 +8,8 @@ import WebImage
 struct SourceDecodePlan: Sendable, Equatable {
     /// What the decoder is asked for.
     var decodeOptions: DecodeOptions
-    /// The source's size upright and after the `rotate` option: the geometry the request's ``ResizePlan`` is
-    /// worked out on, whatever size the decoder delivers.
+    /// The source's size upright (as stored with `auto_rotate:0`) and after the `rotate` option: the geometry the
+    /// request's ``ResizePlan`` is worked out on, whatever size the decoder delivers.
     var geometry: PixelSize
     /// Whether the decoder is asked for the one frame the URL names. Coders that can pick a frame (GIF, APNG,
     /// WebP, documents, TIFF, BMP and more) deliver just that one, without keeping the frames before it or
@@ -38,10 +38,10 @@ struct SourceDecodePlan: Sendable, Equatable {
         }
         // `auto_rotate:0` keeps the pixels as stored: the geometry is then the stored size.
         decoding.applyOrientation = options.autoRotate ?? true
-        let upright = decoding.applyOrientation
+        let decoded = decoding.applyOrientation
             ? properties.size : properties.orientation.displayedSize(of: properties.size)
         let turned = options.rotate == 90 || options.rotate == 270
-        geometry = turned ? upright.transposed : upright
+        geometry = turned ? decoded.transposed : decoded
         picksFrame = options.frame != nil
         // A trimmed source is decoded whole: how much is cut, and so the geometry, is known only from its pixels.
         // Trimming applies to stills only (one frame rendered).
