@@ -233,6 +233,12 @@ import WebImage
         let equalVertical = try Self.render(tall, ["t:10::0:1"])
         #expect(equalVertical.size == PixelSize(width: 40, height: 38))  // 6 cut from the top and the bottom
         #expect(equalVertical[0, 5] == Self.white && equalVertical[0, 6] == Self.red)
+        // imgproxy trims before turning the source upright: for a source stored turned a quarter, its horizontal
+        // sides are the upright image's top and bottom.
+        var turned = tall
+        turned.orientation = .right
+        #expect(try Self.render(turned, ["t:10::1"]).size == PixelSize(width: 40, height: 38))
+        #expect(try Self.render(turned, ["t:10::1", "ar:0"]).size == PixelSize(width: 40, height: 32))
     }
 
     // MARK: - Watermark

@@ -53,7 +53,7 @@ public struct ProxyRenderer: Sendable {
     {
         do {
             return try transform(try selectFrames(source, options: options, format: format), options: options,
-                                 geometry: nil)
+                                 geometry: nil, declared: source.orientation)
         } catch let error as ProxyError {
             throw error
         } catch let error as ImageError {
@@ -72,7 +72,7 @@ public struct ProxyRenderer: Sendable {
         do {
             let transformStarted = ContinuousClock.now
             let image = try transform(try selectFrames(source, options: options, format: format), options: options,
-                                      geometry: geometry)
+                                      geometry: geometry, declared: source.orientation)
             let encodeStarted = ContinuousClock.now
             metrics?.transformed(after: encodeStarted - transformStarted)
             let data = try encode(image, options: options, format: format)
@@ -104,13 +104,21 @@ public struct ProxyRenderer: Sendable {
                      orientation: .up, flags: source.flags)
     }
 
-    private func transform(_ source: Image, options: ProcessingOptions, geometry: PixelSize?) throws -> Image {
+    /// `options` applied to `source`; `declared` is the EXIF orientation the source declared (its pixels are
+    /// upright unless `auto_rotate:0`).
+    private func transform(_ source: Image, options: ProcessingOptions, geometry: PixelSize?,
+                           declared: Orientation) throws -> Image {
         var image = source
         var geometry = geometry
         if let trim = options.trim, image.frames.count == 1 {
             // First of all, on the source as decoded; the geometry is then the trimmed image's (a source that is
             // trimmed is decoded whole, see SourceDecodePlan). Animations are not trimmed, as in imgproxy.
-            image = try BorderTrim(trim).transform(image)
+            var border = BorderTrim(trim)
+            if options.autoRotate ?? true, declared.swapsAxes {
+                // imgproxy trims the pixels as stored, before turning them upright: its sides are the stored ones.
+                swap(&border.equalHorizontal, &border.equalVertical)
+            }
+            image = try border.transform(image)
             geometry = nil
         }
         if options.rotate != 0 {
