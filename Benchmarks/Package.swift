@@ -20,6 +20,7 @@ let package = Package(
                 .product(name: "WebImageJXL", package: "swift-web-image"),
                 .product(name: "WebImageSVG", package: "swift-web-image"),
                 .product(name: "WebImageRedis", package: "swift-web-image"),
+                .product(name: "WebImageServer", package: "swift-web-image"),
                 .product(name: "CTurboJPEG", package: "swift-web-image"),
                 .product(name: "CSpng", package: "swift-web-image"),
                 .product(name: "CWebP", package: "swift-web-image"),

@@ -107,6 +107,42 @@ def transform(folder):
     ]
     for name, body in cases:
         emit("transform", name, median(body))
+    proxy_effects(hd)
+
+
+def proxy_effects(hd):
+    """The proxy's trim, repeated watermark and pixelate done the usual Pillow way (no 3x3 median in the trim)."""
+    from PIL import ImageChops
+
+    width, height = hd.size
+    bordered = Image.new("RGB", (width + 200, height + 200), (255, 255, 255))
+    bordered.paste(hd, (100, 100))
+    white = Image.new("RGB", bordered.size, (255, 255, 255))
+
+    def trim():
+        mask = ImageChops.difference(bordered, white).point(lambda value: 255 if value > 10 else 0)
+        box = mask.getbbox()
+        return bordered.crop(box) if box else bordered
+
+    mark = Image.new("RGBA", (256, 256))
+    mark.putdata([(255, x, y, 200 if (x // 32 + y // 32) % 2 == 0 else 0) for y in range(256) for x in range(256)])
+    base = hd.convert("RGBA")
+
+    def watermark():
+        layer = Image.new("RGBA", hd.size)
+        for top in range(0, height, 256):
+            for left in range(0, width, 256):
+                layer.paste(mark, (left, top))
+        layer.putalpha(layer.getchannel("A").point(lambda value: value // 2))
+        return Image.alpha_composite(base, layer)
+
+    def pixelate():
+        small = hd.resize(((width + 15) // 16, (height + 15) // 16), Image.BOX)
+        return small.resize((small.width * 16, small.height * 16), Image.NEAREST).crop((0, 0, width, height))
+
+    emit("transform", "proxy trim t:10, 1080p in a 100-pixel white border", median(trim))
+    emit("transform", "proxy watermark 256x256 repeated at 50% (wm:0.5:re), 1080p", median(watermark))
+    emit("transform", "proxy pixelate 16 px (pix:16), 1080p", median(pixelate))
 
 
 suites = {"decode": decode, "animated": animated, "encode": encode, "transform": transform}

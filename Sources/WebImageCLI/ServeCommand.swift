@@ -87,6 +87,13 @@ struct ServeCommand: AsyncParsableCommand {
         "What a source in another format becomes when the URL names none (default jpeg,png,gif).",
         valueName: "LIST"))
     var preferredFormats: String?
+    @Option(name: .customLong("watermark-path"),
+            help: ArgumentHelp("The image the watermark option draws, read at start-up.", valueName: "FILE"))
+    var watermarkPath: String?
+    @Option(name: .customLong("watermark-url"), help: ArgumentHelp(
+        "Where the watermark image is downloaded from at start-up, when there is no --watermark-path.",
+        valueName: "URL"))
+    var watermarkURL: String?
     @Option(name: .customLong("download-timeout"),
             help: ArgumentHelp("Seconds a source download may take, 504 after (default 10).", valueName: "SECONDS"))
     var downloadTimeout: Int?
@@ -146,6 +153,11 @@ struct ServeCommand: AsyncParsableCommand {
             }
         } catch {
             throw ServeError("--redis \(configuration.redis?.redactedURL ?? ""): \(error)")
+        }
+        do {
+            try await proxy.loadWatermark()
+        } catch {
+            throw ServeError("watermark: \(error)")
         }
         try await ProxyServer.run(proxy, logger: logger) { address in
             // Written unbuffered: scripts and tests wait for this line while the server runs.

@@ -79,6 +79,13 @@ struct ServeSettings {
         if let list = command.preferredFormats ?? environment["WEBIMAGE_PREFERRED_FORMATS"] {
             configuration.preferredFormats = try Self.formats(list, flagName: "--preferred-formats")
         }
+        configuration.watermarkPath = command.watermarkPath ?? environment["WEBIMAGE_WATERMARK_PATH"]
+        if let text = command.watermarkURL ?? environment["WEBIMAGE_WATERMARK_URL"] {
+            guard let url = URL(string: text), ["http", "https"].contains(url.scheme?.lowercased() ?? "") else {
+                throw ServeError("--watermark-url \(text): expected an http or https URL")
+            }
+            configuration.watermarkURL = url
+        }
         if let seconds = try number(command.downloadTimeout, "DOWNLOAD_TIMEOUT", "--download-timeout", minimum: 1) {
             configuration.downloadTimeout = .seconds(seconds)
         }

@@ -1,9 +1,10 @@
 import Foundation
 import WebImage
 
-/// Turns a decoded source into the bytes of an answer, in imgproxy's order: the frame choice, rotation, the crop
-/// of the source, scaling, the crop of a fill, blur, sharpening, rounded corners, the background, and encoding
-/// (lowering the quality until `max_bytes` is met).
+/// Turns a decoded source into the bytes of an answer, in imgproxy's order: the frame choice, trimming, rotation
+/// and flipping, the crop of the source, scaling, the crop of a fill, blur, sharpening, pixelation, rounded
+/// corners, extending (to the box, then to its aspect ratio), padding, the background, the watermark, and
+/// encoding (lowering the quality until `max_bytes` is met).
 ///
 /// Animations stay animated when the output format holds animation: every frame goes through the same steps
 /// (placed by the first frame for the smart gravity) and keeps its duration.
@@ -18,17 +19,23 @@ public struct ProxyRenderer: Sendable {
     public static let maximumResultPixels = 50_000_000
     /// Where transform and encode times go, when the renderer belongs to a proxy.
     let metrics: ProxyMetrics?
+    /// The image the `watermark` option draws; without one the option draws nothing, as in imgproxy.
+    let watermarks: WatermarkStore
 
-    /// A renderer encoding with `coders`.
-    public init(coders: ImageCoders = .shared, defaultQuality: Int = 80, maximumFrames: Int = 500) {
-        self.init(coders: coders, defaultQuality: defaultQuality, maximumFrames: maximumFrames, metrics: nil)
+    /// A renderer encoding with `coders`, drawing `watermark` for the `watermark` option.
+    public init(coders: ImageCoders = .shared, defaultQuality: Int = 80, maximumFrames: Int = 500,
+                watermark: ProxyWatermark? = nil) {
+        self.init(coders: coders, defaultQuality: defaultQuality, maximumFrames: maximumFrames, metrics: nil,
+                  watermarks: WatermarkStore(watermark))
     }
 
-    init(coders: ImageCoders, defaultQuality: Int = 80, maximumFrames: Int = 500, metrics: ProxyMetrics?) {
+    init(coders: ImageCoders, defaultQuality: Int = 80, maximumFrames: Int = 500, metrics: ProxyMetrics?,
+         watermarks: WatermarkStore = WatermarkStore()) {
         self.coders = coders
         self.defaultQuality = defaultQuality
         self.maximumFrames = maximumFrames
         self.metrics = metrics
+        self.watermarks = watermarks
     }
 
     /// The encoded result of `options` applied to `source`, in `format`.
@@ -36,6 +43,24 @@ public struct ProxyRenderer: Sendable {
     ///   or that cannot be processed, 500 when encoding fails.
     public func render(_ source: Image, options: ProcessingOptions, format: OutputFormat) throws(ProxyError) -> Data {
         try render(source, options: options, format: format, geometry: nil)
+    }
+
+    /// The image ``render(_:options:format:)`` encodes: `options` applied to `source` (the frames `format` keeps),
+    /// before encoding. For callers that encode themselves, and for measuring the processing alone.
+    /// - Throws: ``ProxyError`` as ``render(_:options:format:)`` does, but for encoding.
+    public func image(for source: Image, options: ProcessingOptions, format: OutputFormat) throws(ProxyError)
+        -> Image
+    {
+        do {
+            return try transform(try selectFrames(source, options: options, format: format), options: options,
+                                 geometry: nil, declared: source.orientation)
+        } catch let error as ProxyError {
+            throw error
+        } catch let error as ImageError {
+            throw ProxyError(imageError: error)
+        } catch {
+            throw ProxyError(status: 500, "rendering failed: \(error)")
+        }
     }
 
     /// Like ``render(_:options:format:)``, for a source decoded smaller than it is (``SourceDecodePlan``): the
@@ -47,7 +72,7 @@ public struct ProxyRenderer: Sendable {
         do {
             let transformStarted = ContinuousClock.now
             let image = try transform(try selectFrames(source, options: options, format: format), options: options,
-                                      geometry: geometry)
+                                      geometry: geometry, declared: source.orientation)
             let encodeStarted = ContinuousClock.now
             metrics?.transformed(after: encodeStarted - transformStarted)
             let data = try encode(image, options: options, format: format)
@@ -79,40 +104,71 @@ public struct ProxyRenderer: Sendable {
                      orientation: .up, flags: source.flags)
     }
 
-    private func transform(_ source: Image, options: ProcessingOptions, geometry: PixelSize?) throws -> Image {
+    /// `options` applied to `source`; `declared` is the EXIF orientation the source declared (its pixels are
+    /// upright unless `auto_rotate:0`).
+    private func transform(_ source: Image, options: ProcessingOptions, geometry: PixelSize?,
+                           declared: Orientation) throws -> Image {
         var image = source
+        var geometry = geometry
+        if let trim = options.trim, image.frames.count == 1 {
+            // First of all, on the source as decoded; the geometry is then the trimmed image's (a source that is
+            // trimmed is decoded whole, see SourceDecodePlan). Animations are not trimmed, as in imgproxy.
+            var border = BorderTrim(trim)
+            if options.autoRotate ?? true, declared.swapsAxes {
+                // imgproxy trims the pixels as stored, before turning them upright: its sides are the stored ones.
+                swap(&border.equalHorizontal, &border.equalVertical)
+            }
+            image = try border.transform(image)
+            geometry = nil
+        }
         if options.rotate != 0 {
             // imgproxy turns clockwise; the library's rotation is counter-clockwise.
             image = try ImageTransformers.Rotate(degrees: Double(360 - options.rotate), fitSize: true).transform(image)
         }
+        if options.flipHorizontal || options.flipVertical {
+            // Before the crops: imgproxy places both crops by where things end up after flipping.
+            image = try ImageTransformers.Flip(horizontal: options.flipHorizontal, vertical: options.flipVertical)
+                .transform(image)
+        }
         let plan = ResizePlan(source: geometry ?? image.size, options: options)
         // Width, height and dpr are each bounded, but together with enlarge they could still ask for gigapixels.
-        guard plan.scaledSize.area <= Self.maximumResultPixels else {
-            throw ProxyError(status: 422, "the result would be \(plan.scaledSize) pixels, over the limit of "
+        for size in [plan.scaledSize, plan.outputSize] where size.area > Self.maximumResultPixels {
+            throw ProxyError(status: 422, "the result would be \(size) pixels, over the limit of "
                                         + "\(Self.maximumResultPixels)")
         }
         if let crop = plan.sourceCrop {
-            image = try cut(image, to: crop.scaled(from: geometry ?? image.size, to: image.size))
+            image = try cut(image, to: crop.scaled(from: geometry ?? image.size, to: image.size), dpr: 1)
         }
         if plan.scaledSize != image.size {
             image = try ImageTransformers.Resize(to: plan.scaledSize, fit: .fill).transform(image)
         }
-        if let crop = plan.finalCrop { image = try cut(image, to: crop) }
+        if let crop = plan.finalCrop { image = try cut(image, to: crop, dpr: plan.dprScale) }
         if options.blur > 0 { image = try ImageTransformers.Blur(radius: options.blur).transform(image) }
         if options.sharpen > 0 { image = try UnsharpMask(sigma: options.sharpen).transform(image) }
+        if options.pixelate > 1 { image = try Pixelate(size: options.pixelate).transform(image) }
         if options.cornerRadius > 0 {
             image = try ImageTransformers.RoundCorners(radius: options.cornerRadius * options.dpr).transform(image)
         }
+        if let gravity = options.extend, let box = plan.extendedSize {
+            image = try CanvasPlacement.extend(image, to: box, gravity: gravity, dpr: plan.dprScale)
+        }
+        if let gravity = options.extendAspectRatio, let box = plan.aspectRatioSize {
+            image = try CanvasPlacement.extend(image, to: box, gravity: gravity, dpr: plan.dprScale)
+        }
+        image = try CanvasPlacement.pad(image, by: plan.padding)
         if let background = options.background, image.hasAlpha {
             image = try BackgroundFlatten(color: background).transform(image)
+        }
+        if let placement = options.watermark, let watermark = watermarks.current {
+            image = try WatermarkOverlay(mark: watermark, options: placement, dpr: plan.dprScale).transform(image)
         }
         return image
     }
 
-    private func cut(_ image: Image, to crop: ResizePlan.CropStep) throws -> Image {
+    private func cut(_ image: Image, to crop: ResizePlan.CropStep, dpr: Double) throws -> Image {
         let rect = crop.gravity.anchor == .smart
             ? SmartCrop.rect(of: crop.size, in: image.pixels)
-            : GravityPlacement.rect(of: crop.size, in: image.size, gravity: crop.gravity)
+            : GravityPlacement.rect(of: crop.size, in: image.size, gravity: crop.gravity, dpr: dpr)
         return try ImageTransformers.Crop(rect).transform(image)
     }
 

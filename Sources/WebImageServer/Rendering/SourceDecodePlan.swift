@@ -8,8 +8,8 @@ import WebImage
 struct SourceDecodePlan: Sendable, Equatable {
     /// What the decoder is asked for.
     var decodeOptions: DecodeOptions
-    /// The source's size upright and after the `rotate` option: the geometry the request's ``ResizePlan`` is
-    /// worked out on, whatever size the decoder delivers.
+    /// The source's size upright (as stored with `auto_rotate:0`) and after the `rotate` option: the geometry the
+    /// request's ``ResizePlan`` is worked out on, whatever size the decoder delivers.
     var geometry: PixelSize
     /// Whether the decoder is asked for the one frame the URL names. Coders that can pick a frame (GIF, APNG,
     /// WebP, documents, TIFF, BMP and more) deliver just that one, without keeping the frames before it or
@@ -36,10 +36,18 @@ struct SourceDecodePlan: Sendable, Equatable {
             throw ProxyError(status: 422, "the source has \(properties.frameCount) frames, over the limit of "
                              + "\(maximumFrames)")
         }
+        // `auto_rotate:0` keeps the pixels as stored: the geometry is then the stored size.
+        decoding.applyOrientation = options.autoRotate ?? true
+        let decoded = decoding.applyOrientation
+            ? properties.size : properties.orientation.displayedSize(of: properties.size)
         let turned = options.rotate == 90 || options.rotate == 270
-        geometry = turned ? properties.size.transposed : properties.size
+        geometry = turned ? decoded.transposed : decoded
         picksFrame = options.frame != nil
-        if let needed = Self.reducedSize(geometry: geometry, options: options) {
+        // A trimmed source is decoded whole: how much is cut, and so the geometry, is known only from its pixels.
+        // Trimming applies to stills only (one frame rendered).
+        let trims = options.trim != nil
+            && (decoding.firstFrameOnly || options.frame != nil || properties.frameCount <= 1)
+        if !trims, let needed = Self.reducedSize(geometry: geometry, options: options) {
             decoding.thumbnailPixelSize = turned ? needed.transposed : needed
             // Exactly this size: it has the source's aspect ratio already, and fitting would round it again.
             decoding.preserveAspectRatio = false

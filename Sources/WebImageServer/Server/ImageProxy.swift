@@ -21,6 +21,8 @@ public final class ImageProxy: Sendable {
     private let metrics: ProxyMetrics
     /// The results tier in Redis (its sources tier shares its connections), when configured.
     private let shared: RedisImageCache?
+    /// The watermark renderings draw, once ``loadWatermark()`` has read it.
+    private let watermarks = WatermarkStore()
 
     /// A proxy with caches under `configuration.cacheDirectory` (`sources/` and `results/`).
     public init(configuration: ProxyConfiguration, coders: ImageCoders = .shared) {
@@ -56,7 +58,9 @@ public final class ImageProxy: Sendable {
                               disk: Self.diskConfiguration(sizeLimit: configuration.resultCacheBytes), shared: shared)
         renders = RenderService(
             configuration: configuration, sourceLoader: sourceLoader,
-            renderer: ProxyRenderer(coders: coders, defaultQuality: configuration.quality, metrics: metrics), results: results, metrics: metrics,
+            renderer: ProxyRenderer(coders: coders, defaultQuality: configuration.quality, metrics: metrics,
+                                    watermarks: watermarks),
+            results: results, metrics: metrics,
             cpu: CPUExecutor(width: configuration.workers, queueLimit: configuration.queueLimit,
                              label: "webimage.serve.render"))
         self.sources = sources
@@ -68,6 +72,30 @@ public final class ImageProxy: Sendable {
         var disk = DiskCache.Configuration()
         disk.sizeLimit = sizeLimit > 0 ? sizeLimit : nil
         return disk
+    }
+
+    /// Reads and decodes the watermark image of ``ProxyConfiguration/watermarkPath`` or
+    /// ``ProxyConfiguration/watermarkURL``, once, before serving: until then (and without either) the `watermark`
+    /// option draws nothing.
+    /// - Throws: ``ProxyConfigurationError`` when the file cannot be read, the download fails, or the image does
+    ///   not decode.
+    public func loadWatermark() async throws(ProxyConfigurationError) {
+        let data: Data
+        if let path = configuration.watermarkPath {
+            guard let contents = FileManager.default.contents(atPath: path) else {
+                throw ProxyConfigurationError("cannot read the watermark file \(path)")
+            }
+            data = contents
+        } else if let url = configuration.watermarkURL {
+            do {
+                data = try await downloader.download(url).data
+            } catch {
+                throw ProxyConfigurationError("cannot download the watermark \(url.absoluteString): \(error)")
+            }
+        } else {
+            return
+        }
+        watermarks.current = try ProxyWatermark(data: data, coders: coders)
     }
 
     /// Connects to Redis when one is configured. Throws ``RedisError/authenticationFailed(_:)`` for credentials it

@@ -52,6 +52,15 @@ public struct ProxyConfiguration: Sendable {
     /// imgproxy's: WebP 79, AVIF 63, JPEG XL 77.
     public var formatQuality: [OutputFormat: Int] = [.webp: 79, .avif: 63, .jxl: 77]
 
+    /// A file holding the image the `watermark` option draws (imgproxy's `IMGPROXY_WATERMARK_PATH`), read and
+    /// decoded once by ``ImageProxy/loadWatermark()``. With neither this nor ``watermarkURL``, the option draws
+    /// nothing, as in imgproxy.
+    public var watermarkPath: String?
+    /// Where the watermark image is downloaded from when there is no ``watermarkPath`` (imgproxy's
+    /// `IMGPROXY_WATERMARK_URL`), once, by ``ImageProxy/loadWatermark()``, under the same address policy and size
+    /// limit as sources.
+    public var watermarkURL: URL?
+
     /// How URLs' options are read under this configuration.
     var parsingRules: ProcessingOptions.ParsingRules {
         ProcessingOptions.ParsingRules(presets: presets, onlyPresets: onlyPresets,
