@@ -15,17 +15,17 @@ struct WatermarkOverlay {
         guard options.opacity > 0 else { return image }
         let size = image.size
         var tile = try scaledMark(for: size)
-        var origin = (x: 0, y: 0)
-        if options.position == nil {
+        let origin: (x: Int, y: Int)
+        if let anchor = options.position {
+            let gravity = Gravity(anchor, x: options.x, y: options.y)
+            let rect = GravityPlacement.rect(of: tile.size, in: size, gravity: gravity, dpr: dpr, allowsOverflow: true)
+            origin = (rect.x, rect.y)
+        } else {
             tile = try padded(tile, for: size)
             let across = Self.odd((size.width + tile.width - 1) / tile.width)
             let down = Self.odd((size.height + tile.height - 1) / tile.height)
             // The grid of copies is centred: its (odd) number of copies sticks out equally on both sides.
             origin = (-(across * tile.width - size.width) / 2, -(down * tile.height - size.height) / 2)
-        } else if let anchor = options.position {
-            let gravity = Gravity(anchor, x: options.x, y: options.y)
-            let rect = GravityPlacement.rect(of: tile.size, in: size, gravity: gravity, dpr: dpr, allowsOverflow: true)
-            origin = (rect.x, rect.y)
         }
         let opacity = Int((min(max(options.opacity, 0), 1) * 256).rounded())
         let repeats = options.position == nil
