@@ -100,11 +100,14 @@ import WebImage
     }
 
     @Test func securityOptionsSetLimitsWhenTheServerAllowsThem() async throws {
-        try await ProxyHarness.with(configuring: { $0.allowsSecurityOptions = true }) { harness in
+        try await ProxyHarness.with(configuring: { $0.allowsSecurityOptions = true }) { harness throws in
             #expect(await harness.get(harness.plainPath(["msr:0.01"], "photo.jpg")).status == 422)
             #expect(await harness.get(harness.plainPath(["msfs:100"], "photo.jpg")).status == 422)
             #expect(await harness.get(harness.plainPath(["maf:1"], "anim.gif")).status == 422)
             #expect(await harness.get(harness.plainPath(["msr:1", "msfs:10000000"], "photo.jpg")).status == 200)
+            // The result's longer side is scaled down to the limit, as imgproxy does.
+            let bounded = await harness.get(harness.plainPath(["mrd:100"], "photo.jpg"))
+            #expect(try ProxyHarness.decode(bounded).size == PixelSize(width: 100, height: 75))
         }
         try await ProxyHarness.with { harness in
             #expect(await harness.get(harness.plainPath(["msr:100"], "photo.jpg")).status == 403)
