@@ -77,6 +77,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Flag(name: .customLong("allow-security-options"),
           help: "Let URLs set max_src_resolution, max_src_file_size and the other security options.")
     var allowSecurityOptions = false
+    @Option(name: .customLong("allowed-options"), help: ArgumentHelp(
+        "The only option names URLs may use, as w,h,pr (default: all); presets may use any.", valueName: "LIST"))
+    var allowedOptions: String?
     @Option(help: ArgumentHelp("Quality of lossy results when the URL gives none (default 80).", valueName: "1-100"))
     var quality: Int?
     @Option(name: .customLong("format-quality"), help: ArgumentHelp(

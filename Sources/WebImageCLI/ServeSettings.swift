@@ -69,6 +69,11 @@ struct ServeSettings {
         }
         configuration.onlyPresets = try flag(command.onlyPresets, "ONLY_PRESETS")
         configuration.allowsSecurityOptions = try flag(command.allowSecurityOptions, "ALLOW_SECURITY_OPTIONS")
+        if let list = command.allowedOptions ?? environment["WEBIMAGE_ALLOWED_OPTIONS"] {
+            configuration.allowedOptions = Set(list.split(separator: ",").map {
+                $0.trimmingCharacters(in: .whitespaces)
+            }.filter { !$0.isEmpty })
+        }
         if let quality = try number(command.quality, "QUALITY", "--quality", minimum: 1) {
             guard quality <= 100 else { throw ServeError("--quality must be at most 100, not \(quality)") }
             configuration.quality = quality

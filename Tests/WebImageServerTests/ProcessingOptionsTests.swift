@@ -202,6 +202,20 @@ import WebImage
         #expect(try options(["pr:safe"], presets: presets).limits.maximumSourcePixels == 1_000_000)
     }
 
+    @Test func allowedOptionsLimitURLsButNotPresets() throws {
+        let presets = ProxyPresets(definitions: ["soft": ["bl:10"]])
+        let rules = ProcessingOptions.ParsingRules(presets: presets, allowedOptions: ["w", "h", "pr"])
+        #expect(try ProcessingOptions(segments: ["w:100", "h:200", "pr:soft"], rules: rules).blur == 10)
+        do {
+            _ = try ProcessingOptions(segments: ["w:100", "bl:10"], rules: rules)
+            Issue.record("bl was allowed")
+        } catch {
+            #expect(error.status == 404 && error.reason.contains("\"bl\" is not allowed"))
+        }
+        #expect(throws: ProxyError.self) { try ProcessingOptions(segments: ["width:100"], rules: rules) }
+        #expect(try options(["ph:1"]).preserveHDR == true && options(["preserve_hdr:0"]).preserveHDR == false)
+    }
+
     @Test func negotiationPicksAVIFThenWebPFromExplicitTypes() {
         let both = FormatNegotiation(offersAVIF: true, offersWebP: true)
         #expect(both.format(forAccept: "image/avif,image/webp,image/apng,*/*;q=0.8") == .avif)
@@ -222,7 +236,7 @@ import WebImage
             ["c:5:5:ea"], ["q:50"], ["f:png"], ["bl:1"], ["sh:1"], ["rot:90"], ["dpr:2"], ["bg:ff0000"],
             ["sm:0"], ["sm:1"], ["mb:1000"], ["frame:1"], ["round:4"], ["cb:x"], ["cb:y"], ["mw:5"], ["mh:5"],
             ["z:2"], ["ex:1"], ["ex:1:no"], ["exar:1"], ["pd:2"], ["ar:0"], ["fl:1"], ["fl:0:1"], ["pix:4"], ["t:5"],
-            ["wm:0.5"], ["fq:webp:50"], ["skp:png"], ["raw:1"], ["kcr:0"], ["scp:1"], ["eth:1"],
+            ["wm:0.5"], ["fq:webp:50"], ["skp:png"], ["raw:1"], ["kcr:0"], ["scp:1"], ["eth:1"], ["ph:1"],
         ]
         let keys = try variants.map { try ProcessingOptions(segments: $0).cacheKey }
         #expect(Set(keys).count == variants.count)

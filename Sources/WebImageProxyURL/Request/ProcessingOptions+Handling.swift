@@ -80,6 +80,9 @@ extension ProcessingOptions {
         case "strip_color_profile", "scp":
             try arguments.allow(at: 1)
             stripColorProfile = arguments.bool(0) ?? false
+        case "preserve_hdr", "ph":
+            try arguments.allow(at: 1)
+            preserveHDR = arguments.bool(0) ?? false
         case "enforce_thumbnail", "eth":
             try arguments.allow(at: 1)
             enforceThumbnail = arguments.bool(0) ?? false

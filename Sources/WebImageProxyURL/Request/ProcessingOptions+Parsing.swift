@@ -9,13 +9,17 @@ extension ProcessingOptions {
         public var onlyPresets: Bool
         /// URLs may set the security options (imgproxy's `IMGPROXY_ALLOW_SECURITY_OPTIONS`); presets always may.
         public var allowsSecurityOptions: Bool
+        /// When not empty, the only option names (as written: `w` does not allow `width`) a URL may use; presets
+        /// may use any (imgproxy's `IMGPROXY_ALLOWED_PROCESSING_OPTIONS`).
+        public var allowedOptions: Set<String>
 
         /// Rules with `presets`, options allowed in URLs, security options refused.
         public init(presets: ProxyPresets = ProxyPresets(), onlyPresets: Bool = false,
-                    allowsSecurityOptions: Bool = false) {
+                    allowsSecurityOptions: Bool = false, allowedOptions: Set<String> = []) {
             self.presets = presets
             self.onlyPresets = onlyPresets
             self.allowsSecurityOptions = allowsSecurityOptions
+            self.allowedOptions = allowedOptions
         }
     }
 
@@ -66,6 +70,9 @@ extension ProcessingOptions {
     /// Presets expand in place, so later segments override them.
     mutating func apply(_ segment: String, rules: ParsingRules, chain: [String]?) throws(ProxyError) {
         let arguments = OptionArguments(segment)
+        if chain == nil, !rules.allowedOptions.isEmpty, !rules.allowedOptions.contains(arguments.name) {
+            throw .invalidURL("option \"\(arguments.name.prefix(40))\" is not allowed here")
+        }
         if try applyGeometry(arguments) { return }
         if try applyEffect(arguments) { return }
         if try applyHandling(arguments) { return }

@@ -111,6 +111,8 @@ public struct ProcessingOptions: Sendable, Hashable {
     public var stripColorProfile: Bool?
     /// Whether a large enough embedded thumbnail (EXIF, HEIF) is used instead of the full image.
     public var enforceThumbnail = false
+    /// Whether a source with more than 8 bits a channel keeps them; `nil` is the server's default (8 bits).
+    public var preserveHDR: Bool?
     /// Per-URL limits on the source and the result, over the server's (only when the server allows them).
     public var limits = SecurityLimits()
 
@@ -155,6 +157,7 @@ extension ProcessingOptions {
         if !skipProcessing.isEmpty { key += "/skp:" + skipProcessing.sorted().joined(separator: ":") }
         key += "/raw:\(raw ? 1 : 0)/kcr:\(keepCopyright.map { $0 ? "1" : "0" } ?? "-")"
         key += "/scp:\(stripColorProfile.map { $0 ? "1" : "0" } ?? "-")/eth:\(enforceThumbnail ? 1 : 0)"
+        key += "/ph:\(preserveHDR.map { $0 ? "1" : "0" } ?? "-")"
         if limits != SecurityLimits() { key += "/lim:\(limits.cacheKey)" }
         return key + "/cb:" + cacheBuster  // last: the only free text
     }

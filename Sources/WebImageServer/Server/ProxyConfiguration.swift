@@ -43,6 +43,9 @@ public struct ProxyConfiguration: Sendable {
     /// Whether URLs may set imgproxy's security options (`max_src_resolution` and the like): off by default, as
     /// in imgproxy, because whoever can change a URL could then lift the server's limits.
     public var allowsSecurityOptions = false
+    /// When not empty, the only option names a URL may use, as written (`w` does not allow `width`); presets may
+    /// use any. Others are refused (404), as imgproxy's allowed processing options are.
+    public var allowedOptions: Set<String> = []
     /// What a source whose format no URL names becomes when its own format is not in this list (imgproxy's
     /// preferred formats). Default JPEG, PNG, GIF.
     public var preferredFormats: [OutputFormat] = [.jpeg, .png, .gif]
@@ -64,7 +67,7 @@ public struct ProxyConfiguration: Sendable {
     /// How URLs' options are read under this configuration.
     var parsingRules: ProcessingOptions.ParsingRules {
         ProcessingOptions.ParsingRules(presets: presets, onlyPresets: onlyPresets,
-                                       allowsSecurityOptions: allowsSecurityOptions)
+                                       allowsSecurityOptions: allowsSecurityOptions, allowedOptions: allowedOptions)
     }
     /// How long a source download may take. Default 10 s.
     public var downloadTimeout: Duration = .seconds(10)
