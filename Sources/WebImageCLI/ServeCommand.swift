@@ -67,6 +67,10 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("max-src-bytes"), help: ArgumentHelp("Refuse larger downloads, 422 (default 31 457 280).",
                                                                    valueName: "N"))
     var maxSourceBytes: Int?
+    @Option(name: .customLong("max-animation-pixels"), help: ArgumentHelp(
+        "Refuse animations with more pixels over all frames, 422 (default 268 435 456: 1 GiB a render).",
+        valueName: "N"))
+    var maxAnimationPixels: Int?
     @Option(help: ArgumentHelp("Cache-Control max-age of results in seconds (default 31 536 000).",
                                valueName: "SECONDS"))
     var ttl: Int?

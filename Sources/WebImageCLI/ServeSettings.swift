@@ -60,6 +60,10 @@ struct ServeSettings {
         if let bytes = try number(command.maxSourceBytes, "MAX_SRC_BYTES", "--max-src-bytes", minimum: 1) {
             configuration.maximumSourceBytes = bytes
         }
+        if let pixels = try number(command.maxAnimationPixels, "MAX_ANIMATION_PIXELS", "--max-animation-pixels",
+                                   minimum: 1) {
+            configuration.maximumAnimationPixels = pixels
+        }
         if let ttl = try number(command.ttl, "TTL", "--ttl", minimum: 0) { configuration.timeToLive = ttl }
         if let file = command.presets ?? environment["WEBIMAGE_PRESETS"] {
             guard let text = try? String(contentsOfFile: file, encoding: .utf8) else {

@@ -115,6 +115,21 @@ import WebImage
         }
     }
 
+    /// What one render may hold of an animation's frames is bounded (frames × canvas): 3 frames of 60 × 40 are
+    /// 7 200 pixels, refused under a bound of 7 000 and drawn under one of 7 200; a still made of its first frame
+    /// holds one frame only.
+    @Test func animationsOverTheFrameBoundAreRefusedBeforeDecoding() async throws {
+        try await ProxyHarness.with(configuring: { $0.maximumAnimationPixels = 7_000 }) { harness in
+            let refused = await harness.get(harness.plainPath(["w:30"], "anim.gif"))
+            #expect(refused.status == 422 && String(buffer: refused.body).contains("too large"))
+            #expect(await harness.get(harness.plainPath(["w:30"], "anim.gif", ext: "jpg")).status == 200)
+        }
+        try await ProxyHarness.with(configuring: { $0.maximumAnimationPixels = 7_200 }) { harness throws in
+            let drawn = await harness.get(harness.plainPath(["w:30"], "anim.gif"))
+            #expect(try ProxyHarness.decode(drawn).frames.count == 3)
+        }
+    }
+
     @Test func originStatusesArePassedOnAsImgproxyPassesThem() async throws {
         try await ProxyHarness.with { harness in
             let source = harness.origin.url("/status/").absoluteString

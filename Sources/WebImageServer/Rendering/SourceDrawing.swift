@@ -35,7 +35,8 @@ struct SourceDrawing: Sendable {
         let output = outputFormat(for: properties, request: request)
         let plan = try SourceDecodePlan(
             properties: properties, options: options, output: output,
-            limits: DecodeLimits(maxPixels: options.limits.maximumSourcePixels ?? configuration.maximumSourcePixels),
+            limits: DecodeLimits(maxPixels: options.limits.maximumSourcePixels ?? configuration.maximumSourcePixels,
+                                 maxTotalPixels: configuration.maximumAnimationPixels),
             maximumFrames: options.limits.maximumAnimationFrames ?? renderer.maximumFrames)
         let decodeStarted = ContinuousClock.now
         let image = try coders.decode(source, options: plan.decodeOptions)

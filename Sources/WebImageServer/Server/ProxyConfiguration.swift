@@ -32,6 +32,10 @@ public struct ProxyConfiguration: Sendable {
     public var negotiation = FormatNegotiation(offersAVIF: false, offersWebP: false)
     /// Sources with more pixels are refused (422). Default 50 megapixels.
     public var maximumSourcePixels = 50_000_000
+    /// Most pixels of all an animation's frames together (frames × canvas), checked from the header before they
+    /// are decoded; more is refused (422). With ``workers`` renders at once, the frames held at once are bounded
+    /// by workers × this × 4 bytes. Default 2²⁸ (1 GiB of RGBA), the library's.
+    public var maximumAnimationPixels = DecodeLimits.default.maxTotalPixels
     /// Sources with more bytes are refused (422). Default 30 MB.
     public var maximumSourceBytes = 30 * 1024 * 1024
     /// `Cache-Control: max-age` of results, in seconds. Default one year.
