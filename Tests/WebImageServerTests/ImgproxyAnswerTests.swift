@@ -85,6 +85,20 @@ import WebImage
         }
     }
 
+    @Test func bmpAndIcoAreWrittenAndFormatsWithoutAnEncoderAre422() async throws {
+        try await ProxyHarness.with { harness throws in
+            let bmp = await harness.get(harness.plainPath(["w:40"], "photo.jpg", ext: "bmp"))
+            #expect(bmp.header("Content-Type") == "image/bmp" && bmp.header("Content-Disposition")?.contains(".bmp") == true)
+            #expect(try ProxyHarness.decode(bmp).size == PixelSize(width: 40, height: 30))
+            let ico = await harness.get(harness.plainPath(["w:32"], "logo.png", ext: "ico"))
+            #expect(ico.header("Content-Type") == "image/x-icon")
+            #expect(try ProxyHarness.decode(ico).size == PixelSize(width: 32, height: 24))
+            for name in ["heic", "tiff"] {
+                #expect(await harness.get(harness.plainPath(["w:40"], "photo.jpg", ext: name)).status == 422)
+            }
+        }
+    }
+
     @Test func qualityComesFromTheURLThenTheFormatThenTheServer() async throws {
         try await ProxyHarness.with(configuring: { $0.formatQuality = [.jpeg: 15] }) { harness in
             func bytes(_ options: [String]) async -> Data {

@@ -16,7 +16,8 @@ public enum OutputFormat: String, Sendable, Hashable, CaseIterable {
     case jxl
     /// BMP.
     case bmp
-    /// TIFF, when its coder is registered.
+    /// TIFF: a name URLs may use; it is written only by a server whose coders encode TIFF (the bundled TIFF coder
+    /// reads only, so `webimage serve` answers 422).
     case tiff
     /// ICO (a PNG inside), at most 256 pixels a side.
     case ico
