@@ -54,6 +54,8 @@ import WebImage
             let text = String(buffer: svg.body)
             #expect(text.contains("<rect") && !text.contains("<script"))
             #expect(await harness.get(harness.plainPath([], "icon.svg", ext: "svg")).status == 200)
+            let skipped = await harness.get(harness.plainPath(["skp:svg"], "icon.svg"))
+            #expect(skipped.status == 200 && !String(buffer: skipped.body).contains("<script"))
             // A raster format draws it, with the SVG coder (`webimage serve` registers it; this proxy has none,
             // so the source is one it cannot decode).
             let png = await harness.get(harness.plainPath(["rs:fill:4:4"], "icon.svg", ext: "png"))

@@ -16,16 +16,17 @@ struct SourceDrawing: Sendable {
         let coders = renderer.coders
         if options.raw { return (source, ImageFormat.detect(source)) }
         let detected = ImageFormat.detect(source)
-        if let name = ProcessingOptions.sourceFormatName(detected.rawValue), options.skipProcessing.contains(name),
-           request.format == nil || request.format?.imageFormat == detected {
-            return (source, detected)
-        }
+        // Before skip_processing: an SVG that is passed on is always a sanitised one.
         if detected == .svg, options.format == nil || options.format == .svg {
             do {
                 return (try SVGSanitizer.sanitized(source), .svg)
             } catch {
                 throw ProxyError(status: 422, "the SVG source is not a well-formed document: \(error.reason)")
             }
+        }
+        if let name = ProcessingOptions.sourceFormatName(detected.rawValue), options.skipProcessing.contains(name),
+           request.format == nil || request.format?.imageFormat == detected {
+            return (source, detected)
         }
         if options.format == .svg {
             throw ProxyError(status: 422, "this server cannot write svg from a \(detected.rawValue) source")
