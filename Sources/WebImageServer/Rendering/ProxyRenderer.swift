@@ -54,12 +54,8 @@ public struct ProxyRenderer: Sendable {
         do {
             return try transform(try selectFrames(source, options: options, format: format), options: options,
                                  geometry: nil, declared: source.orientation)
-        } catch let error as ProxyError {
-            throw error
-        } catch let error as ImageError {
-            throw ProxyError(imageError: error)
         } catch {
-            throw ProxyError(status: 500, "rendering failed: \(error)")
+            throw Self.answer(for: error)
         }
     }
 
@@ -78,12 +74,18 @@ public struct ProxyRenderer: Sendable {
             let data = try encode(image, options: options, format: format)
             metrics?.encoded(after: ContinuousClock.now - encodeStarted)
             return data
-        } catch let error as ProxyError {
-            throw error
-        } catch let error as ImageError {
-            throw ProxyError(imageError: error)
         } catch {
-            throw ProxyError(status: 500, "rendering failed: \(error)")
+            throw Self.answer(for: error)
+        }
+    }
+
+    /// The answer for what a rendering threw: its own refusals as they are, the library's errors mapped to their
+    /// statuses, anything else a 500.
+    private static func answer(for error: any Error) -> ProxyError {
+        switch error {
+        case let error as ProxyError: error
+        case let error as ImageError: ProxyError(imageError: error)
+        default: ProxyError(status: 500, "rendering failed: \(error)")
         }
     }
 

@@ -14,8 +14,8 @@ struct SourceDrawing: Sendable {
     func draw(_ source: Data, request: RenderRequest) throws -> (Data, ImageFormat) {
         let options = request.options
         let coders = renderer.coders
-        if options.raw { return (source, ImageFormat.detect(source)) }
         let detected = ImageFormat.detect(source)
+        if options.raw { return (source, detected) }
         // Before skip_processing: an SVG that is passed on is always a sanitised one.
         if detected == .svg, options.format == nil || options.format == .svg {
             do {
