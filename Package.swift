@@ -64,6 +64,8 @@ let package = Package(
         // libdeflate, which inflates a PNG's whole image data in one call several times faster than zlib.
         .systemLibrary(name: "CDeflate", pkgConfig: "libdeflate",
                        providers: [.apt(["libdeflate-dev"]), .brew(["libdeflate"])]),
+        // Little CMS 2: the colour transforms from a file's ICC profile or colour code points to sRGB.
+        .systemLibrary(name: "CLCMS2", pkgConfig: "lcms2", providers: [.apt(["liblcms2-dev"]), .brew(["little-cms2"])]),
         // libjpeg's own API (from the same libjpeg-turbo) and libpng: the push decoders behind incremental decoding.
         .systemLibrary(name: "CLibJPEG", pkgConfig: "libjpeg",
                        providers: [.apt(["libjpeg62-turbo-dev"]), .brew(["jpeg-turbo"])]),
@@ -92,7 +94,7 @@ let package = Package(
         .target(
             name: "WebImage",
             dependencies: [
-                "CTurboJPEG", "CSpng", "CWebP", "CGif", "CJPEGIncremental", "CPNGIncremental", "CZlib", "CDeflate",
+                "CTurboJPEG", "CSpng", "CWebP", "CGif", "CJPEGIncremental", "CPNGIncremental", "CZlib", "CDeflate", "CLCMS2",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -181,7 +183,7 @@ let package = Package(
             swiftSettings: strict
         ),
         // What the plugin coders' test targets share.
-        .target(name: "CoderTestSupport", dependencies: ["WebImage"], path: "Tests/CoderTestSupport",
+        .target(name: "CoderTestSupport", dependencies: ["WebImage", "CLCMS2"], path: "Tests/CoderTestSupport",
                 swiftSettings: strict),
     ] + ["AVIF", "HEIF", "JXL", "SVG", "PDF", "TIFF"].map { format in
         // Each plugin coder is tested on its own, against fixtures written and decoded by other tools.

@@ -14,11 +14,16 @@ struct ConvertCommand: AsyncParsableCommand {
             Transform flags apply in the order given. Animated images keep every frame and duration when written \
             as .gif, .webp or .png (APNG); --frame K (counting from 0) extracts one fully composited frame.
 
+            Colour: a source's ICC profile or colour code points are applied and the output is sRGB, untagged \
+            (Display P3, Adobe RGB, CMYK and HDR sources included). --keep-color-profile keeps the samples as \
+            stored and writes the profile into PNG, JPEG, WebP, AVIF and JPEG XL outputs.
+
             Examples:
               webimage convert photo.jpg photo.webp --quality 80
               webimage convert photo.jpg thumb.png --thumbnail 256
               webimage convert anim.gif frame3.png --frame 3
               webimage convert photo.jpg out.png --resize 400x300 --fit aspectFill --round 24
+              webimage convert p3-photo.jpg p3-photo.webp --keep-color-profile
             """
     )
 
@@ -39,6 +44,9 @@ struct ConvertCommand: AsyncParsableCommand {
 
     @Option(help: ArgumentHelp("Write only frame K of an animation or page K of a document (the first is 0).", valueName: "K"))
     var frame: Int?
+
+    @Flag(help: "Keep the source's colour samples and write its ICC profile into the output, instead of converting to sRGB.")
+    var keepColorProfile = false
 
     @OptionGroup(title: "Transforms (applied in the order given)")
     var transforms: TransformFlags
@@ -62,7 +70,7 @@ struct ConvertCommand: AsyncParsableCommand {
 
     private func convert() throws {
         let data = try InputReader.read(input)
-        var decodeOptions = DecodeOptions(fileNameHint: input)
+        var decodeOptions = DecodeOptions(fileNameHint: input, colorHandling: keepColorProfile ? .original : .sRGB)
         if let thumbnail { decodeOptions.thumbnailPixelSize = PixelSize(width: thumbnail, height: thumbnail) }
         if let frame {
             // Checked from the headers first, so that a page past the end of a long PDF renders nothing.

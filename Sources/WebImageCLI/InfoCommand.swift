@@ -10,7 +10,8 @@ struct InfoCommand: AsyncParsableCommand {
         discussion: """
             Read from each file's headers alone: no pixel is decoded, so a 12 MP photo or a 1 000-frame GIF costs \
             a few kilobytes. Width and height are after EXIF orientation. With --json, one object per line: \
-            {"source":…,"format":…,"width":…,"height":…,"frames":…,"loopCount":…,"hasAlpha":…,"orientation":…,"bytes":…} \
+            {"source":…,"format":…,"width":…,"height":…,"frames":…,"loopCount":…,"hasAlpha":…,"orientation":…,"bytes":…,\
+            "colorSpace":…,"colorProfile":…} \
             or {"source":…,"error":{"code":…,"message":…}} for an input that cannot be read ("format" is added \
             when the bytes are of a known format this build cannot read).
 
@@ -58,6 +59,8 @@ struct InfoCommand: AsyncParsableCommand {
                 ("hasAlpha", .bool(properties.hasAlpha)),
                 ("orientation", .int(properties.orientation.rawValue)),
                 ("bytes", .int(bytes)),
+                ("colorSpace", .string(properties.colorSpace.rawValue)),
+                ("colorProfile", properties.colorProfile?.name.map(JSONValue.string) ?? .null),
             ]).text)
         } else {
             var line = "\(source): \(properties.format.rawValue) \(properties.size.width)x\(properties.size.height)"
@@ -68,6 +71,10 @@ struct InfoCommand: AsyncParsableCommand {
             }
             if properties.hasAlpha { line += ", alpha" }
             if properties.orientation != .up { line += ", orientation \(properties.orientation.rawValue)" }
+            if properties.colorSpace != .sRGB || properties.colorProfile != nil {
+                line += ", \(properties.colorSpace.rawValue)"
+                if let name = properties.colorProfile?.name { line += " (\(name))" }
+            }
             Console.line(line + ", \(bytes) bytes")
         }
     }

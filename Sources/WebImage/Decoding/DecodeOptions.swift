@@ -1,4 +1,4 @@
-/// How to decode: size, frames, orientation and limits. The defaults decode everything at full size, upright.
+/// How to decode: size, frames, orientation, colour and limits. The defaults decode everything at full size, upright.
 public struct DecodeOptions: Sendable, Hashable {
     /// Decode straight to a bitmap no larger than this (SDWebImage's `imageThumbnailPixelSize`). A bitmap source
     /// is never scaled up; a vector one (SVG, PDF) has no resolution to lose and is drawn at the box's size,
@@ -25,12 +25,15 @@ public struct DecodeOptions: Sendable, Hashable {
     public var fileNameHint: String?
     /// Bomb protection; see ``DecodeLimits``.
     public var limits: DecodeLimits
+    /// What colour the samples come out in: sRGB by default, converted from the file's ICC profile or colour
+    /// code points with Little CMS. See ``ColorHandling``.
+    public var colorHandling: ColorHandling
 
     /// Creates decode options; every parameter has the default described on its property.
     public init(
         thumbnailPixelSize: PixelSize? = nil, preserveAspectRatio: Bool = true, scaleDownLimitBytes: Int? = nil,
         firstFrameOnly: Bool = false, frameIndex: Int? = nil, applyOrientation: Bool = true, scaleFactor: Double? = nil,
-        fileNameHint: String? = nil, limits: DecodeLimits = .default
+        fileNameHint: String? = nil, limits: DecodeLimits = .default, colorHandling: ColorHandling = .sRGB
     ) {
         self.thumbnailPixelSize = thumbnailPixelSize
         self.preserveAspectRatio = preserveAspectRatio
@@ -41,6 +44,7 @@ public struct DecodeOptions: Sendable, Hashable {
         self.scaleFactor = scaleFactor
         self.fileNameHint = fileNameHint
         self.limits = limits
+        self.colorHandling = colorHandling
     }
 
     /// The scale factor to stamp on the decoded image.

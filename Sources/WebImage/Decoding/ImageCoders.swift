@@ -32,14 +32,16 @@ public final class ImageCoders: Sendable {
         registered.removeAll(ofTypeOf: coder)
     }
 
-    /// Decodes `data` with the first coder that accepts it.
+    /// Decodes `data` with the first coder that accepts it, then converts its colour as
+    /// ``DecodeOptions/colorHandling`` asks (coders tag the image with the file's profile; this is the one place
+    /// that applies it).
     ///
     /// Throws ``ImageError/Code/badImageData`` for empty data or data no format matches, and
     /// ``ImageError/Code/unsupportedFormat`` for a recognised format no coder reads (HEIC, TIFF, SVG, …).
     public func decode(_ data: Data, options: DecodeOptions = DecodeOptions()) throws -> Image {
         guard !data.isEmpty else { throw ImageError(.badImageData, "the data is empty") }
         if let coder = registered.first(where: { $0.canDecode(data) }) {
-            return try coder.decode(data, options: options)
+            return try ColorConversion.apply(options.colorHandling, to: coder.decode(data, options: options))
         }
         let format = ImageFormat.detect(data)
         if format == .unknown {

@@ -30,6 +30,10 @@ public struct Image: Sendable {
     public var orientation: Orientation
     /// See ``Flags``.
     public var flags: Flags
+    /// The colour space of the samples when it is not sRGB: the file's profile after a decode with
+    /// ``DecodeOptions/ColorHandling/original``, ``ColorProfile/displayP3`` after one to Display P3. `nil` means
+    /// sRGB. Encoders write it into the files they make.
+    public var colorProfile: ColorProfile?
 
     /// Creates an image from frames. `frames` must not be empty.
     public init(
@@ -43,6 +47,7 @@ public struct Image: Sendable {
         self.scale = scale
         self.orientation = orientation
         self.flags = flags
+        self.colorProfile = nil
     }
 
     /// A still image of one bitmap; `hasAlpha` is measured from the pixels when not given.

@@ -44,10 +44,12 @@ extension Image {
                 flags.remove(.hasAlpha)
             }
         }
-        return Image(
+        var result = Image(
             frames: newFrames, loopCount: loopCount,
             format: preservingMetadata ? format : .unknown, scale: preservingMetadata ? scale : 1,
             orientation: preservingMetadata ? orientation : .up, flags: flags)
+        result.colorProfile = colorProfile  // new pixels, same colour space
+        return result
     }
 
     /// The same image flagged ``Image/Flags/transformed``: what a transformer that changes nothing returns.

@@ -116,9 +116,11 @@ final class DecodeHelperProcess: Sendable {
                     }
                     return ImageFrame(pixels: pixels, duration: duration)
                 }
-                return .image(Image(frames: frames, loopCount: description.loopCount, format: description.format,
-                                    scale: description.scale, orientation: description.orientation,
-                                    flags: description.flags))
+                var image = Image(frames: frames, loopCount: description.loopCount, format: description.format,
+                                  scale: description.scale, orientation: description.orientation,
+                                  flags: description.flags)
+                image.colorProfile = description.colorProfile
+                return .image(image)
             }
         } catch PipeIO.Failure.deadline {
             throw HelperFailure(kind: .timedOut, description: "no answer in time")

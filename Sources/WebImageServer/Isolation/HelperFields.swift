@@ -35,6 +35,20 @@ struct FieldWriter {
         bool(value != nil)
         if let value { size(value) }
     }
+    /// A colour profile as its ICC bytes and code points: the parent reads the same profile back from them.
+    mutating func optionalProfile(_ value: ColorProfile?) {
+        bool(value != nil)
+        guard let value else { return }
+        int(value.iccData.count)
+        bytes.append(value.iccData)
+        bool(value.codePoints != nil)
+        if let points = value.codePoints {
+            int(Int(points.primaries))
+            int(Int(points.transfer))
+            int(Int(points.matrix))
+            bool(points.fullRange)
+        }
+    }
 
     /// The fields behind their `UInt32` length.
     var framed: Data {
@@ -71,6 +85,17 @@ struct FieldReader {
     mutating func optionalDouble() throws -> Double? { try bool() ? try double() : nil }
     mutating func optionalString() throws -> String? { try bool() ? try string() : nil }
     mutating func optionalSize() throws -> PixelSize? { try bool() ? try size() : nil }
+    mutating func optionalProfile() throws -> ColorProfile? {
+        guard try bool() else { return nil }
+        let count = try int()
+        guard count >= 0, count <= bytes.count - offset else { throw HelperProtocolError("a \(count)-byte profile") }
+        let icc = Data(bytes[offset..<offset + count])
+        offset += count
+        guard try bool() else { return ColorProfile(icc: icc) }
+        let points = ColorCodePoints(primaries: UInt16(clamping: try int()), transfer: UInt16(clamping: try int()),
+                                     matrix: UInt16(clamping: try int()), fullRange: try bool())
+        return ColorProfile(codePoints: points) ?? ColorProfile(icc: icc)
+    }
 
     private mutating func word() throws -> UInt64 {
         guard bytes.count - offset >= 8 else { throw HelperProtocolError("the header ends early") }

@@ -30,6 +30,7 @@ enum HelperWireFormat {
         var scale: Double
         var orientation: Orientation
         var flags: Image.Flags
+        var colorProfile: ColorProfile?
 
         init(of image: Image) {
             frameSizes = image.frames.map(\.pixels.size)
@@ -39,10 +40,11 @@ enum HelperWireFormat {
             scale = image.scale
             orientation = image.orientation
             flags = image.flags
+            colorProfile = image.colorProfile
         }
 
         init(frameSizes: [PixelSize], durations: [Double], loopCount: Int, format: ImageFormat, scale: Double,
-             orientation: Orientation, flags: Image.Flags) {
+             orientation: Orientation, flags: Image.Flags, colorProfile: ColorProfile?) {
             self.frameSizes = frameSizes
             self.durations = durations
             self.loopCount = loopCount
@@ -50,12 +52,14 @@ enum HelperWireFormat {
             self.scale = scale
             self.orientation = orientation
             self.flags = flags
+            self.colorProfile = colorProfile
         }
     }
 
-    /// The most a header may declare: far above any real one, low enough that a confused peer cannot make the
-    /// other side allocate gigabytes for it.
-    static let maximumHeaderBytes = 1 << 20
+    /// The most a header may declare: above any real one (a header carries at most one ICC profile, itself at
+    /// most ``ColorProfile/maximumICCSize``), low enough that a confused peer cannot make the other side
+    /// allocate gigabytes for it.
+    static let maximumHeaderBytes = ColorProfile.maximumICCSize + (1 << 20)
 
     static func encode(_ request: Request, sourceByteCount: Int) -> Data {
         var writer = FieldWriter()
@@ -73,6 +77,7 @@ enum HelperWireFormat {
             writer.int(options.limits.maxPixels)
             writer.int(options.limits.maxFrames)
             writer.int(options.limits.maxTotalPixels)
+            writer.byte(colorHandlingCode(options.colorHandling))
         case .properties:
             writer.byte(2)
         }
@@ -96,6 +101,7 @@ enum HelperWireFormat {
             options.fileNameHint = try reader.optionalString()
             options.limits = DecodeLimits(maxPixels: try reader.int(), maxFrames: try reader.int(),
                                           maxTotalPixels: try reader.int())
+            options.colorHandling = try colorHandling(code: reader.byte())
             request = .decode(options)
         case 2:
             request = .properties
@@ -120,6 +126,7 @@ enum HelperWireFormat {
             writer.double(header.scale)
             writer.int(header.orientation.rawValue)
             writer.byte(header.flags.rawValue)
+            writer.optionalProfile(header.colorProfile)
         case .properties(let properties):
             writer.byte(2)
             writer.string(properties.format.rawValue)
@@ -130,6 +137,8 @@ enum HelperWireFormat {
             writer.int(properties.orientation.rawValue)
             writer.int(properties.frameDurations.count)
             properties.frameDurations.forEach { writer.double($0) }
+            writer.string(properties.colorSpace.rawValue)
+            writer.optionalProfile(properties.colorProfile)
         case .failure(let code, let message):
             writer.byte(3)
             writer.string(code.rawValue)
@@ -153,7 +162,7 @@ enum HelperWireFormat {
                 frameSizes: sizes, durations: durations, loopCount: try reader.int(),
                 format: ImageFormat(rawValue: try reader.string()) ?? .unknown, scale: try reader.double(),
                 orientation: Orientation(rawValue: try reader.int()) ?? .up,
-                flags: Image.Flags(rawValue: try reader.byte())))
+                flags: Image.Flags(rawValue: try reader.byte()), colorProfile: try reader.optionalProfile()))
         case 2:
             var properties = ImageProperties(format: ImageFormat(rawValue: try reader.string()) ?? .unknown,
                                              size: try reader.size())
@@ -164,12 +173,31 @@ enum HelperWireFormat {
             let count = try reader.int()
             guard count >= 0, count <= header.count else { throw HelperProtocolError("\(count) durations") }
             properties.frameDurations = try (0..<count).map { _ in try reader.double() }
+            properties.colorSpace = ColorSpace(rawValue: try reader.string()) ?? .sRGB
+            properties.colorProfile = try reader.optionalProfile()
             return .properties(properties)
         case 3:
             let code = ImageError.Code(rawValue: try reader.string()) ?? .badImageData
             return .failure(code, try reader.string())
         case let kind:
             throw HelperProtocolError("unknown answer kind \(kind)")
+        }
+    }
+
+    private static func colorHandlingCode(_ handling: DecodeOptions.ColorHandling) -> UInt8 {
+        switch handling {
+        case .sRGB: 0
+        case .displayP3: 1
+        case .original: 2
+        }
+    }
+
+    private static func colorHandling(code: UInt8) throws -> DecodeOptions.ColorHandling {
+        switch code {
+        case 0: .sRGB
+        case 1: .displayP3
+        case 2: .original
+        default: throw HelperProtocolError("unknown colour handling \(code)")
         }
     }
 }

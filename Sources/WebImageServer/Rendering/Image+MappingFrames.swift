@@ -17,6 +17,7 @@ extension Image {
         var result = Image(frames: mapped, loopCount: loopCount, format: format, scale: scale,
                            orientation: orientation, flags: flags)
         result.flags.insert(.transformed)
+        result.colorProfile = colorProfile  // new pixels, same colour space
         return result
     }
 }

@@ -102,8 +102,10 @@ public struct ProxyRenderer: Sendable {
         guard frames.count <= maximumFrames else {
             throw ProxyError(status: 422, "the source has \(frames.count) frames, over the limit of \(maximumFrames)")
         }
-        return Image(frames: frames, loopCount: source.loopCount, format: source.format, scale: 1,
-                     orientation: .up, flags: source.flags)
+        var selected = Image(frames: frames, loopCount: source.loopCount, format: source.format, scale: 1,
+                             orientation: .up, flags: source.flags)
+        selected.colorProfile = source.colorProfile
+        return selected
     }
 
     /// `options` applied to `source`; `declared` is the EXIF orientation the source declared (its pixels are

@@ -36,6 +36,9 @@ struct SourceDecodePlan: Sendable, Equatable {
             throw ProxyError(status: 422, "the source has \(properties.frameCount) frames, over the limit of "
                              + "\(maximumFrames)")
         }
+        // imgproxy converts to sRGB and strips the profile unless `strip_color_profile:0` asks to keep the
+        // samples and the profile, which the encoders then write.
+        decoding.colorHandling = options.stripColorProfile == false ? .original : .sRGB
         // `auto_rotate:0` keeps the pixels as stored: the geometry is then the stored size.
         decoding.applyOrientation = options.autoRotate ?? true
         let decoded = decoding.applyOrientation

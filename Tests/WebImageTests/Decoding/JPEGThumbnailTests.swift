@@ -92,7 +92,8 @@ import Testing
             let markers = try JPEGMarkerScanner.scan(bytes)
             let target = options.storedTargetSize(for: markers.frameSize, orientation: .up)
             let factor = JPEGScaling.factor(for: markers.frameSize, target: target)
-            return try JPEGDecoder.decodePixels(bytes, markers: markers, factor: factor)
+            return try JPEGDecoder.decodePixels(bytes, markers: markers, factor: factor,
+                                                cmyk: JPEGCMYKColor(profile: nil, handling: .sRGB))
         }
         #expect(intermediate.size == PixelSize(width: 500, height: 375))
     }

@@ -37,7 +37,7 @@ import Foundation
 /// Known differences from the one-shot coders, all at the edges:
 /// - WebP keeps its EXIF chunk after the pixels: partial images are not turned (the final one is), and with a
 ///   thumbnail or scale-down size such a file is decoded whole at the end.
-/// - PNG text and ICC chunks are skipped unread, so a compressed-text bomb the PNG coder refuses is ignored;
+/// - PNG text chunks are skipped unread, so a compressed-text bomb the PNG coder refuses is ignored;
 ///   libpng refuses a damaged chunk name that libspng would skip.
 /// - A JPEG whose sampling factors TurboJPEG cannot classify (unusual encoders, damage) decodes here, while the
 ///   JPEG coder refuses it.
@@ -64,6 +64,8 @@ public final class IncrementalDecoder {
     private var completeImage: Image?
     /// The last partial image, the decoder's progress it shows and the byte count when it was built.
     private var partial: (progress: Int, received: Int, image: Image)?
+    /// The file's colour description, read once the image data has started (every colour chunk is in by then).
+    private var sourceProfile: ColorProfile??
 
     /// Bytes needed to recognise a format that is not recognised sooner (JPEG needs 3, PNG 8, WebP 12).
     static let sniffLength = 32
@@ -130,8 +132,9 @@ public final class IncrementalDecoder {
         var flags: Image.Flags = .incremental
         if pixels.hasAlpha { flags.insert(.hasAlpha) }
         if finished.reduced { flags.insert(.thumbnail) }
-        let image = Image(frames: [ImageFrame(pixels: finished.pixels)], format: format ?? .unknown,
-                          scale: options.resolvedScale, orientation: pixels.orientation, flags: flags)
+        let raw = Image(frames: [ImageFrame(pixels: finished.pixels)], format: format ?? .unknown,
+                        scale: options.resolvedScale, orientation: pixels.orientation, flags: flags)
+        guard let image = try? colorManaged(raw) else { return partial?.image }
         partial = (progress, received.count, image)
         return image
     }
@@ -149,7 +152,7 @@ public final class IncrementalDecoder {
                 try feed(chosen, received)  // fewer bytes than it takes to recognise a format otherwise
             }
             guard let backend else { throw ImageError(.badImageData, "the data is not an image in any known format") }
-            let image = try completeImage ?? backend.finalImage(received: received)
+            let image = try completeImage ?? colorManaged(backend.finalImage(received: received))
             completeImage = image
             partial = nil
             return image
@@ -169,9 +172,21 @@ public final class IncrementalDecoder {
             return
         }
         if backend.isComplete, completeImage == nil {
-            completeImage = try backend.finalImage(received: received)
+            completeImage = try colorManaged(backend.finalImage(received: received))
             partial = nil
         }
+    }
+
+    /// `image` from a push decoder in the colour the options ask for, as the coders' one-shot decode gives it.
+    /// Images from the whole-file fallback went through the coders and are already converted.
+    private func colorManaged(_ image: Image) throws -> Image {
+        guard !(backend is WholeFileDecoder) else { return image }
+        if sourceProfile == nil {
+            sourceProfile = .some(received.withUnsafeBytes { EmbeddedColorProfile.read($0, format: format) })
+        }
+        var tagged = image
+        tagged.colorProfile = sourceProfile ?? nil
+        return try ColorConversion.apply(options.colorHandling, to: tagged)
     }
 
     /// The push decoder for the format, once it is known; `nil` while more bytes are needed to tell.

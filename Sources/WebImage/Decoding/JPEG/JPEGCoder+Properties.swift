@@ -1,7 +1,7 @@
 import Foundation
 
 extension JPEGCoder {
-    /// Reads a JPEG's properties from its marker segments (frame header and EXIF orientation) and checks, as the
+    /// Reads a JPEG's properties from its marker segments (frame header, EXIF orientation, ICC profile) and checks, as the
     /// decoder does, that the file is one TurboJPEG can read and that it ends with its end-of-image marker. The
     /// entropy-coded data is only scanned for that marker, never decoded.
     public func properties(of data: Data) throws -> ImageProperties {
@@ -12,8 +12,12 @@ extension JPEGCoder {
             try JPEGDecoder.checkBeforeDecoding(markers, bytes: bytes, limits: unlimited)
             let orientation = markers.exif
                 .flatMap { EXIFReader.orientation(in: UnsafeRawBufferPointer(rebasing: bytes[$0])) } ?? .up
-            return ImageProperties(format: .jpeg, size: orientation.displayedSize(of: markers.frameSize),
-                                   orientation: orientation)
+            var properties = ImageProperties(format: .jpeg, size: orientation.displayedSize(of: markers.frameSize),
+                                             orientation: orientation)
+            let untagged: ColorSpace = markers.componentCount == 1 ? .gray : markers.componentCount == 4 ? .cmyk : .sRGB
+            let profile = markers.iccProfile(in: bytes).flatMap(ColorProfile.init(icc:))
+            properties.describeColor(profile?.isSRGB == true ? nil : profile, untagged: untagged)
+            return properties
         }
     }
 }

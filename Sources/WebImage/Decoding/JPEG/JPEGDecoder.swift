@@ -18,10 +18,15 @@ enum JPEGDecoder {
                 .flatMap { EXIFReader.orientation(in: UnsafeRawBufferPointer(rebasing: bytes[$0])) } ?? .up
             let target = options.storedTargetSize(for: markers.frameSize, orientation: orientation)
             let factor = JPEGScaling.factor(for: markers.frameSize, target: target)
-            let stored = try decodePixels(bytes, markers: markers, factor: factor)
+            let profile = markers.iccProfile(in: bytes).flatMap(ColorProfile.init(icc:))
+            let cmyk = JPEGCMYKColor(profile: profile, handling: options.colorHandling)
+            let stored = try decodePixels(bytes, markers: markers, factor: factor, cmyk: cmyk)
             let finished = try options.finish(stored, sourceSize: markers.frameSize, orientation: orientation)
-            return Image(frames: [ImageFrame(pixels: finished.pixels)], format: .jpeg, scale: options.resolvedScale,
-                         orientation: orientation, flags: finished.reduced ? .thumbnail : [])
+            var image = Image(frames: [ImageFrame(pixels: finished.pixels)], format: .jpeg,
+                              scale: options.resolvedScale, orientation: orientation,
+                              flags: finished.reduced ? .thumbnail : [])
+            image.colorProfile = markers.componentCount == 4 ? cmyk.resultProfile : profile
+            return image
         }
     }
 
@@ -44,8 +49,8 @@ enum JPEGDecoder {
     }
 
     /// Decodes the stored (not yet oriented) pixels at `factor`, straight into the returned buffer's memory.
-    static func decodePixels(_ bytes: UnsafeRawBufferPointer, markers: JPEGMarkers, factor: JPEGScaleFactor) throws
-        -> PixelBuffer
+    static func decodePixels(_ bytes: UnsafeRawBufferPointer, markers: JPEGMarkers, factor: JPEGScaleFactor,
+                             cmyk: JPEGCMYKColor) throws -> PixelBuffer
     {
         guard let source = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) else {
             throw ImageError(.badImageData, "the data is empty")
@@ -69,9 +74,7 @@ enum JPEGDecoder {
                     Int32(output.width), Int32(output.width * PixelBuffer.bytesPerPixel), Int32(output.height),
                     pixelFormat, decodeFlags)
                 if status != 0 { try accept(handle.lastFailure, while: "decoding the JPEG") }
-                if isCMYK {
-                    JPEGCMYKConversion.convertToRGBA(destination, inverted: markers.adobeTransform != nil)
-                }
+                if isCMYK { cmyk.convert(destination, inverted: markers.adobeTransform != nil) }
             }
         }
     }

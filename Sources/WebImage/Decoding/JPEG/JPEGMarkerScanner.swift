@@ -1,3 +1,5 @@
+import Foundation
+
 /// What a JPEG says about itself before its first scan: frame size, EXIF, the Adobe colour transform, where the
 /// entropy-coded data starts. Read by walking the marker segments, so it costs a few dozen byte reads however big
 /// the file is, and happens before TurboJPEG is asked to allocate anything.
@@ -15,6 +17,20 @@ struct JPEGMarkers: Equatable {
     var adobeTransform: UInt8?
     /// Offset of the first SOS marker.
     var scanStart: Int
+    /// Colour components in the frame: 1 gray, 3 YCbCr or RGB, 4 CMYK or YCCK.
+    var componentCount: Int = 3
+    /// The payloads of the APP2 `ICC_PROFILE` segments, in the order their sequence numbers give: joined,
+    /// they are the embedded ICC profile (a profile over 64 KB is split across several segments).
+    var iccChunks: [Range<Int>] = []
+
+    /// The embedded ICC profile, joined from its segments; `nil` when there is none or its segments do not add
+    /// up (a missing or repeated sequence number), in which case the image is read as untagged.
+    func iccProfile(in bytes: UnsafeRawBufferPointer) -> Data? {
+        guard !iccChunks.isEmpty else { return nil }
+        var profile = Data()
+        for chunk in iccChunks { profile.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[chunk])) }
+        return profile
+    }
 
     /// Whether the frame marker is one TurboJPEG 2.1 cannot decode: lossless (SOF3, SOF7, SOF11, SOF15) or
     /// hierarchical (SOF5–SOF7, SOF13–SOF15).
@@ -36,6 +52,8 @@ enum JPEGMarkerScanner {
         var frame: (size: PixelSize, precision: Int, marker: UInt8)?
         var exif: Range<Int>?
         var adobeTransform: UInt8?
+        var componentCount = 3
+        var iccSegments: [(sequence: Int, count: Int, range: Range<Int>)] = []
         var position = 2
         while true {
             // Find the next 0xFF, then skip fill bytes: the byte after the last 0xFF is the marker.
@@ -72,7 +90,8 @@ enum JPEGMarkerScanner {
                     throw ImageError(.badImageData, "the JPEG scan starts before any frame header")
                 }
                 return JPEGMarkers(frameSize: frame.size, precision: frame.precision, frameMarker: frame.marker,
-                                   exif: exif, adobeTransform: adobeTransform, scanStart: markerStart)
+                                   exif: exif, adobeTransform: adobeTransform, scanStart: markerStart,
+                                   componentCount: componentCount, iccChunks: orderedICCChunks(iccSegments))
             case 0xC0...0xCF where marker != 0xC4 && marker != 0xC8 && marker != 0xCC:
                 guard frame == nil else { break }  // libjpeg refuses a second SOF; let it say so
                 guard length >= 8 else {
@@ -81,8 +100,11 @@ enum JPEGMarkerScanner {
                 let height = Int(bytes[payload + 1]) << 8 | Int(bytes[payload + 2])
                 let width = Int(bytes[payload + 3]) << 8 | Int(bytes[payload + 4])
                 frame = (PixelSize(width: width, height: height), Int(bytes[payload]), marker)
+                componentCount = Int(bytes[payload + 5])
             case 0xE1 where exif == nil && startsWith(bytes, at: payload, end: end, "Exif\0\0"):
                 exif = payload..<end
+            case 0xE2 where end - payload > 14 && startsWith(bytes, at: payload, end: end, "ICC_PROFILE\0"):
+                iccSegments.append((Int(bytes[payload + 12]), Int(bytes[payload + 13]), payload + 14..<end))
             case 0xEE where adobeTransform == nil && end - payload >= 12
                 && startsWith(bytes, at: payload, end: end, "Adobe"):
                 adobeTransform = bytes[payload + 11]
@@ -91,6 +113,16 @@ enum JPEGMarkerScanner {
             }
             position = end
         }
+    }
+
+    /// The ICC segments' payloads in sequence order, or none when their numbering is inconsistent: each says
+    /// its number (from 1) and how many there are, and a profile is whole only with each number once.
+    private static func orderedICCChunks(_ segments: [(sequence: Int, count: Int, range: Range<Int>)]) -> [Range<Int>] {
+        guard let count = segments.first?.count, count == segments.count,
+              segments.allSatisfy({ $0.count == count }) else { return [] }
+        let ordered = segments.sorted { $0.sequence < $1.sequence }
+        guard ordered.map(\.sequence) == Array(1...count) else { return [] }
+        return ordered.map(\.range)
     }
 
     /// Whether an EOI marker follows the first scan: the cheap structural test for a cut-off file.

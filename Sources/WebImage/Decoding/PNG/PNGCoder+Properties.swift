@@ -6,7 +6,10 @@ extension PNGCoder {
     /// refused, as the decoder refuses it.
     public func properties(of data: Data) throws -> ImageProperties {
         try data.withUnsafeBytes { bytes in
-            APNGFile.declaresAnimation(bytes) ? try Self.animationProperties(bytes) : try Self.stillProperties(bytes)
+            var properties = APNGFile.declaresAnimation(bytes)
+                ? try Self.animationProperties(bytes) : try Self.stillProperties(bytes)
+            properties.describeColor(PNGColorChunks.profile(in: bytes), untagged: PNGColorChunks.untaggedSpace(bytes))
+            return properties
         }
     }
 

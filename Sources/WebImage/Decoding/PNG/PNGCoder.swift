@@ -16,7 +16,8 @@ import Foundation
 ///
 /// Encoding: 8-bit RGBA, or RGB when fully opaque; lossless. An image of several frames becomes an APNG (every
 /// frame whole, with its duration, and the loop count; see `APNGEncoder`) unless
-/// ``EncodeOptions/firstFrameOnly``, which writes the first frame as a still PNG.
+/// ``EncodeOptions/firstFrameOnly``, which writes the first frame as a still PNG. An image that carries a
+/// ``Image/colorProfile`` gets it as an `iCCP` chunk (and `cICP` for code points).
 public struct PNGCoder: SingleFormatImageCoder {
     /// Always ``ImageFormat/png``.
     public let format = ImageFormat.png
@@ -26,13 +27,17 @@ public struct PNGCoder: SingleFormatImageCoder {
 
     /// Decodes a PNG or APNG file. See the type's description.
     public func decode(_ data: Data, options: DecodeOptions) throws -> Image {
+        var image: Image
         if data.withUnsafeBytes(APNGFile.declaresAnimation) {
-            return try data.withUnsafeBytes { try APNGDecoder.decode($0, options: options) }
+            image = try data.withUnsafeBytes { try APNGDecoder.decode($0, options: options) }
+        } else {
+            if let index = options.frameIndex, index != 0 {
+                throw ImageError(.invalidParameter, "PNG: frame \(index) asked of a still image")
+            }
+            image = try PNGDecoder.decode(data, options: options)
         }
-        if let index = options.frameIndex, index != 0 {
-            throw ImageError(.invalidParameter, "PNG: frame \(index) asked of a still image")
-        }
-        return try PNGDecoder.decode(data, options: options)
+        image.colorProfile = data.withUnsafeBytes(PNGColorChunks.profile)
+        return image
     }
 
     /// What ``decodeCompleteFrames(_:options:)`` read: the frames and the error that stopped reading.
@@ -64,12 +69,16 @@ public struct PNGCoder: SingleFormatImageCoder {
         guard format == .png else {
             throw ImageError(.unsupportedFormat, "the PNG coder cannot write \(format.rawValue)")
         }
+        let encoded: Data
         if image.frames.count > 1, !options.firstFrameOnly {
             let frames = try image.frames.map {
                 ImageFrame(pixels: try options.fittingMaxPixelSize($0.pixels), duration: $0.duration)
             }
-            return Data(try APNGEncoder.encode(frames, loopCount: image.loopCount))
+            encoded = Data(try APNGEncoder.encode(frames, loopCount: image.loopCount))
+        } else {
+            encoded = try PNGEncoder.encode(options.fittingMaxPixelSize(image.pixels))
         }
-        return try PNGEncoder.encode(options.fittingMaxPixelSize(image.pixels))
+        guard let profile = image.colorProfile else { return encoded }
+        return try PNGColorChunks.tagging(encoded, with: profile)
     }
 }

@@ -20,6 +20,12 @@ public struct ImageProperties: Sendable, Hashable {
     public var orientation: Orientation
     /// Each frame's display time in seconds, in order, for animations; empty for still images and documents.
     public var frameDurations: [Double]
+    /// The space the stored samples are in: the embedded profile's or code points' (``colorProfile``), else
+    /// what an untagged file of its kind is (``ColorSpace/gray`` for one channel, ``ColorSpace/cmyk`` for four
+    /// inks, otherwise ``ColorSpace/sRGB``).
+    public var colorSpace: ColorSpace = .sRGB
+    /// The colour description the file carries, when it is not sRGB; the decoder converts from it.
+    public var colorProfile: ColorProfile?
 
     /// Creates properties; a still, opaque, upright image unless told otherwise.
     public init(
@@ -41,6 +47,13 @@ public struct ImageProperties: Sendable, Hashable {
             format: image.format, size: image.size, frameCount: image.frames.count, loopCount: image.loopCount,
             hasAlpha: image.hasAlpha, orientation: image.orientation,
             frameDurations: image.isAnimated ? image.frames.map(\.duration) : [])
+    }
+
+    /// Sets ``colorProfile`` and ``colorSpace`` from what a header reader found: `untagged` names the space of
+    /// samples that carry no description.
+    mutating func describeColor(_ profile: ColorProfile?, untagged: ColorSpace = .sRGB) {
+        colorProfile = profile
+        colorSpace = profile?.space ?? untagged
     }
 
     /// More than one frame that plays in time (documents with several pages are not animated).

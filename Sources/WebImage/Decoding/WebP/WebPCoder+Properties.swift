@@ -5,6 +5,12 @@ extension WebPCoder {
     /// Reads a WebP file's properties from its RIFF chunks: the bitstream header of a still image, or the
     /// canvas, ANIM and ANMF chunk headers of an animation. No frame is decoded.
     public func properties(of data: Data) throws -> ImageProperties {
+        var properties = try Self.containerProperties(of: data)
+        properties.describeColor(data.withUnsafeBytes(WebPColorProfile.profile))
+        return properties
+    }
+
+    private static func containerProperties(of data: Data) throws -> ImageProperties {
         try Self.withFeatures(of: data) { bytes, features in
             guard features.has_animation != 0 else {
                 let orientation = WebPStillDecoder.isExtendedFormat(bytes)

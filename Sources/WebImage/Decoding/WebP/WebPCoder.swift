@@ -13,7 +13,7 @@ import Foundation
 ///
 /// Encoding: lossy with ``EncodeOptions/quality``, or lossless with ``EncodeOptions/lossless``, alpha kept;
 /// images with several frames become animations with their durations and loop count, unless
-/// ``EncodeOptions/firstFrameOnly``.
+/// ``EncodeOptions/firstFrameOnly``. An image that carries a ``Image/colorProfile`` gets it as an `ICCP` chunk.
 public struct WebPCoder: SingleFormatImageCoder {
     /// Always ``ImageFormat/webp``.
     public let format = ImageFormat.webp
@@ -24,13 +24,17 @@ public struct WebPCoder: SingleFormatImageCoder {
     /// Decodes a still or animated WebP file. See the type's description.
     public func decode(_ data: Data, options: DecodeOptions) throws -> Image {
         try Self.withFeatures(of: data) { bytes, features in
+            var image: Image
             if features.has_animation != 0 {
-                return try WebPAnimationDecoder.decode(bytes, options: options)
+                image = try WebPAnimationDecoder.decode(bytes, options: options)
+            } else {
+                if let index = options.frameIndex, index != 0 {
+                    throw ImageError(.invalidParameter, "WebP: frame \(index) asked of a still image")
+                }
+                image = try WebPStillDecoder.decode(bytes, features: features, options: options)
             }
-            if let index = options.frameIndex, index != 0 {
-                throw ImageError(.invalidParameter, "WebP: frame \(index) asked of a still image")
-            }
-            return try WebPStillDecoder.decode(bytes, features: features, options: options)
+            image.colorProfile = WebPColorProfile.profile(in: bytes)
+            return image
         }
     }
 
@@ -56,13 +60,17 @@ public struct WebPCoder: SingleFormatImageCoder {
         guard format == .webp else {
             throw ImageError(.unsupportedFormat, "the WebP coder cannot write \(format.rawValue)")
         }
+        let encoded: Data
         if image.frames.count > 1, !options.firstFrameOnly {
             let frames = try image.frames.map {
                 ImageFrame(pixels: try options.fittingMaxPixelSize($0.pixels), duration: $0.duration)
             }
-            return try WebPAnimationEncoder.encode(frames, loopCount: image.loopCount, options: options)
+            encoded = try WebPAnimationEncoder.encode(frames, loopCount: image.loopCount, options: options)
+        } else {
+            encoded = try WebPEncoder.encode(options.fittingMaxPixelSize(image.pixels), options: options)
         }
-        return try WebPEncoder.encode(options.fittingMaxPixelSize(image.pixels), options: options)
+        guard let profile = image.colorProfile else { return encoded }
+        return try WebPColorProfile.tagging(encoded, with: profile.iccData)
     }
 
     /// Refuses data shorter than its RIFF header says: a cut download, even when the pixels happen to be complete.

@@ -1,0 +1,56 @@
+import Foundation
+
+/// How an image's samples map to colours: the ICC profile its file carries, or one built from its colour code
+/// points (AVIF, HEIF, JPEG XL, PNG `cICP`) or its PNG colour chunks (`gAMA`, `cHRM`).
+///
+/// Decoding converts to sRGB by default and leaves no profile on the image (``DecodeOptions/colorHandling``);
+/// with ``DecodeOptions/ColorHandling/original`` the samples are left alone and the image carries its profile,
+/// which the encoders write back (PNG `iCCP`, JPEG APP2, WebP `ICCP`, AVIF and JPEG XL colour boxes).
+public struct ColorProfile: Sendable, Hashable {
+    /// What the profile measures as, by name.
+    public let space: ColorSpace
+    /// The profile's own description (its `desc` tag), or a name for one built from code points.
+    public let name: String?
+    /// The ICC profile: the file's own bytes, or one built from its code points or colour chunks. For HDR code
+    /// points (PQ, HLG) the profile holds the tone-mapped curve this library shows them with.
+    public let iccData: Data
+    /// The code points the description came as, when it came as code points.
+    public let codePoints: ColorCodePoints?
+
+    /// Profiles larger than this are ignored (the image decodes as if untagged): the biggest printing
+    /// profiles are a few megabytes, and a profile is parsed before any pixel is decoded.
+    public static let maximumICCSize = 8 << 20
+
+    /// Reads an ICC profile. `nil` when it is empty, larger than ``maximumICCSize``, or not a profile Little
+    /// CMS can read: such a file decodes as if it carried no profile.
+    public init?(icc data: Data) {
+        guard let profile = LittleCMSProfile(icc: data) else { return nil }
+        self.init(profile: profile, iccData: data, codePoints: nil)
+    }
+
+    /// A profile for colour code points; `nil` for primaries or transfers this library does not know (the
+    /// image is then treated as sRGB, as browsers do).
+    public init?(codePoints: ColorCodePoints) {
+        guard let built = ColorCodePointProfiles.profile(for: codePoints), let icc = built.profile.serialized()
+        else { return nil }
+        self.init(space: built.space, name: built.name, iccData: icc, codePoints: codePoints)
+    }
+
+    init(space: ColorSpace, name: String?, iccData: Data, codePoints: ColorCodePoints?) {
+        self.space = space
+        self.name = name
+        self.iccData = iccData
+        self.codePoints = codePoints
+    }
+
+    init(profile: LittleCMSProfile, iccData: Data, codePoints: ColorCodePoints?) {
+        self.init(space: ColorSpaceRecognizer.space(of: profile), name: profile.descriptionText, iccData: iccData,
+                  codePoints: codePoints)
+    }
+
+    /// Whether the samples are already what an sRGB display expects, so converting would change nothing.
+    public var isSRGB: Bool { space == .sRGB }
+
+    /// Display P3, the target for callers that draw wide colour.
+    public static let displayP3: ColorProfile = ColorProfile(codePoints: .displayP3)!
+}

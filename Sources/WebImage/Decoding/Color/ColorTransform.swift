@@ -1,0 +1,110 @@
+import CLCMS2
+import Foundation
+
+/// One Little CMS transform from a source profile to sRGB or Display P3, for one pixel layout, built once per
+/// profile and kept (``ColorTransform/cached(from:layout:to:)``): building one from a table-based profile costs
+/// milliseconds, using it costs nanoseconds a pixel.
+final class ColorTransform: @unchecked Sendable {  // C boundary: built with cmsFLAGS_NOCACHE, so a transform keeps no state between calls and many threads may use it at once
+    /// How the source samples are laid out in the 4-byte pixels they are converted in.
+    enum Layout: Hashable, Sendable {
+        /// RGBA, alpha carried over.
+        case rgba
+        /// A gray sample in R (G and B repeat it), alpha carried over.
+        case grayInRGBA
+        /// Four ink samples; `inverted` when 0 means full ink (Adobe's files). The result is opaque.
+        case cmyk(inverted: Bool)
+    }
+
+    /// The space converted into.
+    enum Target: Hashable, Sendable {
+        case sRGB, displayP3
+    }
+
+    private struct Key: Hashable {
+        let icc: Data
+        let layout: Layout
+        let target: Target
+    }
+
+    private let handle: cmsHTRANSFORM
+    let layout: Layout
+
+    private init(handle: cmsHTRANSFORM, layout: Layout) {
+        self.handle = handle
+        self.layout = layout
+    }
+
+    deinit { cmsDeleteTransform(handle) }
+
+    private static let cache = Locked<[Key: ColorTransform]>([:])
+    /// Distinct profiles kept; a server sees a handful (sRGB variants, Display P3, Adobe RGB, a printer's CMYK).
+    private static let cacheLimit = 64
+
+    /// The transform from `profile` for `layout` to `target`; `nil` when Little CMS cannot build one (a profile
+    /// of another colour space than the pixels, or one without the tables a transform needs).
+    static func cached(from profile: ColorProfile, layout: Layout, to target: Target) -> ColorTransform? {
+        let key = Key(icc: profile.iccData, layout: layout, target: target)
+        if let found = cache.withLock({ $0[key] }) { return found }
+        guard let made = make(from: profile.iccData, layout: layout, to: target) else { return nil }
+        return cache.withLock { entries in
+            if let raced = entries[key] { return raced }
+            if entries.count >= cacheLimit { entries.removeAll() }  // rare: a fresh start beats bookkeeping
+            entries[key] = made
+            return made
+        }
+    }
+
+    private static func make(from icc: Data, layout: Layout, to target: Target) -> ColorTransform? {
+        guard let source = LittleCMSProfile(icc: icc) else { return nil }
+        let destination = target == .sRGB
+            ? LittleCMSProfile.sRGB()
+            : LittleCMSProfile(icc: ColorProfile.displayP3.iccData)
+        guard let destination else { return nil }
+        let inputFormat: cmsUInt32Number
+        var flags = cmsUInt32Number(cmsFLAGS_NOCACHE)
+        switch layout {
+        case .rgba:
+            guard source.colorSpace == cmsSigRgbData else { return nil }
+            inputFormat = wi_type_rgba_8()
+            flags |= cmsUInt32Number(cmsFLAGS_COPY_ALPHA)
+        case .grayInRGBA:
+            guard source.colorSpace == cmsSigGrayData else { return nil }
+            inputFormat = wi_type_gray_in_rgba_8()
+        case .cmyk(let inverted):
+            guard source.colorSpace == cmsSigCmykData else { return nil }
+            inputFormat = inverted ? wi_type_cmyk_8_rev() : wi_type_cmyk_8()
+        }
+        // Perceptual where the profile has a table for it; otherwise relative colorimetric with black-point
+        // compensation (matrix-shaper profiles, whose one mapping is colorimetric).
+        let perceptual = cmsUInt32Number(INTENT_PERCEPTUAL)
+        var intent = perceptual
+        if !source.hasTable(for: perceptual) {
+            intent = cmsUInt32Number(INTENT_RELATIVE_COLORIMETRIC)
+            flags |= cmsUInt32Number(cmsFLAGS_BLACKPOINTCOMPENSATION)
+        }
+        guard let handle = cmsCreateTransform(source.handle, inputFormat, destination.handle, wi_type_rgba_8(),
+                                              intent, flags)
+        else { return nil }
+        return ColorTransform(handle: handle, layout: layout)
+    }
+
+    /// Converts `count` pixels from `source` into `destination` (which may be the same memory: the layouts all
+    /// use four bytes a pixel, and each pixel is read before it is written).
+    func convert(_ source: UnsafeRawPointer, into destination: UnsafeMutableRawPointer, count: Int) {
+        var done = 0
+        while done < count {
+            let chunk = min(count - done, 1 << 20)
+            cmsDoTransform(handle, source + done * 4, destination + done * 4, cmsUInt32Number(chunk))
+            done += chunk
+        }
+        if case .cmyk = layout {
+            // Four ink channels leave no alpha for lcms to carry: the result is opaque.
+            var index = 3
+            let bytes = destination.assumingMemoryBound(to: UInt8.self)
+            while index < count * 4 {
+                bytes[index] = 255
+                index += 4
+            }
+        }
+    }
+}

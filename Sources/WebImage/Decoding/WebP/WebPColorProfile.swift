@@ -1,0 +1,54 @@
+import CWebP
+import Foundation
+
+/// The ICC profile of an extended WebP file: its `ICCP` chunk, which comes after `VP8X` and before the image
+/// data. Found by walking the RIFF chunk headers, so it costs a few reads and works on a file's first bytes.
+enum WebPColorProfile {
+    /// The profile, `nil` when there is none, it is unreadable, or it is sRGB.
+    static func profile(in bytes: UnsafeRawBufferPointer) -> ColorProfile? {
+        guard bytes.count >= 30, fourCC(bytes, 0) == "RIFF", fourCC(bytes, 8) == "WEBP", fourCC(bytes, 12) == "VP8X"
+        else { return nil }
+        var offset = 12
+        while offset + 8 <= bytes.count {
+            let type = fourCC(bytes, offset)
+            let size = Int(UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: offset + 4, as: UInt32.self)))
+            let payload = offset + 8
+            guard size <= bytes.count - payload else { return nil }
+            if type == "ICCP" {
+                let profile = ColorProfile(icc: Data(UnsafeRawBufferPointer(rebasing: bytes[payload..<payload + size])))
+                return profile?.isSRGB == true ? nil : profile
+            }
+            // The image data follows the colour chunk: once it starts there is no profile.
+            if ["VP8 ", "VP8L", "ALPH", "ANIM", "ANMF"].contains(type) { return nil }
+            offset = payload + size + (size & 1)
+        }
+        return nil
+    }
+
+    private static func fourCC(_ bytes: UnsafeRawBufferPointer, _ offset: Int) -> String {
+        String(decoding: bytes[offset..<offset + 4], as: UTF8.self)
+    }
+}
+
+extension WebPColorProfile {
+    /// `webp` with `icc` as its `ICCP` chunk, through libwebpmux (which turns a simple file into an extended one
+    /// and sets the VP8X flag).
+    static func tagging(_ webp: Data, with icc: Data) throws -> Data {
+        try webp.withUnsafeBytes { file in
+            try icc.withUnsafeBytes { profile in
+                var fileData = WebPData(bytes: file.baseAddress?.assumingMemoryBound(to: UInt8.self), size: file.count)
+                guard let mux = WebPMuxCreate(&fileData, 0) else {
+                    throw ImageError(.badImageData, "WebP: libwebpmux could not read the encoded file")
+                }
+                defer { WebPMuxDelete(mux) }
+                var chunk = WebPData(bytes: profile.baseAddress?.assumingMemoryBound(to: UInt8.self), size: profile.count)
+                var assembled = WebPData()
+                guard WebPMuxSetChunk(mux, "ICCP", &chunk, 0) == WEBP_MUX_OK,
+                      WebPMuxAssemble(mux, &assembled) == WEBP_MUX_OK, let bytes = assembled.bytes
+                else { throw ImageError(.badImageData, "WebP: libwebpmux could not add the ICC profile") }
+                defer { WebPDataClear(&assembled) }
+                return Data(bytes: bytes, count: assembled.size)
+            }
+        }
+    }
+}

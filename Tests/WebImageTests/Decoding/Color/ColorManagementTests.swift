@@ -1,0 +1,165 @@
+import CoderTestSupport
+import Foundation
+import Testing
+@testable import WebImage
+
+/// Decoding applies a file's colour description as Little CMS does, and writing keeps it only when asked.
+@Suite struct ColorManagementTests {
+    static let width = 64, height = 48
+    static let chart = ColorReference.gamutChart(width: width, height: height)
+
+    static func chartImage() throws -> Image {
+        Image(pixels: try PixelBuffer(width: width, height: height, rgba: chart), hasAlpha: false)
+    }
+
+    static func encoded(_ format: ImageFormat, quality: Double = 1) throws -> Data {
+        var options = EncodeOptions()
+        options.quality = quality
+        options.lossless = format == .webp
+        return try ImageCoders.shared.encode(chartImage(), as: format, options: options)
+    }
+
+    /// Decodes `data` by default and as stored, and checks the default against lcms's transform of the stored
+    /// samples from `icc`; returns the mean difference the conversion made, to show that it did something.
+    @discardableResult
+    static func expectConvertedLikeLittleCMS(_ data: Data, icc: Data, space: ColorSpace) throws -> Double {
+        let stored = try ImageCoders.shared.decode(data, options: DecodeOptions(colorHandling: .original))
+        #expect(stored.colorProfile?.space == space)
+        let converted = try ImageCoders.shared.decode(data)
+        #expect(converted.colorProfile == nil)
+        let reference = ColorReference.toSRGB(stored.pixels.bytes, from: icc)
+        let error = ColorReference.deltaE(converted.pixels.bytes, reference)
+        #expect(error.mean <= 1.0 && error.p95 <= 2.5, "ΔE2000 against Little CMS: \(error)")
+        let moved = ColorReference.deltaE(converted.pixels.bytes, stored.pixels.bytes).mean
+        #expect(moved > 1, "the conversion should change a \(space) picture (mean ΔE \(moved))")
+        #expect(try ImageCoders.shared.properties(of: data).colorSpace == space)
+        return moved
+    }
+
+    @Test func aDisplayP3JPEGIsConvertedToSRGB() throws {
+        let jpeg = ColorTaggedFiles.jpeg(try Self.encoded(.jpeg), icc: ColorReference.displayP3)
+        try Self.expectConvertedLikeLittleCMS(jpeg, icc: ColorReference.displayP3, space: .displayP3)
+    }
+
+    @Test func aProfileSplitAcrossSegmentsIsJoinedInOrder() throws {
+        let icc = ColorReference.adobeRGB
+        let jpeg = ColorTaggedFiles.jpeg(try Self.encoded(.jpeg), icc: icc, segmentSize: 100)
+        try Self.expectConvertedLikeLittleCMS(jpeg, icc: icc, space: .adobeRGB)
+        // Segments numbered wrongly (two called 1) do not make a profile: the file reads as untagged.
+        let misnumbered = ColorTaggedFiles.jpeg(try Self.encoded(.jpeg), icc: icc, segmentSize: 100) { max(1, $0 - 1) }
+        #expect(try ImageCoders.shared.properties(of: misnumbered).colorProfile == nil)
+    }
+
+    @Test func anAdobeRGBPNGIsConvertedToSRGB() throws {
+        let png = ColorTaggedFiles.png(try Self.encoded(.png), chunks: [("iCCP", ColorTaggedFiles.iCCP(ColorReference.adobeRGB))])
+        try Self.expectConvertedLikeLittleCMS(png, icc: ColorReference.adobeRGB, space: .adobeRGB)
+    }
+
+    @Test func pngGammaAndChromaticitiesAreAppliedLikeTheProfileTheyDescribe() throws {
+        // gAMA 1/1.8 with Display P3's chromaticities: the profile lcms builds from the same numbers.
+        let png = ColorTaggedFiles.png(try Self.encoded(.png), chunks: [
+            ("gAMA", ColorTaggedFiles.gAMA(1 / 1.8)),
+            ("cHRM", ColorTaggedFiles.cHRM(white: ColorReference.d65, primaries: ColorReference.displayP3Primaries)),
+        ])
+        let icc = ColorReference.rgbProfile(primaries: ColorReference.displayP3Primaries, curve: (1, [1.8]),
+                                            description: "gamma 1.8 P3")
+        try Self.expectConvertedLikeLittleCMS(png, icc: icc, space: .icc)
+    }
+
+    @Test func pngCodePointsComeBeforeItsICCProfile() throws {
+        // cICP says Display P3; the iCCP (Adobe RGB) is the fallback for readers that do not know cICP.
+        let png = ColorTaggedFiles.png(try Self.encoded(.png), chunks: [
+            ("cICP", [12, 13, 0, 1]), ("iCCP", ColorTaggedFiles.iCCP(ColorReference.adobeRGB)),
+        ])
+        try Self.expectConvertedLikeLittleCMS(png, icc: ColorReference.displayP3, space: .displayP3)
+    }
+
+    @Test func sRGBTaggedAndUntaggedFilesKeepEveryByte() throws {
+        let jpeg = try Self.encoded(.jpeg)
+        let untagged = try ImageCoders.shared.decode(jpeg).pixels.bytes
+        let tagged = ColorTaggedFiles.jpeg(jpeg, icc: ColorReference.sRGBProfile())
+        #expect(try ImageCoders.shared.decode(tagged).pixels.bytes == untagged)
+        #expect(try ImageCoders.shared.properties(of: tagged).colorSpace == .sRGB)
+        let png = try Self.encoded(.png)
+        let taggedPNG = ColorTaggedFiles.png(png, chunks: [("iCCP", ColorTaggedFiles.iCCP(ColorReference.sRGBProfile()))])
+        #expect(try ImageCoders.shared.decode(taggedPNG).pixels.bytes == Self.chart)
+        let sRGBChunk = ColorTaggedFiles.png(png, chunks: [("sRGB", [0])])
+        #expect(try ImageCoders.shared.decode(sRGBChunk).pixels.bytes == Self.chart)
+    }
+
+    @Test func displayP3IsATargetForWideColourCallers() throws {
+        let jpeg = try Self.encoded(.jpeg)
+        let p3 = try ImageCoders.shared.decode(jpeg, options: DecodeOptions(colorHandling: .displayP3))
+        #expect(p3.colorProfile?.space == .displayP3)
+        // sRGB's colours sit inside P3: expressed in P3 they are less saturated numbers, and back in sRGB the same.
+        let back = ColorReference.toSRGB(p3.pixels.bytes, from: ColorReference.displayP3)
+        let error = ColorReference.deltaE(back, try ImageCoders.shared.decode(jpeg).pixels.bytes)
+        #expect(error.mean <= 1.0 && error.p95 <= 2.5, "\(error)")
+    }
+
+    @Test(arguments: [ImageFormat.png, .jpeg, .webp])
+    func outputsCarryTheProfileOnlyWhenAsked(_ format: ImageFormat) throws {
+        let source = ColorTaggedFiles.jpeg(try Self.encoded(.jpeg), icc: ColorReference.displayP3)
+        let kept = try ImageCoders.shared.decode(source, options: DecodeOptions(colorHandling: .original))
+        let written = try ImageCoders.shared.encode(kept, as: format)
+        let keptProperties = try ImageCoders.shared.properties(of: written)
+        #expect(keptProperties.colorSpace == .displayP3)
+        #expect(keptProperties.colorProfile?.name == "Display P3")
+        // Read back, the written file converts like the source did.
+        let rewritten = try ImageCoders.shared.decode(written, options: DecodeOptions(colorHandling: .original))
+        #expect(rewritten.colorProfile?.iccData == ColorReference.displayP3)
+
+        let converted = try ImageCoders.shared.decode(source)
+        let plain = try ImageCoders.shared.encode(converted, as: format)
+        let plainProperties = try ImageCoders.shared.properties(of: plain)
+        #expect(plainProperties.colorSpace == .sRGB && plainProperties.colorProfile == nil)
+    }
+
+    @Test func brokenProfilesAreIgnoredAndTheImageStillDecodes() throws {
+        let jpeg = try Self.encoded(.jpeg)
+        let untagged = try ImageCoders.shared.decode(jpeg).pixels.bytes
+        var random = SplitMix(seed: 28)
+        let garbage = Data((0..<3000).map { _ in UInt8.random(in: 0...255, using: &random) })
+        let truncated = ColorReference.displayP3.prefix(ColorReference.displayP3.count / 2)
+        var lying = ColorReference.displayP3
+        lying[0] = 0x7F  // declares a 2 GB profile
+        for (name, icc) in [("garbage", garbage), ("truncated", Data(truncated)), ("lying", lying)] {
+            let tagged = ColorTaggedFiles.jpeg(jpeg, icc: icc)
+            #expect(try ImageCoders.shared.decode(tagged).pixels.bytes == untagged, "\(name)")
+            #expect(try ImageCoders.shared.properties(of: tagged).colorProfile == nil, "\(name)")
+        }
+        // An iCCP that inflates past the profile limit (a zlib bomb) is not inflated to the end.
+        let bomb = ColorTaggedFiles.png(try Self.encoded(.png), chunks: [
+            ("iCCP", Array("bomb".utf8) + [0, 0] + ColorTaggedFiles.storedZlib([UInt8](repeating: 0, count: ColorProfile.maximumICCSize + 1))),
+        ])
+        #expect(try ImageCoders.shared.decode(bomb).pixels.bytes == Self.chart)
+        // A damaged zlib stream likewise.
+        var damaged = ColorTaggedFiles.iCCP(ColorReference.displayP3)
+        damaged[damaged.count - 2] ^= 0xFF
+        let damagedPNG = ColorTaggedFiles.png(try Self.encoded(.png), chunks: [("iCCP", damaged)])
+        #expect(try ImageCoders.shared.decode(damagedPNG).pixels.bytes == Self.chart)
+    }
+
+    @Test func thumbnailsConvertAfterScalingWithinTheToleranceOfConvertingFirst() throws {
+        let png = ColorTaggedFiles.png(try Self.encoded(.png), chunks: [("iCCP", ColorTaggedFiles.iCCP(ColorReference.displayP3))])
+        let size = PixelSize(width: 16, height: 12)
+        let thumbnail = try ImageCoders.shared.decode(png, options: DecodeOptions(thumbnailPixelSize: size))
+        #expect(thumbnail.size == size)
+        let convertedFirst = try ImageCoders.shared.decode(png).pixels.resized(to: size, filter: .area)
+        let error = ColorReference.deltaE(thumbnail.pixels.bytes, convertedFirst.bytes)
+        #expect(error.mean <= 1.0, "\(error)")
+    }
+
+    @Test func incrementalDecodingConvertsLikeTheOneShotDecode() throws {
+        let jpeg = ColorTaggedFiles.jpeg(try Self.encoded(.jpeg), icc: ColorReference.displayP3)
+        let png = ColorTaggedFiles.png(try Self.encoded(.png), chunks: [("iCCP", ColorTaggedFiles.iCCP(ColorReference.displayP3))])
+        for data in [jpeg, png] {
+            let decoder = IncrementalDecoder()
+            for start in stride(from: 0, to: data.count, by: 700) {
+                try decoder.append(data[start..<min(data.count, start + 700)])
+                _ = decoder.currentImage()
+            }
+            #expect(try decoder.finish().pixels.bytes == ImageCoders.shared.decode(data).pixels.bytes)
+        }
+    }
+}
