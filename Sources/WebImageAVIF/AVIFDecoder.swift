@@ -11,6 +11,13 @@ import WebImage
 enum AVIFDecoder {
     static func decode(_ bytes: UnsafeRawBufferPointer, options: DecodeOptions) throws -> Image {
         let handle = try AVIFDecoderHandle.parse(bytes, sizeLimit: options.limits.maxPixels)
+        var image = try decodeFrames(handle, bytes: bytes, options: options)
+        image.colorProfile = handle.decoder.pointee.image.flatMap { AVIFColorProfile.profile(of: $0) }
+        return image
+    }
+
+    private static func decodeFrames(_ handle: AVIFDecoderHandle, bytes: UnsafeRawBufferPointer,
+                                     options: DecodeOptions) throws -> Image {
         let header = try AVIFHeader(handle, bytes: bytes)
         try options.limits.check(header.storedSize)
 

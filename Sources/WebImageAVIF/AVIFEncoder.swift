@@ -13,7 +13,8 @@ enum AVIFEncoder {
     /// The media timescale of written sequences: durations are stored in milliseconds.
     static let timescale: UInt64 = 1000
 
-    static func encode(_ frames: [ImageFrame], hasAlpha: Bool, speed: Int, options: EncodeOptions) throws -> Data {
+    static func encode(_ frames: [ImageFrame], hasAlpha: Bool, colorProfile: ColorProfile? = nil, speed: Int,
+                       options: EncodeOptions) throws -> Data {
         guard let encoder = avifEncoderCreate() else {
             throw ImageError(.imageTooLarge, "AVIF: cannot allocate an encoder")
         }
@@ -23,7 +24,8 @@ enum AVIFEncoder {
         var output = avifRWData(data: nil, size: 0)
         defer { avifRWDataFree(&output) }
         if frames.count == 1 {
-            let image = try AVIFYUVImage(frames[0].pixels, lossless: options.lossless, keepAlpha: hasAlpha)
+            let image = try AVIFYUVImage(frames[0].pixels, lossless: options.lossless, keepAlpha: hasAlpha,
+                                         colorProfile: colorProfile)
             try AVIFStatus.check(avifEncoderWrite(encoder, image.image, &output), diagnostics: encoder.pointee.diag,
                                  action: "encoding")
         } else {
@@ -32,7 +34,8 @@ enum AVIFEncoder {
             // one): lossless sequences are written as keyframes only.
             let flags = options.lossless ? AVIF_ADD_IMAGE_FLAG_FORCE_KEYFRAME.rawValue : AVIF_ADD_IMAGE_FLAG_NONE.rawValue
             for (index, frame) in frames.enumerated() {
-                let image = try AVIFYUVImage(frame.pixels, lossless: options.lossless, keepAlpha: hasAlpha)
+                let image = try AVIFYUVImage(frame.pixels, lossless: options.lossless, keepAlpha: hasAlpha,
+                                             colorProfile: colorProfile)
                 let milliseconds = UInt64(max(1, (frame.duration * 1000).rounded()))
                 try AVIFStatus.check(avifEncoderAddImage(encoder, image.image, milliseconds, flags),
                                      diagnostics: encoder.pointee.diag, action: "encoding frame \(index + 1)")

@@ -7,8 +7,10 @@ final class AVIFYUVImage {
 
     /// Converts `pixels` to YUV: 4:2:0 with BT.601 coefficients for lossy, or 4:4:4 with the identity matrix
     /// for lossless (then Y, U and V are G, B and R exactly, so the round trip is exact). Full range, sRGB
-    /// primaries and transfer, as avifenc writes. The alpha plane is written only when `keepAlpha`.
-    init(_ pixels: PixelBuffer, lossless: Bool, keepAlpha: Bool) throws {
+    /// primaries and transfer, as avifenc writes, unless `colorProfile` says what the samples are: then its code
+    /// points, or its ICC profile with the code points left unspecified (never sRGB for samples that are not).
+    /// The alpha plane is written only when `keepAlpha`.
+    init(_ pixels: PixelBuffer, lossless: Bool, keepAlpha: Bool, colorProfile: ColorProfile? = nil) throws {
         guard let width = UInt32(exactly: pixels.width), let height = UInt32(exactly: pixels.height),
               let image = avifImageCreate(width, height, 8, lossless ? AVIF_PIXEL_FORMAT_YUV444 : AVIF_PIXEL_FORMAT_YUV420)
         else {
@@ -20,6 +22,14 @@ final class AVIFYUVImage {
         image.pointee.transferCharacteristics = UInt16(AVIF_TRANSFER_CHARACTERISTICS_SRGB)
         image.pointee.matrixCoefficients = UInt16(
             lossless ? AVIF_MATRIX_COEFFICIENTS_IDENTITY : AVIF_MATRIX_COEFFICIENTS_BT601)
+        if let points = colorProfile?.codePoints {
+            image.pointee.colorPrimaries = points.primaries
+            image.pointee.transferCharacteristics = points.transfer
+        } else if let icc = colorProfile?.iccData {
+            image.pointee.colorPrimaries = UInt16(AVIF_COLOR_PRIMARIES_UNSPECIFIED)
+            image.pointee.transferCharacteristics = UInt16(AVIF_TRANSFER_CHARACTERISTICS_UNSPECIFIED)
+            icc.withUnsafeBytes { avifImageSetProfileICC(image, $0.baseAddress?.assumingMemoryBound(to: UInt8.self), $0.count) }
+        }
         try pixels.withUnsafeBytes { bytes in
             var rgb = avifRGBImage()
             avifRGBImageSetDefaults(&rgb, image)

@@ -52,8 +52,10 @@ public struct HEIFCoder: ImageCoder {
                 }
                 var flags: Image.Flags = file.hasAlpha ? .hasAlpha : []
                 if reduced { flags.insert(.thumbnail) }
-                return Image(frames: [ImageFrame(pixels: pixels)], loopCount: 1, format: format,
-                             scale: options.resolvedScale, orientation: .up, flags: flags)
+                var image = Image(frames: [ImageFrame(pixels: pixels)], loopCount: 1, format: format,
+                                  scale: options.resolvedScale, orientation: .up, flags: flags)
+                image.colorProfile = HEIFColorProfile.profile(of: file.primary)
+                return image
             }
         }
     }
@@ -67,7 +69,9 @@ public struct HEIFCoder: ImageCoder {
                 guard size.width > 0, size.height > 0 else {
                     throw ImageError(.badImageData, "HEIF: the primary image declares an empty size")
                 }
-                return ImageProperties(format: format, size: size, hasAlpha: file.hasAlpha)
+                var properties = ImageProperties(format: format, size: size, hasAlpha: file.hasAlpha)
+                properties.describeColor(HEIFColorProfile.profile(of: file.primary))
+                return properties
             }
         }
     }

@@ -13,14 +13,18 @@ extension JXLCoder {
     public func properties(of data: Data) throws -> ImageProperties {
         try data.withUnsafeBytes { bytes in
             try JXLContainer.checkWhole(bytes)
-            let handle = try JXLDecoderHandle(input: bytes, events: [JXL_DEC_BASIC_INFO, JXL_DEC_FRAME])
+            let handle = try JXLDecoderHandle(
+                input: bytes, events: [JXL_DEC_BASIC_INFO, JXL_DEC_COLOR_ENCODING, JXL_DEC_FRAME])
             var header: JXLHeader?
+            var colorProfile: ColorProfile?
             var durations: [Double] = []
             events: while true {
                 let status = handle.next()
                 switch status {
                 case JXL_DEC_BASIC_INFO:
                     header = JXLHeader(try handle.basicInfo())
+                case JXL_DEC_COLOR_ENCODING:
+                    colorProfile = handle.colorProfile(JXL_COLOR_PROFILE_TARGET_ORIGINAL)
                 case JXL_DEC_FRAME:
                     guard let header else { throw JXLDecoderHandle.error(for: status, while: "reading a frame") }
                     durations.append(header.duration(ticks: try handle.frameHeader().duration))
@@ -34,10 +38,12 @@ extension JXLCoder {
             guard let header else { throw ImageError(.badImageData, "JPEG XL: the file has no image header") }
             guard !durations.isEmpty else { throw ImageError(.badImageData, "JPEG XL: the file has no frames") }
             let animated = durations.count > 1
-            return ImageProperties(
+            var properties = ImageProperties(
                 format: .jxl, size: header.displayedSize, frameCount: durations.count,
                 loopCount: animated ? header.loopCount : 1, hasAlpha: header.hasAlpha,
                 orientation: header.orientation, frameDurations: animated ? durations : [])
+            properties.describeColor(colorProfile, untagged: header.isGray ? .gray : .sRGB)
+            return properties
         }
     }
 }

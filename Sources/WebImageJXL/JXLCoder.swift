@@ -51,6 +51,7 @@ public struct JXLCoder: SingleFormatImageCoder {
         let fitted = try frames.map {
             ImageFrame(pixels: try options.fittingMaxPixelSize($0.pixels), duration: $0.duration)
         }
-        return Data(try JXLEncoder.encode(fitted, loopCount: image.loopCount, options: options, effort: effort))
+        return Data(try JXLEncoder.encode(fitted, loopCount: image.loopCount, colorProfile: image.colorProfile,
+                                          options: options, effort: effort))
     }
 }

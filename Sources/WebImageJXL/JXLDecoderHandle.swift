@@ -11,7 +11,7 @@ import WebImage
 ///
 /// Not `Sendable`: it lives on the stack of one call, over input memory that outlives it.
 final class JXLDecoderHandle {
-    private let decoder: OpaquePointer
+    let decoder: OpaquePointer
 
     /// A decoder over `input`, which must stay valid until this handle is released, reporting `events`.
     init(input: UnsafeRawBufferPointer, events: [JxlDecoderStatus]) throws {

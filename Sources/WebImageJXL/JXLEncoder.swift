@@ -9,7 +9,8 @@ enum JXLEncoder {
     /// cjxl writes for APNG input.
     static let ticksPerSecond: UInt32 = 1000
 
-    static func encode(_ frames: [ImageFrame], loopCount: Int, options: EncodeOptions, effort: Int) throws -> [UInt8] {
+    static func encode(_ frames: [ImageFrame], loopCount: Int, colorProfile: ColorProfile? = nil,
+                       options: EncodeOptions, effort: Int) throws -> [UInt8] {
         guard let first = frames.first else { throw ImageError(.badImageData, "JPEG XL: nothing to encode") }
         let size = first.pixels.size
         for (index, frame) in frames.enumerated() where frame.pixels.size != size {
@@ -22,7 +23,8 @@ enum JXLEncoder {
             ? JxlAnimationHeader(tps_numerator: ticksPerSecond, tps_denominator: 1,
                                  num_loops: UInt32(clamping: max(0, loopCount)), have_timecodes: JXL_FALSE)
             : nil
-        try handle.setImage(size: size, alpha: alpha, lossless: options.lossless, animation: animation)
+        try handle.setImage(size: size, alpha: alpha, lossless: options.lossless, animation: animation,
+                            colorProfile: colorProfile)
         try handle.setQuality(lossless: options.lossless, distance: distance(quality: options.clampedQuality),
                               effort: min(max(effort, 1), 9))
         for frame in frames {

@@ -22,8 +22,10 @@ final class JXLEncoderHandle {
 
     deinit { JxlEncoderDestroy(encoder) }
 
-    /// Sets the image header and sRGB colour: 8 bits, alpha if `alpha`, an animation header if `animation`.
-    func setImage(size: PixelSize, alpha: Bool, lossless: Bool, animation: JxlAnimationHeader?) throws {
+    /// Sets the image header and colour: 8 bits, alpha if `alpha`, an animation header if `animation`; the
+    /// samples are sRGB unless `colorProfile` says what they are (written as the file's ICC profile).
+    func setImage(size: PixelSize, alpha: Bool, lossless: Bool, animation: JxlAnimationHeader?,
+                  colorProfile: ColorProfile?) throws {
         var info = JxlBasicInfo()
         JxlEncoderInitBasicInfo(&info)
         info.xsize = UInt32(size.width)
@@ -44,6 +46,13 @@ final class JXLEncoderHandle {
             JxlEncoderInitExtraChannelInfo(JXL_CHANNEL_ALPHA, &channel)
             channel.bits_per_sample = 8
             try check(JxlEncoderSetExtraChannelInfo(encoder, 0, &channel), "describing the alpha channel")
+        }
+        if let colorProfile {
+            try colorProfile.iccData.withUnsafeBytes { icc in
+                try check(JxlEncoderSetICCProfile(encoder, icc.baseAddress?.assumingMemoryBound(to: UInt8.self),
+                                                  icc.count), "setting the ICC profile")
+            }
+            return
         }
         var colour = JxlColorEncoding()
         JxlColorEncodingSetToSRGB(&colour, JXL_FALSE)

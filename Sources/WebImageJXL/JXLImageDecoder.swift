@@ -21,6 +21,7 @@ enum JXLImageDecoder {
         var frames: [ImageFrame] = []
         var duration = 0.0
         var reduced = false
+        var colorProfile: ColorProfile?
 
         events: while true {
             let status = handle.next()
@@ -37,6 +38,8 @@ enum JXLImageDecoder {
                 header = info
             case JXL_DEC_COLOR_ENCODING:
                 handle.preferSRGB(gray: header?.isGray ?? false)
+                // What the output pixels are in: sRGB for XYB files (asked for above), the file's space otherwise.
+                colorProfile = handle.colorProfile(JXL_COLOR_PROFILE_TARGET_DATA)
             case JXL_DEC_FRAME:
                 guard let header else { throw JXLDecoderHandle.error(for: status, while: "reading a frame") }
                 try options.limits.check(frameCount: frames.count + 1, canvas: header.storedSize)
@@ -74,7 +77,9 @@ enum JXLImageDecoder {
         if reduced { flags.insert(.thumbnail) }
         // One frame is a still image whatever the file says, as for GIF, APNG and WebP.
         if frames.count == 1 { frames[0].duration = 0 }
-        return Image(frames: frames, loopCount: frames.count > 1 ? header.loopCount : 1, format: .jxl,
-                     scale: options.resolvedScale, orientation: header.orientation, flags: flags)
+        var image = Image(frames: frames, loopCount: frames.count > 1 ? header.loopCount : 1, format: .jxl,
+                          scale: options.resolvedScale, orientation: header.orientation, flags: flags)
+        image.colorProfile = colorProfile
+        return image
     }
 }

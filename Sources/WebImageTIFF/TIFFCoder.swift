@@ -43,8 +43,10 @@ public struct TIFFCoder: SingleFormatImageCoder {
                 let result = try page.decode(options: options)
                 var flags: Image.Flags = page.hasAlpha ? .hasAlpha : []
                 if result.reduced { flags.insert(.thumbnail) }
-                return Image(frames: [ImageFrame(pixels: result.pixels)], loopCount: 1, format: .tiff,
-                             scale: options.resolvedScale, orientation: page.orientation, flags: flags)
+                var image = Image(frames: [ImageFrame(pixels: result.pixels)], loopCount: 1, format: .tiff,
+                                  scale: options.resolvedScale, orientation: page.orientation, flags: flags)
+                image.colorProfile = TIFFColorProfile.profile(of: file.tiff)
+                return image
             }
         }
     }
@@ -55,9 +57,11 @@ public struct TIFFCoder: SingleFormatImageCoder {
             try TIFFMemoryFile.withFile(bytes) { file in
                 let pages = try Self.pageCount(file)
                 let page = try TIFFPage(file)
-                return ImageProperties(
+                var properties = ImageProperties(
                     format: .tiff, size: page.orientation.displayedSize(of: page.storedSize), frameCount: pages,
                     hasAlpha: page.hasAlpha, orientation: page.orientation)
+                properties.describeColor(TIFFColorProfile.profile(of: file.tiff))
+                return properties
             }
         }
     }

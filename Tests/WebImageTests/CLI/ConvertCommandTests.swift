@@ -18,7 +18,9 @@ import Testing
         let objects = try result.jsonLines()
         let jpeg = try #require(objects.first)
         #expect(Set(jpeg.keys) == ["source", "format", "width", "height", "frames", "loopCount", "hasAlpha",
-                                   "orientation", "bytes"])
+                                   "orientation", "bytes", "colorSpace", "colorProfile"])
+        #expect(jpeg["colorSpace"] as? String == "srgb")
+        #expect(jpeg["colorProfile"] is NSNull)
         #expect(jpeg["format"] as? String == "jpeg")
         #expect(jpeg["width"] as? Int == 48 && jpeg["height"] as? Int == 32)  // stored 32×48, turned by tag 6
         #expect(jpeg["orientation"] as? Int == 6)

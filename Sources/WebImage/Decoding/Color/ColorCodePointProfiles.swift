@@ -44,8 +44,14 @@ enum ColorCodePointProfiles {
         let curve: ToneCurveShape
         if let gamma {
             guard gamma > 0.01, gamma < 10 else { return nil }
-            // 1/2.2 without chromaticities is how most tools label sRGB output; browsers show it as sRGB.
-            if primaries == nil, abs(gamma - 1 / 2.2) < 0.0005 { return nil }
+            // Gamma 1/2.2 with sRGB's chromaticities (or none) is how most tools label sRGB output; libpng's
+            // sRGB check and browsers read it as sRGB.
+            let sRGBChromaticities = primaries.map { primaries in
+                zip([white ?? ColorSpaceRecognizer.d65] + primaries,
+                    [ColorSpaceRecognizer.d65] + ColorSpaceRecognizer.bt709Primaries)
+                    .allSatisfy { abs($0.x - $1.x) <= 0.001 && abs($0.y - $1.y) <= 0.001 }
+            } ?? true
+            if sRGBChromaticities, abs(gamma - 1 / 2.2) < 0.0005 { return nil }
             curve = .gamma(1 / gamma)
         } else {
             curve = .sRGB

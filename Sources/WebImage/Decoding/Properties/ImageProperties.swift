@@ -3,7 +3,9 @@
 /// count). Reading them costs a few kilobytes of memory whatever the image's size or frame count.
 ///
 /// Every field agrees with what a full ``ImageCoders/decode(_:options:)`` with default options reports:
-/// ``size`` is the size after EXIF orientation, ``hasAlpha`` is the same flag the decoded ``Image`` carries.
+/// ``size`` is the size after EXIF orientation, ``hasAlpha`` is the same flag the decoded ``Image`` carries. The
+/// colour fields are the exception: they describe the samples stored in the file, which a default decode has
+/// converted to sRGB.
 public struct ImageProperties: Sendable, Hashable {
     /// The encoded format.
     public var format: ImageFormat
@@ -51,7 +53,7 @@ public struct ImageProperties: Sendable, Hashable {
 
     /// Sets ``colorProfile`` and ``colorSpace`` from what a header reader found: `untagged` names the space of
     /// samples that carry no description.
-    mutating func describeColor(_ profile: ColorProfile?, untagged: ColorSpace = .sRGB) {
+    public mutating func describeColor(_ profile: ColorProfile?, untagged: ColorSpace = .sRGB) {
         colorProfile = profile
         colorSpace = profile?.space ?? untagged
     }

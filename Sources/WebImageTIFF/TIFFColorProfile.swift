@@ -1,0 +1,17 @@
+import CTIFF
+import Foundation
+import WebImage
+
+/// The ICC profile of the current TIFF directory (tag 34675), read while the page is the current one. CMYK
+/// pages are turned into RGB by libtiff's reader without it, so their profile is not applied: such a profile
+/// is reported by `info` and dropped by decoding.
+enum TIFFColorProfile {
+    static func profile(of tiff: OpaquePointer) -> ColorProfile? {
+        var count: UInt32 = 0
+        var data: UnsafeMutableRawPointer?
+        guard webimage_tiff_get_icc_profile(tiff, &count, &data) != 0, let data, count > 0,
+              Int(count) <= ColorProfile.maximumICCSize else { return nil }
+        let profile = ColorProfile(icc: Data(bytes: data, count: Int(count)))
+        return profile?.isSRGB == true ? nil : profile
+    }
+}
