@@ -78,6 +78,10 @@ public enum ImageFormat: String, Sendable, CaseIterable, Codable {
     }
 
     /// HEIC, HEIF or AVIF from an ISO base media `ftyp` box: the major brand, then the compatible brands.
+    ///
+    /// A major brand of `mif1` or `msf1` (the generic image and sequence brands) is HEIF whatever codec brands
+    /// follow, as SDWebImage reports it; HEIC is for the HEVC major brands (`heic`, `heix`, `hevc`, `hevx` …).
+    /// AV1 is the exception: a `mif1` file listing `avif` holds AV1 images, which only the AVIF coder reads.
     private static func isoMediaFormat(_ bytes: UnsafeRawBufferPointer) -> ImageFormat {
         func brand(at offset: Int) -> String? {
             guard bytes.count >= offset + 4 else { return nil }
@@ -91,12 +95,17 @@ public enum ImageFormat: String, Sendable, CaseIterable, Codable {
             brands.append(compatible)
             offset += 4
         }
+        let av1Brands: Set = ["avif", "avis"]
         let heicBrands: Set = ["heic", "heix", "hevc", "hevx", "heim", "heis", "hevm", "hevs"]
+        let genericBrands: Set = ["mif1", "msf1"]
+        if let major = brands.first, genericBrands.contains(major) {
+            return brands.contains(where: av1Brands.contains) ? .avif : .heif
+        }
         for name in brands {
-            if name == "avif" || name == "avis" { return .avif }
+            if av1Brands.contains(name) { return .avif }
             if heicBrands.contains(name) { return .heic }
         }
-        if brands.contains(where: { $0 == "mif1" || $0 == "msf1" }) { return .heif }
+        if brands.contains(where: genericBrands.contains) { return .heif }
         return .unknown
     }
 

@@ -24,7 +24,7 @@ struct SourceDrawing: Sendable {
                 throw ProxyError(status: 422, "the SVG source is not a well-formed document: \(error.reason)")
             }
         }
-        if let name = ProcessingOptions.sourceFormatName(detected.rawValue), options.skipProcessing.contains(name),
+        if let name = ProcessingOptions.sourceFormatName(of: detected), options.skipProcessing.contains(name),
            request.format == nil || request.format?.imageFormat == detected {
             return (source, detected)
         }
