@@ -73,8 +73,16 @@ public enum ImageFormat: String, Sendable, CaseIterable, Codable {
         if starts(with: Array("%PDF".utf8)) { return .pdf }
         if starts(with: [0x00, 0x00, 0x01, 0x00]) || starts(with: [0x00, 0x00, 0x02, 0x00]) { return .ico }
         if starts(with: Array("BM".utf8)) && bytes.count >= 26 { return .bmp }
+        if Gzip.isCompressed(bytes) { return compressedSVG(bytes) ? .svg : .unknown }
         if looksLikeSVG(bytes) { return .svg }
         return .unknown
+    }
+
+    /// Whether gzip data holds an SVG document (an `.svgz` file), judged from the first 4 KiB it inflates to:
+    /// detection never inflates more, however large the document or the bomb.
+    private static func compressedSVG(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        guard let prefix = try? Gzip.inflate(bytes, upTo: 4096) else { return false }
+        return prefix.bytes.withUnsafeBytes(looksLikeSVG)
     }
 
     /// HEIC, HEIF or AVIF from an ISO base media `ftyp` box: the major brand, then the compatible brands.
