@@ -189,7 +189,9 @@ let package = Package(
         // Each plugin coder is tested on its own, against fixtures written and decoded by other tools.
         .testTarget(
             name: "WebImage\(format)Tests",
-            dependencies: [.target(name: "WebImage\(format)"), "WebImage", "CoderTestSupport"],
+            // The SVG tests gzip documents themselves (`.svgz`), with zlib.
+            dependencies: [.target(name: "WebImage\(format)"), "WebImage", "CoderTestSupport"]
+                + (format == "SVG" ? ["CZlib"] : []),
             resources: [.copy("Fixtures")],
             swiftSettings: strict
         )

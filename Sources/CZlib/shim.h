@@ -2,5 +2,6 @@
 
 /* inflateInit is a macro; this gives Swift a function with the library's own version and struct size. */
 static inline int webimage_inflate_init(z_stream *stream) { return inflateInit(stream); }
-/* The same for inflateInit2 with automatic zlib or gzip header detection (window bits 15 + 32). */
-static inline int webimage_inflate_init_zlib_or_gzip(z_stream *stream) { return inflateInit2(stream, 15 + 32); }
+
+/* The same for a gzip stream (RFC 1952 header and trailer, CRC-32 checked): window bits 16 + 15. */
+static inline int webimage_inflate_init_gzip(z_stream *stream) { return inflateInit2(stream, 16 + MAX_WBITS); }

@@ -12,7 +12,8 @@ import WebImage
 /// ``DecodeOptions/firstFrameOnly``; ``DecodeOptions/frameIndex`` (that frame alone, as a still image);
 /// thumbnails by area-averaging the full decode. Sizes and frame counts are checked against
 /// ``DecodeOptions/limits`` from the container before any AV1 data is decoded. The clean aperture (`clap`) is
-/// not applied: the full coded picture is returned.
+/// not applied: the full coded picture is returned. Files are read leniently, as browsers read them: an image
+/// item without its `pixi` property, an invalid `clap` or an alpha item without `ispe` is still decoded.
 ///
 /// Encoding: lossy YUV 4:2:0 at ``EncodeOptions/quality``, or lossless (``EncodeOptions/lossless``: 4:4:4,
 /// identity matrix, quantizer 0, exact round trip); alpha kept; animations become AVIF sequences with their

@@ -29,6 +29,10 @@ final class AVIFDecoderHandle {
         let handle = AVIFDecoderHandle(decoder)
         // libavif treats 0 as reserved and never accepts more than its own default.
         decoder.pointee.imageSizeLimit = UInt32(min(max(sizeLimit, 1), Int(AVIF_DEFAULT_IMAGE_SIZE_LIMIT)))
+        // Read leniently, as browsers, libvips and Pillow do: files without `pixi` (libheif 1.11 and older), with
+        // an invalid `clap` (never applied here) or an alpha item without `ispe` still show. The size, dimension
+        // and frame-count limits above and in the callers stay as they are.
+        decoder.pointee.strictFlags = avifStrictFlags(AVIF_STRICT_DISABLED.rawValue)
         try AVIFStatus.check(
             avifDecoderSetIOMemory(decoder, base.assumingMemoryBound(to: UInt8.self), bytes.count),
             action: "reading from memory")

@@ -106,6 +106,26 @@ import WebImage
         #expect(try coder.properties(of: heif).format == .heif)
     }
 
+    /// A HEVC-coded file whose major brand is the generic `mif1` or `msf1` (its compatible brands still list
+    /// `heic`) is HEIF, as SDWebImage reports it, and decodes to the same pixels as under its `heic` brand.
+    @Test(arguments: ["mif1", "msf1"])
+    func genericMajorBrandIsHEIF(brand: String) throws {
+        let heic = try HEIFFixtures.data("photo.heic")
+        var bytes = [UInt8](heic)
+        #expect(bytes[8..<12].elementsEqual("heic".utf8))
+        bytes.replaceSubrange(8..<12, with: Array(brand.utf8))  // the ftyp box's major brand
+        let heif = Data(bytes)
+        #expect(ImageFormat.detect(heif) == .heif)
+        #expect(coder.canDecode(heif))
+        let image = try coder.decode(heif, options: DecodeOptions())
+        #expect(image.format == .heif)
+        #expect(image.pixels.bytes == (try coder.decode(heic, options: DecodeOptions())).pixels.bytes)
+        #expect(try coder.properties(of: heif).format == .heif)
+        let coders = ImageCoders(coders: ImageCoders.builtIn + [coder])
+        #expect(try coders.decode(heif).format == .heif)
+        #expect(try coders.properties(of: heif).format == .heif)
+    }
+
     @Test func doesNotEncode() throws {
         let image = try coder.decode(HEIFFixtures.data("photo.heic"), options: DecodeOptions())
         #expect(!coder.canEncode(to: .heic))

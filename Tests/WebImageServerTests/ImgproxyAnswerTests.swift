@@ -73,6 +73,21 @@ import WebImage
         }
     }
 
+    /// imgproxy names every HEIF file `heic`: `skp:heic` passes on a file with the generic `mif1` major brand
+    /// (``ImageFormat/heif`` here) as it does one with the `heic` brand. Neither is decoded, so an `ftyp` box
+    /// and filler stand for the files.
+    @Test func skipProcessingHEICCoversEveryHEIFBrand() async throws {
+        try await ProxyHarness.with { harness in
+            for major in ["heic", "mif1"] {
+                let file = Data([0, 0, 0, 24] + Array("ftyp\(major)".utf8) + [0, 0, 0, 0] + Array("mif1heic".utf8)
+                    + [UInt8](repeating: 7, count: 100))
+                harness.origin.serve("\(major).heic", data: file, contentType: "image/heic")
+                let answer = await harness.get(harness.plainPath(["skp:heic", "w:10"], "\(major).heic"))
+                #expect(answer.status == 200 && Data(answer.body.readableBytesView) == file, "\(major)")
+            }
+        }
+    }
+
     @Test func sourcesOutsideThePreferredFormatsBecomeJPEGOrPNG() async throws {
         try await ProxyHarness.with { harness in
             harness.origin.serve("opaque.webp", data: try ProxyHarness.photo(width: 40, height: 30, as: .webp),

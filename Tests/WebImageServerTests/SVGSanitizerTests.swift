@@ -64,4 +64,34 @@ import WebImage
             #expect(await harness.get(harness.plainPath([], "photo.jpg", ext: "svg")).status == 422)
         }
     }
+
+    /// A gzipped SVG (`.svgz`, served without `Content-Encoding`) is answered as plain, sanitised SVG.
+    @Test func aGzippedSVGSourceIsAnsweredInflatedAndSanitised() async throws {
+        try await ProxyHarness.with { harness throws in
+            harness.origin.serve("icon.svgz", data: Self.gzipStored(Data(Self.hostile.utf8)),
+                                 contentType: "image/svg+xml")
+            let svg = await harness.get(harness.plainPath([], "icon.svgz"))
+            #expect(svg.status == 200 && svg.header("Content-Type") == "image/svg+xml")
+            let text = String(buffer: svg.body)
+            #expect(text.contains("<rect") && !text.contains("<script"))
+        }
+    }
+
+    /// `data` (under 64 KiB) as a gzip file of one stored, uncompressed deflate block.
+    static func gzipStored(_ data: Data) -> Data {
+        precondition(data.count < 1 << 16)
+        var crc: UInt32 = 0xFFFF_FFFF
+        for byte in data {
+            crc ^= UInt32(byte)
+            for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
+        }
+        func littleEndian<T: FixedWidthInteger>(_ value: T) -> [UInt8] {
+            withUnsafeBytes(of: value.littleEndian) { Array($0) }
+        }
+        let length = UInt16(data.count)
+        var file: [UInt8] = [0x1F, 0x8B, 8, 0, 0, 0, 0, 0, 0, 0xFF, 0b1]  // header; the last block, stored
+        file += littleEndian(length) + littleEndian(~length) + Array(data)
+        file += littleEndian(~crc) + littleEndian(UInt32(data.count))
+        return Data(file)
+    }
 }

@@ -73,11 +73,23 @@ public enum ImageFormat: String, Sendable, CaseIterable, Codable {
         if starts(with: Array("%PDF".utf8)) { return .pdf }
         if starts(with: [0x00, 0x00, 0x01, 0x00]) || starts(with: [0x00, 0x00, 0x02, 0x00]) { return .ico }
         if starts(with: Array("BM".utf8)) && bytes.count >= 26 { return .bmp }
+        if Gzip.isCompressed(bytes) { return compressedSVG(bytes) ? .svg : .unknown }
         if looksLikeSVG(bytes) { return .svg }
         return .unknown
     }
 
+    /// Whether gzip data holds an SVG document (an `.svgz` file), judged from the first 4 KiB it inflates to:
+    /// detection never inflates more, however large the document or the bomb.
+    private static func compressedSVG(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        guard let prefix = try? Gzip.inflate(bytes, upTo: 4096) else { return false }
+        return prefix.bytes.withUnsafeBytes(looksLikeSVG)
+    }
+
     /// HEIC, HEIF or AVIF from an ISO base media `ftyp` box: the major brand, then the compatible brands.
+    ///
+    /// A major brand of `mif1` or `msf1` (the generic image and sequence brands) is HEIF whatever codec brands
+    /// follow, as SDWebImage reports it; HEIC is for the HEVC major brands (`heic`, `heix`, `hevc`, `hevx` …).
+    /// AV1 is the exception: a `mif1` file listing `avif` holds AV1 images, which only the AVIF coder reads.
     private static func isoMediaFormat(_ bytes: UnsafeRawBufferPointer) -> ImageFormat {
         func brand(at offset: Int) -> String? {
             guard bytes.count >= offset + 4 else { return nil }
@@ -91,12 +103,17 @@ public enum ImageFormat: String, Sendable, CaseIterable, Codable {
             brands.append(compatible)
             offset += 4
         }
+        let av1Brands: Set = ["avif", "avis"]
         let heicBrands: Set = ["heic", "heix", "hevc", "hevx", "heim", "heis", "hevm", "hevs"]
+        let genericBrands: Set = ["mif1", "msf1"]
+        if let major = brands.first, genericBrands.contains(major) {
+            return brands.contains(where: av1Brands.contains) ? .avif : .heif
+        }
         for name in brands {
-            if name == "avif" || name == "avis" { return .avif }
+            if av1Brands.contains(name) { return .avif }
             if heicBrands.contains(name) { return .heic }
         }
-        if brands.contains(where: { $0 == "mif1" || $0 == "msf1" }) { return .heif }
+        if brands.contains(where: genericBrands.contains) { return .heif }
         return .unknown
     }
 

@@ -1,36 +1,57 @@
 import CZlib
 import Foundation
 
-/// Inflates zlib or gzip data held in memory, refusing to produce more than a limit: what embedded compressed
-/// blocks (a PNG's ICC profile, a compressed SVG) need, where the declared size cannot be trusted.
+/// Deflate data held in memory, inflated by zlib but never past a limit: what compressed blocks whose
+/// declared size cannot be trusted need (a PNG's embedded ICC profile, a gzip-compressed SVG). A bomb costs at
+/// most the limit.
 enum BoundedInflate {
-    /// The inflated bytes, or `nil` when the data is damaged, ends early, or would inflate past `limit` bytes.
-    static func inflate(_ input: UnsafeRawBufferPointer, limit: Int) -> Data? {
-        guard let base = input.baseAddress, input.count <= Int(UInt32.max) else { return nil }
-        // zlib remembers the stream's address, so it must not move: allocated, not a local.
+    /// The header and trailer around the deflate data.
+    enum Wrapper {
+        /// RFC 1950 (Adler-32 checked): PNG's compressed chunks.
+        case zlib
+        /// RFC 1952 (CRC-32 and length checked): `.svgz` files.
+        case gzip
+    }
+
+    /// Up to `limit` bytes of what the stream at the start of `input` inflates to, and whether that was all of
+    /// it (bytes after the stream are ignored).
+    ///
+    /// Throws ``ImageError/Code/badImageData`` when the stream is damaged or ends before its trailer, and
+    /// ``ImageError/Code/imageTooLarge`` when zlib cannot get memory.
+    static func inflate(_ input: UnsafeRawBufferPointer, wrapper: Wrapper, upTo limit: Int) throws
+        -> (bytes: [UInt8], complete: Bool)
+    {
+        guard let base = input.baseAddress, input.count <= Int(UInt32.max) else {
+            throw ImageError(.badImageData, "the compressed data is empty or too long")
+        }
+        // zlib checks that its stream has not moved between calls: it lives on the heap, not in a Swift var.
         let stream = UnsafeMutablePointer<z_stream>.allocate(capacity: 1)
         stream.initialize(to: z_stream())
         defer { stream.deallocate() }
-        guard webimage_inflate_init_zlib_or_gzip(stream) == Z_OK else { return nil }
+        let started = wrapper == .gzip ? webimage_inflate_init_gzip(stream) : webimage_inflate_init(stream)
+        guard started == Z_OK else { throw ImageError(.imageTooLarge, "zlib could not start") }
         defer { inflateEnd(stream) }
         stream.pointee.next_in = UnsafeMutablePointer(mutating: base.assumingMemoryBound(to: Bytef.self))
-        stream.pointee.avail_in = uInt(input.count)
-        var output = Data()
-        var chunk = [UInt8](repeating: 0, count: min(64 << 10, limit + 1))
+        stream.pointee.avail_in = UInt32(input.count)
+        var output: [UInt8] = []
+        // One byte past the limit tells a content of exactly `limit` bytes from a longer one.
+        var chunk = [UInt8](repeating: 0, count: min(limit + 1, 64 << 10))
         while true {
-            let status = chunk.withUnsafeMutableBufferPointer { buffer -> Int32 in
+            let room = min(chunk.count, limit + 1 - output.count)
+            let status = chunk.withUnsafeMutableBufferPointer { buffer in
                 stream.pointee.next_out = buffer.baseAddress
-                stream.pointee.avail_out = uInt(buffer.count)
+                stream.pointee.avail_out = UInt32(room)
                 return CZlib.inflate(stream, Z_NO_FLUSH)
             }
-            let produced = chunk.count - Int(stream.pointee.avail_out)
-            guard output.count + produced <= limit else { return nil }
-            output.append(contentsOf: chunk[..<produced])
+            output.append(contentsOf: chunk[..<(room - Int(stream.pointee.avail_out))])
+            if output.count > limit { return (Array(output[..<limit]), false) }
             switch status {
-            case Z_STREAM_END: return output
+            case Z_STREAM_END: return (output, true)
             case Z_OK: continue
-            case Z_BUF_ERROR where produced > 0: continue
-            default: return nil  // damaged, or the input ended before the stream did
+            case Z_BUF_ERROR where stream.pointee.avail_in == 0:
+                throw ImageError(.badImageData, "the compressed data ends after \(output.count) inflated bytes")
+            case Z_MEM_ERROR: throw ImageError(.imageTooLarge, "zlib ran out of memory")
+            default: throw ImageError(.badImageData, "the compressed data is damaged after \(output.count) bytes")
             }
         }
     }

@@ -142,6 +142,12 @@ extension ProcessingOptions {
         }
     }
 
+    /// imgproxy's name for a detected source format, or `nil` for one it does not know. imgproxy calls every HEIF
+    /// file `heic`, so a file with the generic `mif1` brand (``ImageFormat/heif`` here) is `heic` too.
+    package static func sourceFormatName(of format: ImageFormat) -> String? {
+        sourceFormatName(format == .heif ? ImageFormat.heic.rawValue : format.rawValue)
+    }
+
     /// imgproxy's name for a source format (`jpg` is `jpeg`), or `nil` for a name it does not know.
     package static func sourceFormatName(_ name: String) -> String? {
         let lowered = name.lowercased()

@@ -18,13 +18,15 @@ struct SourceDrawing: Sendable {
         if options.raw { return (source, detected) }
         // Before skip_processing: an SVG that is passed on is always a sanitised one.
         if detected == .svg, options.format == nil || options.format == .svg {
+            // A gzipped document (`.svgz`) is answered as plain SVG: the sanitiser reads text.
+            let document = Gzip.isCompressed(source) ? try Gzip.inflate(source) : source
             do {
-                return (try SVGSanitizer.sanitized(source), .svg)
+                return (try SVGSanitizer.sanitized(document), .svg)
             } catch {
                 throw ProxyError(status: 422, "the SVG source is not a well-formed document: \(error.reason)")
             }
         }
-        if let name = ProcessingOptions.sourceFormatName(detected.rawValue), options.skipProcessing.contains(name),
+        if let name = ProcessingOptions.sourceFormatName(of: detected), options.skipProcessing.contains(name),
            request.format == nil || request.format?.imageFormat == detected {
             return (source, detected)
         }

@@ -37,6 +37,22 @@ import Testing
         }
     }
 
+    /// The same HEVC-coded file is `heic` under its `heic` major brand and `heif` under the generic `mif1`.
+    @Test func infoNamesAGenericMajorBrandHEIF() async throws {
+        let folder = try CommandLineTool.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let heic = Self.plugin("HEIF", "photo.heic")
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: heic)))
+        bytes.replaceSubrange(8..<12, with: Array("mif1".utf8))  // the ftyp box's major brand
+        let heif = folder.appendingPathComponent("photo.heif")
+        try Data(bytes).write(to: heif)
+        let result = try await CommandLineTool.run(["info", "--json", heic, heif.path])
+        #expect(result.status == 0, "\(result.stderr)")
+        let objects = try result.jsonLines()
+        #expect(objects.map { $0["format"] as? String } == ["heic", "heif"])
+        #expect(objects.map { $0["width"] as? Int } == [64, 64])
+    }
+
     @Test func pagesAreChosenAndCheckedAgainstThePageCount() async throws {
         let folder = try CommandLineTool.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }

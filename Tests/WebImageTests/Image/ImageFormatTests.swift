@@ -17,7 +17,7 @@ import Testing
         #expect(detect(Array("GIF87a".utf8)) == .gif)
         #expect(detect(Array("RIFF".utf8) + [1, 2, 3, 4] + Array("WEBPVP8 ".utf8)) == .webp)
         #expect(detect(ftyp("heic")) == .heic)
-        #expect(detect(ftyp("mif1", ["heic"])) == .heic)
+        #expect(detect(ftyp("mif1", ["heic"])) == .heif)
         #expect(detect(ftyp("mif1", ["miaf"])) == .heif)
         #expect(detect(ftyp("avif", ["mif1"])) == .avif)
         #expect(detect(ftyp("mif1", ["avif"])) == .avif)
@@ -28,6 +28,25 @@ import Testing
         #expect(detect(Array("%PDF-1.7\n".utf8)) == .pdf)
         #expect(detect(Array("<?xml version=\"1.0\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\"/>".utf8)) == .svg)
         #expect(detect(Array(String(repeating: " ", count: 2000).utf8) + Array("</svg>\n".utf8)) == .svg)
+    }
+
+    /// SDWebImage's rule: the generic major brands are HEIF, the HEVC ones HEIC; AV1 brands stay AVIF.
+    @Test func heifBrandsFollowTheMajorBrand() {
+        for major in ["heic", "heix", "hevc", "hevx"] {
+            #expect(detect(ftyp(major, ["mif1", "heic", "miaf"])) == .heic, "\(major)")
+        }
+        for major in ["mif1", "msf1"] {
+            #expect(detect(ftyp(major)) == .heif, "\(major)")
+            #expect(detect(ftyp(major, ["heic", "miaf"])) == .heif, "\(major)")
+            #expect(detect(ftyp(major, ["msf1", "hevc"])) == .heif, "\(major)")
+            #expect(detect(ftyp(major, ["miaf", "avif"])) == .avif, "\(major)")
+            #expect(detect(ftyp(major, ["avis"])) == .avif, "\(major)")
+        }
+        #expect(detect(ftyp("avif", ["mif1", "miaf"])) == .avif)
+        #expect(detect(ftyp("avis", ["msf1", "avif"])) == .avif)
+        // Another major brand: the compatible brands decide, as before.
+        #expect(detect(ftyp("iso8", ["mif1", "heic"])) == .heic)
+        #expect(detect(ftyp("iso8", ["mif1"])) == .heif)
     }
 
     @Test func refusesLookalikes() {

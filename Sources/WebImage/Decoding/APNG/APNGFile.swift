@@ -64,17 +64,10 @@ struct APNGFile {
     init(_ bytes: UnsafeRawBufferPointer, limits: DecodeLimits, keepingFirstFrameOnly: Bool,
          lenient: Bool = false) throws {
         var reader = try PNGChunkReader(bytes)
-        let first = try reader.next()
-        guard first.type == .IHDR, first.data.count == 13 else {
-            throw ImageError(.badImageData, "PNG: the file does not start with a 13-byte IHDR chunk")
-        }
-        let width = reader.uint32(at: first.data.lowerBound), height = reader.uint32(at: first.data.lowerBound + 4)
-        guard width <= UInt32(Int32.max), height <= UInt32(Int32.max) else {
-            throw ImageError(.badImageData, "PNG: the header declares \(width)x\(height) pixels")
-        }
-        header = first.data
-        canvas = PixelSize(width: Int(width), height: Int(height))
-        colorType = reader.bytes[first.data.lowerBound + 9]
+        let ihdr = try PNGHeader(reading: &reader)
+        header = ihdr.data
+        canvas = ihdr.size
+        colorType = ihdr.colorType
         try limits.check(canvas)
         self.bytes = bytes
         var parser = Parser(limits: limits, keepingFirstFrameOnly: keepingFirstFrameOnly)

@@ -15,19 +15,11 @@ extension PNGCoder {
 
     private static func stillProperties(_ bytes: UnsafeRawBufferPointer) throws -> ImageProperties {
         var reader = try PNGChunkReader(bytes)
-        let header = try reader.next()
-        guard header.type == .IHDR, header.data.count == 13 else {
-            throw ImageError(.badImageData, "PNG: the file does not start with a 13-byte IHDR chunk")
-        }
-        let size = PixelSize(width: Int(reader.uint32(at: header.data.lowerBound)),
-                             height: Int(reader.uint32(at: header.data.lowerBound + 4)))
-        guard size.width > 0, size.height > 0, size.width <= Int(Int32.max), size.height <= Int(Int32.max) else {
-            throw ImageError(.badImageData, "PNG: the header declares \(size) pixels")
-        }
+        let header = try PNGHeader(reading: &reader)
         let ancillary = try scanAncillaryChunks(&reader, bytes)
-        let hasAlpha = colorTypeHasAlpha(bytes[header.data.lowerBound + 9]) || ancillary.hasTransparency
-        return ImageProperties(format: .png, size: ancillary.orientation.displayedSize(of: size), hasAlpha: hasAlpha,
-                               orientation: ancillary.orientation)
+        let hasAlpha = colorTypeHasAlpha(header.colorType) || ancillary.hasTransparency
+        return ImageProperties(format: .png, size: ancillary.orientation.displayedSize(of: header.size),
+                               hasAlpha: hasAlpha, orientation: ancillary.orientation)
     }
 
     /// The orientation of a still PNG's stored pixels from its eXIf chunk, read from the chunk headers before

@@ -58,7 +58,9 @@ enum PNGColorChunks {
         guard let nameEnd = data.prefix(80).firstIndex(of: 0), nameEnd >= 1, data.count > nameEnd + 2,
               data[nameEnd + 1] == 0 else { return nil }
         let stream = UnsafeRawBufferPointer(rebasing: data[(nameEnd + 2)...])
-        return BoundedInflate.inflate(stream, limit: ColorProfile.maximumICCSize).flatMap(ColorProfile.init(icc:))
+        guard let inflated = try? BoundedInflate.inflate(stream, wrapper: .zlib, upTo: ColorProfile.maximumICCSize),
+              inflated.complete else { return nil }
+        return ColorProfile(icc: Data(inflated.bytes))
     }
 }
 

@@ -24,6 +24,9 @@ enum PNGDecoder {
     static func decode(_ data: Data, options: DecodeOptions) throws -> Image {
         guard !data.isEmpty else { throw ImageError(.badImageData, "PNG: the data is empty") }
         return try data.withUnsafeBytes { bytes in
+            // The same check as the properties reader's, so that `info` and decoding refuse the same headers alike.
+            var headerReader = try PNGChunkReader(bytes)
+            _ = try PNGHeader(reading: &headerReader)
             let context = try SpngContext.decoder(reading: bytes, limits: options.limits)
             let header = try context.header()
             let size = PixelSize(width: Int(header.width), height: Int(header.height))

@@ -20,14 +20,10 @@ struct PNGRowReader {
     /// A reader for `bytes`, or `nil` when the file is not one of the kinds read here, or its chunks before the
     /// image data are not plain (libspng then decodes it, and reports whatever is wrong).
     init?(_ bytes: UnsafeRawBufferPointer) {
-        guard var reader = try? PNGChunkReader(bytes), let header = try? reader.next(verifyingChecksum: false),
-              header.type == .IHDR, header.data.count == 13 else { return nil }
-        let fields = header.data.lowerBound
-        let width = Int(reader.uint32(at: fields)), height = Int(reader.uint32(at: fields + 4))
-        let (depth, colorType) = (bytes[fields + 8], bytes[fields + 9])
-        guard width > 0, height > 0, width <= Int(Int32.max), height <= Int(Int32.max), depth == 8,
-              colorType == 2 || colorType == 6, bytes[fields + 10] == 0, bytes[fields + 11] == 0,
-              bytes[fields + 12] == 0 else { return nil }
+        guard var reader = try? PNGChunkReader(bytes),
+              let header = try? PNGHeader(reading: &reader, verifyingChecksum: false),
+              header.bitDepth == 8, header.colorType == 2 || header.colorType == 6, !header.interlaced
+        else { return nil }
         while true {
             let beforeChunk = reader
             guard let chunk = try? reader.next(verifyingChecksum: false) else { return nil }
@@ -40,8 +36,8 @@ struct PNGRowReader {
                 return nil
             }
         }
-        self.size = PixelSize(width: width, height: height)
-        self.channels = colorType == 6 ? 4 : 3
+        self.size = header.size
+        self.channels = header.colorType == 6 ? 4 : 3
     }
 
     /// Calls `body` with each row from the top, as RGBA8 pixels in a buffer `body` may overwrite.
