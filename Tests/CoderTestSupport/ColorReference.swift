@@ -65,6 +65,72 @@ public enum ColorReference {
         return output
     }
 
+    /// A CMYK output profile with a lookup table (A2B0, 9 points a side) built by lcms: each ink darkens as in
+    /// the naive conversion, with 20% more dot gain, so that applying it differs visibly from ignoring it.
+    public static func cmykProfile() -> Data {
+        let profile = cmsCreateProfilePlaceholder(nil)!
+        defer { cmsCloseProfile(profile) }
+        cmsSetProfileVersion(profile, 4.3)
+        cmsSetDeviceClass(profile, cmsSigOutputClass)
+        cmsSetColorSpace(profile, cmsSigCmykData)
+        cmsSetPCS(profile, cmsSigLabData)
+        let rgbDouble = cmsUInt32Number(COLORSPACE_SH_RGB | 3 << 3 | 0 | 1 << 22)
+        let labDouble = cmsUInt32Number(UInt32(PT_Lab) << 16 | 3 << 3 | 0 | 1 << 22)
+        let sRGB = cmsCreate_sRGBProfile()!, lab = cmsCreateLab4Profile(nil)!
+        let toLab = cmsCreateTransform(sRGB, rgbDouble, lab, labDouble, cmsUInt32Number(INTENT_RELATIVE_COLORIMETRIC), 0)!
+        defer {
+            cmsDeleteTransform(toLab)
+            cmsCloseProfile(sRGB)
+            cmsCloseProfile(lab)
+        }
+        let pipeline = cmsPipelineAlloc(nil, 4, 3)!
+        let table = cmsStageAllocCLut16bit(nil, 9, 4, 3, nil)!
+        cmsStageSampleCLut16bit(table, { input, output, cargo in
+            guard let input, let output, let cargo else { return 0 }
+            let ink = (0..<4).map { pow(Double(input[$0]) / 65_535, 0.8) }
+            var rgb = (0..<3).map { (1 - ink[$0]) * (1 - ink[3]) }
+            var color = cmsCIELab()
+            cmsDoTransform(cargo, &rgb, &color, 1)
+            cmsFloat2LabEncoded(output, &color)
+            return 1
+        }, toLab, 0)
+        // The lutAtoBType layout lcms writes: identity A curves, the table, identity B curves.
+        cmsPipelineInsertStage(pipeline, cmsAT_END, cmsStageAllocToneCurves(nil, 4, nil))
+        cmsPipelineInsertStage(pipeline, cmsAT_END, table)
+        cmsPipelineInsertStage(pipeline, cmsAT_END, cmsStageAllocToneCurves(nil, 3, nil))
+        cmsWriteTag(profile, cmsSigAToB0Tag, UnsafeRawPointer(pipeline))
+        cmsPipelineFree(pipeline)
+        cmsWriteTag(profile, cmsSigMediaWhitePointTag, UnsafeRawPointer(cmsD50_XYZ()))
+        let mlu = cmsMLUalloc(nil, 1)
+        cmsMLUsetASCII(mlu, "en", "US", "Test CMYK")
+        cmsWriteTag(profile, cmsSigProfileDescriptionTag, UnsafeRawPointer(mlu))
+        cmsMLUfree(mlu)
+        return save(profile)
+    }
+
+    /// CMYK samples (four bytes a pixel; `inverted` when 0 is full ink, as Adobe stores them) converted from
+    /// `icc` to opaque sRGB RGBA by lcms.
+    public static func cmykToSRGB(_ cmyk: [UInt8], from icc: Data, inverted: Bool) -> [UInt8] {
+        let source = icc.withUnsafeBytes { cmsOpenProfileFromMem($0.baseAddress, cmsUInt32Number($0.count)) }!
+        let destination = cmsCreate_sRGBProfile()!
+        defer {
+            cmsCloseProfile(source)
+            cmsCloseProfile(destination)
+        }
+        let cmyk8 = cmsUInt32Number(UInt32(PT_CMYK) << 16 | 4 << 3 | 1 | (inverted ? 1 << 13 : 0))
+        let rgb8 = cmsUInt32Number(COLORSPACE_SH_RGB | 3 << 3 | 1)
+        let transform = cmsCreateTransform(source, cmyk8, destination, rgb8, cmsUInt32Number(INTENT_PERCEPTUAL), 0)!
+        defer { cmsDeleteTransform(transform) }
+        var rgb = [UInt8](repeating: 0, count: cmyk.count / 4 * 3)
+        cmsDoTransform(transform, cmyk, &rgb, cmsUInt32Number(cmyk.count / 4))
+        var rgba: [UInt8] = []
+        rgba.reserveCapacity(cmyk.count)
+        for index in stride(from: 0, to: rgb.count, by: 3) {
+            rgba += [rgb[index], rgb[index + 1], rgb[index + 2], 255]
+        }
+        return rgba
+    }
+
     /// CIEDE2000 between two sRGB images of the same size (alpha ignored): the mean and the 95th percentile.
     public static func deltaE(_ a: [UInt8], _ b: [UInt8]) -> (mean: Double, p95: Double) {
         precondition(a.count == b.count && !a.isEmpty)
@@ -121,5 +187,31 @@ public enum ColorReference {
         var data = Data(count: Int(size))
         _ = data.withUnsafeMutableBytes { cmsSaveProfileToMem(profile, $0.baseAddress, &size) }
         return data
+    }
+}
+
+/// What a colour test of an encoder and its decoder needs: an image of ``ColorReference/gamutChart(width:height:)``
+/// in Display P3, by ICC profile or by code points, written losslessly and read back.
+public enum ColorRoundTrip {
+    /// The chart as an image whose samples are Display P3, described by `profile`.
+    public static func chart(described profile: ColorProfile) throws -> Image {
+        var image = Image(pixels: try PixelBuffer(width: 64, height: 48, rgba: ColorReference.gamutChart()), hasAlpha: false)
+        image.colorProfile = profile
+        return image
+    }
+
+    /// ΔE2000 between a default (sRGB) decode of `encoded` and lcms's conversion of the chart from Display P3.
+    public static func errorAgainstLittleCMS(_ encoded: Data, coder: any ImageCoder) throws -> (mean: Double, p95: Double) {
+        let decoded = try ColorConversionProbe.decodeToSRGB(encoded, coder: coder)
+        let reference = ColorReference.toSRGB(ColorReference.gamutChart(), from: ColorReference.displayP3)
+        return ColorReference.deltaE(decoded, reference)
+    }
+}
+
+/// Decodes through a registry holding just one coder, so the library's colour conversion applies as it does
+/// for the shared registry.
+enum ColorConversionProbe {
+    static func decodeToSRGB(_ data: Data, coder: any ImageCoder) throws -> [UInt8] {
+        try ImageCoders(coders: [coder]).decode(data).pixels.bytes
     }
 }

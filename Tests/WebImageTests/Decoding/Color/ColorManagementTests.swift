@@ -1,3 +1,4 @@
+import CTurboJPEG
 import CoderTestSupport
 import Foundation
 import Testing
@@ -161,5 +162,41 @@ import Testing
             }
             #expect(try decoder.finish().pixels.bytes == ImageCoders.shared.decode(data).pixels.bytes)
         }
+    }
+}
+
+/// CMYK JPEGs with a CMYK profile: the inks go through the profile, not the naive formula.
+@Suite struct CMYKColorTests {
+    /// The raw CMYK samples TurboJPEG decodes from `jpeg`.
+    static func inks(_ jpeg: Data) throws -> (bytes: [UInt8], size: PixelSize) {
+        try jpeg.withUnsafeBytes { bytes -> ([UInt8], PixelSize) in
+            let handle = try #require(tjInitDecompress())
+            defer { tjDestroy(handle) }
+            let source = bytes.baseAddress!.assumingMemoryBound(to: UInt8.self)
+            var width: Int32 = 0, height: Int32 = 0, subsampling: Int32 = 0, colorspace: Int32 = 0
+            #expect(tjDecompressHeader3(handle, source, UInt(bytes.count), &width, &height, &subsampling, &colorspace) == 0)
+            var output = [UInt8](repeating: 0, count: Int(width * height * 4))
+            #expect(tjDecompress2(handle, source, UInt(bytes.count), &output, width, width * 4, height,
+                                  Int32(TJPF_CMYK.rawValue), 0) == 0)
+            return (output, PixelSize(width: Int(width), height: Int(height)))
+        }
+    }
+
+    @Test func anAdobeCMYKJPEGIsConvertedThroughItsProfile() throws {
+        let icc = ColorReference.cmykProfile()
+        let jpeg = ColorTaggedFiles.jpeg(try Fixtures.data("jpeg/ycck.jpg"), icc: icc)
+        #expect(try ImageCoders.shared.properties(of: jpeg).colorSpace == .cmyk)
+        let name = try ImageCoders.shared.properties(of: jpeg).colorProfile?.name
+        #expect(name == "Test CMYK", "\(String(describing: name))")
+        let decoded = try ImageCoders.shared.decode(jpeg)
+        #expect(decoded.colorProfile == nil)
+        let reference = ColorReference.cmykToSRGB(try Self.inks(jpeg).bytes, from: icc, inverted: true)
+        let error = ColorReference.deltaE(decoded.pixels.bytes, reference)
+        #expect(error.mean <= 1.0 && error.p95 <= 2.5, "\(error)")
+        let naive = try ImageCoders.shared.decode(try Fixtures.data("jpeg/ycck.jpg")).pixels.bytes
+        #expect(ColorReference.deltaE(decoded.pixels.bytes, naive).mean > 1, "the profile should change the colours")
+        // Kept colour cannot be CMYK: the decode that keeps the original still converts the inks, to sRGB.
+        let kept = try ImageCoders.shared.decode(jpeg, options: DecodeOptions(colorHandling: .original))
+        #expect(kept.pixels.bytes == decoded.pixels.bytes && kept.colorProfile == nil)
     }
 }
