@@ -145,5 +145,20 @@ def proxy_effects(hd):
     emit("transform", "proxy pixelate 16 px (pix:16), 1080p", median(pixelate))
 
 
-suites = {"decode": decode, "animated": animated, "encode": encode, "transform": transform}
+def color(folder):
+    """Pillow's ImageCms (Little CMS) on the Display P3 photo the Swift side wrote: the decode, and the transform
+    to sRGB of the decoded pixels with the embedded profile (built once, as a server would cache it)."""
+    from PIL import ImageCms
+    with open(os.path.join(folder, "photo-12mp-p3.jpg"), "rb") as handle:
+        data = handle.read()
+    image = Image.open(io.BytesIO(data))
+    image.load()
+    source = ImageCms.ImageCmsProfile(io.BytesIO(image.info["icc_profile"]))
+    transform = ImageCms.buildTransform(source, ImageCms.createProfile("sRGB"), "RGB", "RGB")
+    emit("color", "12 MP Display P3 JPEG decode, samples kept", median(lambda: Image.open(io.BytesIO(data)).load()))
+    emit("color", "12 MP Display P3 → sRGB conversion alone (difference)",
+         median(lambda: ImageCms.applyTransform(image, transform)))
+
+
+suites = {"color": color, "decode": decode, "animated": animated, "encode": encode, "transform": transform}
 suites[sys.argv[1]](sys.argv[2])

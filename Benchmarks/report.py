@@ -15,6 +15,8 @@ OURS = "swift-web-image"
 # Suites in the order of the report (others follow alphabetically), and what each compares.
 SECTIONS = OrderedDict([
     ("decode", "Full decodes and thumbnails beside the C libraries and Pillow (one core)."),
+    ("color", "Colour management: a Display P3 photo converted to sRGB while decoding, beside Pillow's ImageCms "
+              "(Little CMS) transforming the same decoded pixels (one core)."),
     ("animated", "Every frame of an animation decoded and composited (one core)."),
     ("transform", "Transformers beside Pillow and libvips (one core)."),
     ("incremental", "Progressive and incremental decoding (one core)."),

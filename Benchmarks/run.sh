@@ -2,6 +2,7 @@
 # Runs the side-by-side benchmarks on this machine and rewrites BENCHMARKS.md.
 # Usage: Benchmarks/run.sh [SUITE...]      (no suite: all of them)
 #   decode animated transform incremental throughput   decoding, animation, transforms, pipelines (issues 2, 3, 7)
+#   color                                              Display P3 to sRGB beside Pillow's ImageCms (Little CMS)
 #   formats                                            header-only properties, AVIF/HEIC/JXL/SVG decoders (issue 13)
 #   cache                                              memory and disk caches (issue 4)
 #   cache-scale                                        the disk cache at a million entries (issue 18; ~6 GB of disk)
@@ -15,7 +16,7 @@
 # Each suite's JSON lines go to Benchmarks/out/SUITE.jsonl; BENCHMARKS.md is made from every suite's latest run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-all=(decode formats animated transform incremental throughput cache cache-scale loading manager animation serve redis
+all=(decode color formats animated transform incremental throughput cache cache-scale loading manager animation serve redis
      process thumbnail encode)
 suites=("$@")
 [ ${#suites[@]} -eq 0 ] && suites=("${all[@]}")
@@ -30,6 +31,11 @@ mkdir -p "$out"
 swift build -c release --package-path Benchmarks --product WebImageBenchmarks 2>&1 | grep -E "error|warning|Compiling|Build" >&2 || true
 bench=Benchmarks/.build/release/WebImageBenchmarks
 [ -x "$bench" ] || { echo "the release build failed" >&2; exit 1; }
+
+suite_color() {
+    taskset -c 0 "$bench" color "$data"
+    taskset -c 0 /usr/bin/python3 Benchmarks/pillow_bench.py color "$data"
+}
 
 suite_decode() {
     taskset -c 0 "$bench" decode "$data"

@@ -21,6 +21,7 @@ let folder = URL(fileURLWithPath: arguments[2], isDirectory: true)
 do {
     switch arguments[1] {
     case "decode": try DecodeSuite.run(data: folder)
+    case "color": try ColorSuite.run(data: folder)
     case "formats": try FormatsSuite.run(data: folder)
     case "animated": try AnimatedSuite.run(data: folder)
     case "transform": try TransformSuite.run(data: folder)

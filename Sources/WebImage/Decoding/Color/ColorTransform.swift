@@ -1,10 +1,11 @@
 import CLCMS2
 import Foundation
 
-/// One Little CMS transform from a source profile to sRGB or Display P3, for one pixel layout, built once per
-/// profile and kept (``ColorTransform/cached(from:layout:to:)``): building one from a table-based profile costs
-/// milliseconds, using it costs nanoseconds a pixel.
-final class ColorTransform: @unchecked Sendable {  // C boundary: built with cmsFLAGS_NOCACHE, so a transform keeps no state between calls and many threads may use it at once
+/// One transform from a source profile to sRGB or Display P3, for one pixel layout, built once per profile and
+/// kept (``ColorTransform/cached(from:layout:to:)``): building one from a table-based profile costs
+/// milliseconds, using it nanoseconds a pixel. Matrix-shaper RGB sources take ``MatrixShaperConversion``;
+/// everything else (lookup-table profiles, gray, CMYK) Little CMS.
+final class ColorTransform: @unchecked Sendable {  // C boundary: lcms transforms built with cmsFLAGS_NOCACHE keep no state between calls, so many threads may use one
     /// How the source samples are laid out in the 4-byte pixels they are converted in.
     enum Layout: Hashable, Sendable {
         /// RGBA, alpha carried over.
@@ -26,15 +27,23 @@ final class ColorTransform: @unchecked Sendable {  // C boundary: built with cms
         let target: Target
     }
 
-    private let handle: cmsHTRANSFORM
+    /// Little CMS's transform, or the matrix-shaper fast path that does the same mapping.
+    private enum Engine {
+        case littleCMS(cmsHTRANSFORM)
+        case matrixShaper(MatrixShaperConversion)
+    }
+
+    private let engine: Engine
     let layout: Layout
 
-    private init(handle: cmsHTRANSFORM, layout: Layout) {
-        self.handle = handle
+    private init(engine: Engine, layout: Layout) {
+        self.engine = engine
         self.layout = layout
     }
 
-    deinit { cmsDeleteTransform(handle) }
+    deinit {
+        if case .littleCMS(let handle) = engine { cmsDeleteTransform(handle) }
+    }
 
     private static let cache = Locked<[Key: ColorTransform]>([:])
     /// Distinct profiles kept; a server sees a handful (sRGB variants, Display P3, Adobe RGB, a printer's CMYK).
@@ -60,6 +69,9 @@ final class ColorTransform: @unchecked Sendable {  // C boundary: built with cms
             ? LittleCMSProfile.sRGB()
             : LittleCMSProfile(icc: ColorProfile.displayP3.iccData)
         guard let destination else { return nil }
+        if layout == .rgba, let fast = MatrixShaperConversion(from: source, to: destination) {
+            return ColorTransform(engine: .matrixShaper(fast), layout: layout)
+        }
         let inputFormat: cmsUInt32Number
         var flags = cmsUInt32Number(cmsFLAGS_NOCACHE)
         switch layout {
@@ -85,17 +97,23 @@ final class ColorTransform: @unchecked Sendable {  // C boundary: built with cms
         guard let handle = cmsCreateTransform(source.handle, inputFormat, destination.handle, wi_type_rgba_8(),
                                               intent, flags)
         else { return nil }
-        return ColorTransform(handle: handle, layout: layout)
+        return ColorTransform(engine: .littleCMS(handle), layout: layout)
     }
 
     /// Converts `count` pixels from `source` into `destination` (which may be the same memory: the layouts all
     /// use four bytes a pixel, and each pixel is read before it is written).
     func convert(_ source: UnsafeRawPointer, into destination: UnsafeMutableRawPointer, count: Int) {
-        var done = 0
-        while done < count {
-            let chunk = min(count - done, 1 << 20)
-            cmsDoTransform(handle, source + done * 4, destination + done * 4, cmsUInt32Number(chunk))
-            done += chunk
+        switch engine {
+        case .matrixShaper(let fast):
+            fast.convert(source.assumingMemoryBound(to: UInt8.self),
+                         into: destination.assumingMemoryBound(to: UInt8.self), count: count)
+        case .littleCMS(let handle):
+            var done = 0
+            while done < count {
+                let chunk = min(count - done, 1 << 20)
+                cmsDoTransform(handle, source + done * 4, destination + done * 4, cmsUInt32Number(chunk))
+                done += chunk
+            }
         }
         if case .cmyk = layout {
             // Four ink channels leave no alpha for lcms to carry: the result is opaque.

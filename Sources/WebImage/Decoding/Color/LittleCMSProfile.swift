@@ -96,6 +96,20 @@ final class LittleCMSProfile {
         return values
     }
 
+    /// The profile's (first) tone curve inverted, sampled at `size` evenly spaced points of linear light and
+    /// rounded to 8-bit codes; `nil` when the curve cannot be read or inverted.
+    func inverseCurveTable(size: Int) -> [UInt8]? {
+        let tag = colorSpace == cmsSigGrayData ? cmsSigGrayTRCTag : cmsSigRedTRCTag
+        guard let raw = cmsReadTag(handle, tag), let reversed = cmsReverseToneCurve(OpaquePointer(raw)) else {
+            return nil
+        }
+        defer { cmsFreeToneCurve(reversed) }
+        return (0..<size).map { index in
+            let value = cmsEvalToneCurveFloat(reversed, Float(index) / Float(size - 1))
+            return UInt8(min(max(value * 255 + 0.5, 0), 255))
+        }
+    }
+
     /// Whether the profile is a matrix and three curves (or a gray curve), not lookup tables.
     var isMatrixShaper: Bool { cmsIsMatrixShaper(handle) != 0 }
 
