@@ -175,3 +175,32 @@ import WebImage
         }
     }
 }
+
+/// imgproxy's `strip_color_profile`: by default the answer is converted to sRGB and carries no profile;
+/// `scp:0` keeps the source's samples and writes its profile into the answer.
+@Suite struct ProxyColorProfileTests {
+    @Test func answersAreSRGBUnlessTheProfileIsKept() async throws {
+        try await ProxyHarness.with { harness in
+            let stored = RGBA(200, 100, 50)
+            var image = Image(pixels: try PixelBuffer(width: 64, height: 48, filledWith: stored))
+            image.colorProfile = .displayP3
+            let source = try ImageCoders.shared.encode(image, as: .png)
+            harness.origin.serve("p3.png", data: source, contentType: "image/png")
+            let expected = try ImageCoders.shared.decode(source).pixels[0, 0]
+            #expect(expected != stored)
+
+            let plain = await harness.get(harness.plainPath(["w:32"], "p3.png", ext: "png"))
+            let plainBody = Data(plain.body.readableBytesView)
+            #expect(plain.status == 200)
+            #expect(try ImageCoders.shared.properties(of: plainBody).colorProfile == nil)
+            #expect(try ImageCoders.shared.decode(plainBody).pixels[16, 12] == expected)
+
+            let kept = await harness.get(harness.plainPath(["w:32", "scp:0"], "p3.png", ext: "png"))
+            let keptBody = Data(kept.body.readableBytesView)
+            #expect(try ImageCoders.shared.properties(of: keptBody).colorSpace == .displayP3)
+            let samples = try ImageCoders.shared.decode(keptBody, options: DecodeOptions(colorHandling: .original))
+            #expect(samples.pixels[16, 12] == stored)
+            #expect(try ImageCoders.shared.decode(keptBody).pixels[16, 12] == expected)
+        }
+    }
+}

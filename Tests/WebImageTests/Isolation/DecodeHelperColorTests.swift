@@ -1,0 +1,31 @@
+import CoderTestSupport
+import Foundation
+import Testing
+@testable import WebImage
+import WebImageServer
+
+/// A colour profile crosses the helpers' pipe both ways: the colour choice goes to the helper, the profile of
+/// an image decoded as stored comes back, and the properties' colour fields too.
+@Suite struct DecodeHelperColorTests {
+    @Test func theColourChoiceAndTheProfileCrossThePipe() throws {
+        let pool = try DecodeHelperPoolTests.pool(size: 1)
+        let coders = ImageCoders.isolating([.jpeg], in: pool, behind: ImageCoders(coders: ImageCoders.builtIn))
+        var image = Image(pixels: try PixelBuffer(width: 64, height: 48, rgba: ColorReference.gamutChart()))
+        image.colorProfile = ColorProfile(icc: ColorReference.displayP3)
+        let jpeg = try ImageCoders.shared.encode(image, as: .jpeg)
+
+        let kept = try coders.decode(jpeg, options: DecodeOptions(colorHandling: .original))
+        let keptHere = try ImageCoders.shared.decode(jpeg, options: DecodeOptions(colorHandling: .original))
+        #expect(kept.colorProfile == keptHere.colorProfile && kept.colorProfile?.space == .displayP3)
+        #expect(kept.pixels.bytes == keptHere.pixels.bytes)
+        let converted = try coders.decode(jpeg)
+        #expect(converted.colorProfile == nil)
+        #expect(converted.pixels.bytes == (try ImageCoders.shared.decode(jpeg)).pixels.bytes)
+        #expect(converted.pixels.bytes != kept.pixels.bytes)
+        let p3 = try coders.decode(jpeg, options: DecodeOptions(colorHandling: .displayP3))
+        #expect(p3.colorProfile?.space == .displayP3)
+        let properties = try coders.properties(of: jpeg)
+        #expect(properties.colorSpace == .displayP3 && properties.colorProfile == keptHere.colorProfile)
+        #expect(pool.restartCount == 0)
+    }
+}
