@@ -10,7 +10,7 @@ let harnesses: [String: @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt] = [
     "FuzzIncremental": fuzzIncremental, "FuzzDataURL": fuzzDataURL, "FuzzDiskEntryHeader": fuzzDiskEntryHeader,
     "FuzzProperties": fuzzProperties, "FuzzBMP": fuzzBMP, "FuzzICO": fuzzICO, "FuzzAVIF": fuzzAVIF,
     "FuzzHEIF": fuzzHEIF, "FuzzJXL": fuzzJXL, "FuzzSVG": fuzzSVG, "FuzzPDF": fuzzPDF, "FuzzTIFF": fuzzTIFF,
-    "FuzzRESP": fuzzRESP, "FuzzProxyURL": fuzzProxyURL,
+    "FuzzRESP": fuzzRESP, "FuzzProxyURL": fuzzProxyURL, "FuzzColorProfile": fuzzColorProfile,
 ]
 
 /// The harness this process runs, chosen in `main` before libFuzzer starts.

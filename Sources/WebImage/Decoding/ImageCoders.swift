@@ -41,7 +41,9 @@ public final class ImageCoders: Sendable {
     public func decode(_ data: Data, options: DecodeOptions = DecodeOptions()) throws -> Image {
         guard !data.isEmpty else { throw ImageError(.badImageData, "the data is empty") }
         if let coder = registered.first(where: { $0.canDecode(data) }) {
-            return try ColorConversion.apply(options.colorHandling, to: coder.decode(data, options: options))
+            var image = try coder.decode(data, options: options)
+            try ColorConversion.apply(options.colorHandling, to: &image)
+            return image
         }
         let format = ImageFormat.detect(data)
         if format == .unknown {

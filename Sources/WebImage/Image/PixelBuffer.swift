@@ -12,7 +12,7 @@ public struct PixelBuffer: Sendable {
     public let width: Int
     /// Height in pixels.
     public let height: Int
-    let storage: PixelStorage
+    var storage: PixelStorage  // a var only so that uniqueness can be checked (mutateIfUniquelyOwned)
 
     /// Bytes per pixel: always 4 (RGBA8).
     public static let bytesPerPixel = 4
@@ -68,6 +68,16 @@ public struct PixelBuffer: Sendable {
     /// Calls `body` with the pixel bytes (read-only).
     public func withUnsafeBytes<R, E: Error>(_ body: (UnsafeRawBufferPointer) throws(E) -> R) throws(E) -> R {
         try body(UnsafeRawBufferPointer(start: storage.pointer, count: byteCount))
+    }
+
+    /// Calls `body` with the bytes writable when this value is the only one that holds them (a buffer its
+    /// decoder just made, not yet shared) and returns `true`; otherwise returns `false` without calling it.
+    /// What lets a step right after decoding (colour conversion) work in place without breaking the promise
+    /// that a buffer anyone else can see never changes.
+    mutating func mutateIfUniquelyOwned(_ body: (UnsafeMutableRawBufferPointer) -> Void) -> Bool {
+        guard isKnownUniquelyReferenced(&storage) else { return false }
+        body(UnsafeMutableRawBufferPointer(start: storage.pointer, count: byteCount))
+        return true
     }
 
     /// A copy of the pixel bytes.

@@ -16,40 +16,44 @@ extension DecodeOptions {
 
 /// Turns a decoded image's samples into the space ``DecodeOptions/ColorHandling`` asks for.
 enum ColorConversion {
-    /// The image in the space `handling` asks for. Images with no profile (or an sRGB one) are returned as they
-    /// are for ``DecodeOptions/ColorHandling/sRGB``: untagged and sRGB-tagged files cost nothing and keep
-    /// every byte. A profile Little CMS cannot build a transform from is dropped, and the samples kept.
-    static func apply(_ handling: DecodeOptions.ColorHandling, to image: Image) throws -> Image {
+    /// Converts `image` into the space `handling` asks for. Images with no profile (or an sRGB one) are left as
+    /// they are for ``DecodeOptions/ColorHandling/sRGB``: untagged and sRGB-tagged files cost nothing and keep
+    /// every byte. A profile Little CMS cannot build a transform from is dropped, and the samples kept. A
+    /// bitmap only this image holds (a decoder's fresh result) is converted in place; a shared one is copied.
+    static func apply(_ handling: DecodeOptions.ColorHandling, to image: inout Image) throws {
         let target: ColorTransform.Target
         switch handling {
-        case .original: return image
+        case .original: return
         case .sRGB: target = .sRGB
         case .displayP3: target = .displayP3
         }
-        var result = image
-        result.colorProfile = target == .displayP3 ? .displayP3 : nil
         let source = image.colorProfile ?? ColorProfile.sRGBForConversion
-        if target == .sRGB && (source.isSRGB || source.space == .gray && isSRGBGray(source)) { return result }
-        if target == .displayP3 && source.space == .displayP3 { return result }
+        image.colorProfile = target == .displayP3 ? .displayP3 : nil
+        if target == .sRGB && (source.isSRGB || source.space == .gray && isSRGBGray(source)) { return }
+        if target == .displayP3 && source.space == .displayP3 { return }
         let layout: ColorTransform.Layout = source.space == .gray ? .grayInRGBA : .rgba
         guard let transform = ColorTransform.cached(from: source, layout: layout, to: target) else {
-            var untouched = image
-            untouched.colorProfile = nil
-            return untouched
+            image.colorProfile = nil
+            return
         }
         var converted: [ObjectIdentifier: PixelBuffer] = [:]
-        for index in result.frames.indices {
-            let pixels = result.frames[index].pixels
-            let identity = ObjectIdentifier(pixels.storage)
+        for index in image.frames.indices {
+            let identity = ObjectIdentifier(image.frames[index].pixels.storage)
             if let done = converted[identity] {
-                result.frames[index].pixels = done
+                image.frames[index].pixels = done
                 continue
             }
-            let done = try convert(pixels, with: transform)
-            converted[identity] = done
-            result.frames[index].pixels = done
+            let count = image.frames[index].pixels.width * image.frames[index].pixels.height
+            let inPlace = image.frames[index].pixels.mutateIfUniquelyOwned { bytes in
+                guard let base = bytes.baseAddress else { return }
+                transform.convert(UnsafeRawPointer(base), into: base, count: count)
+            }
+            if !inPlace {
+                let done = try convert(image.frames[index].pixels, with: transform)
+                converted[identity] = done
+                image.frames[index].pixels = done
+            }
         }
-        return result
     }
 
     /// The pixels of `pixels` through `transform`, in a new buffer.

@@ -1,21 +1,32 @@
 import Foundation
 
 /// How HDR samples (PQ or HLG transfer) become SDR: the operator is baked into the tone curve of the profile
-/// their code points stand for, so Little CMS converts them like any other profile.
+/// their code points stand for, so that the same colour path converts them as any other profile.
 ///
-/// The operator, per channel on display light: HDR reference white (203 cd/m², BT.2408) becomes SDR white's
-/// level; values up to 75% of it pass unchanged; above that an exponential shoulder, continuous in value and
-/// slope, approaches SDR white without reaching it, so highlights up to the source's peak keep their gradation
-/// instead of clipping. HLG is first turned into display light for a 1 000 cd/m² display (its OOTF, gamma 1.2).
+/// The operator, per channel on display light:
+/// - light is scaled so that HDR reference white (203 cd/m², BT.2408) would be 80% of SDR white's;
+/// - up to 60% of SDR white, it passes unchanged;
+/// - above that an extended Reinhard shoulder, continuous in value and slope, reaches SDR white exactly at the
+///   format's peak (10 000 cd/m² for PQ, the 1 000 cd/m² display HLG is rendered for), so highlights keep their
+///   gradation instead of clipping. Reference white itself lands at about 73%.
+/// HLG is first turned into display light for that 1 000 cd/m² display (its OOTF, gamma 1.2 per channel).
 enum HDRToneMapping {
     static let referenceWhite = 203.0
-    static let knee = 0.75
+    /// Where HDR reference white lands, as a fraction of SDR white's light.
+    static let referenceWhiteLevel = 0.8
+    /// Up to this fraction of SDR white's light nothing changes.
+    static let knee = 0.6
     static let tableSize = 4096
 
-    /// SDR display light (0…1) for `relative` HDR display light, where 1 is HDR reference white.
-    static func map(_ relative: Double) -> Double {
-        guard relative > knee else { return max(0, relative) }
-        return knee + (1 - knee) * (1 - exp(-(relative - knee) / (1 - knee)))
+    /// SDR display light (0…1) for `nits` of HDR display light, on a source whose brightest is `peak` cd/m².
+    static func map(nits: Double, peak: Double) -> Double {
+        let level = max(0, nits) / referenceWhite * referenceWhiteLevel
+        guard level > knee else { return level }
+        let top = peak / referenceWhite * referenceWhiteLevel
+        guard top > knee else { return 1 }
+        let t = (level - knee) / (1 - knee), w = (top - knee) / (1 - knee)
+        let shoulder = t * (1 + t / (w * w)) / (1 + t)
+        return min(1, knee + (1 - knee) * shoulder)
     }
 
     /// SMPTE ST 2084: signal (0…1) to absolute luminance in cd/m².
@@ -33,13 +44,12 @@ enum HDRToneMapping {
         return 1_000 * pow(scene, 1.2)
     }
 
-    static func pqTable() -> [Float] { table(pqToNits) }
-    static func hlgTable() -> [Float] { table(hlgToNits) }
+    static func pqTable() -> [Float] { table(peak: 10_000, pqToNits) }
+    static func hlgTable() -> [Float] { table(peak: 1_000, hlgToNits) }
 
-    private static func table(_ nits: (Double) -> Double) -> [Float] {
+    private static func table(peak: Double, _ nits: (Double) -> Double) -> [Float] {
         (0..<tableSize).map { index in
-            let signal = Double(index) / Double(tableSize - 1)
-            return Float(min(1, map(nits(signal) / referenceWhite)))
+            Float(map(nits: nits(Double(index) / Double(tableSize - 1)), peak: peak))
         }
     }
 }

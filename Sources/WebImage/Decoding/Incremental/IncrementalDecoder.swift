@@ -186,7 +186,8 @@ public final class IncrementalDecoder {
         }
         var tagged = image
         tagged.colorProfile = sourceProfile ?? nil
-        return try ColorConversion.apply(options.colorHandling, to: tagged)
+        try ColorConversion.apply(options.colorHandling, to: &tagged)
+        return tagged
     }
 
     /// The push decoder for the format, once it is known; `nil` while more bytes are needed to tell.

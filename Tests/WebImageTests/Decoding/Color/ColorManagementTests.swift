@@ -151,6 +151,36 @@ import Testing
         #expect(error.mean <= 1.0, "\(error)")
     }
 
+    @Test func hdrHighlightsAreToneMappedNotClipped() throws {
+        // A gray ramp of PQ codes (BT.2020 primaries): 0 to 10 000 cd/m².
+        var ramp: [UInt8] = []
+        for code in 0..<256 { ramp += [UInt8(code), UInt8(code), UInt8(code), 255] }
+        let png = ColorTaggedFiles.png(
+            try ImageCoders.shared.encode(Image(pixels: try PixelBuffer(width: 256, height: 1, rgba: ramp)), as: .png),
+            chunks: [("cICP", [9, 16, 0, 1])])
+        #expect(try ImageCoders.shared.properties(of: png).colorSpace == .bt2100PQ)
+        let shown = try ImageCoders.shared.decode(png).pixels
+        let levels = (0..<256).map { Int(shown[$0, 0].g) }
+        #expect(zip(levels, levels.dropFirst()).allSatisfy { $0 <= $1 }, "brighter codes never come out darker")
+        // HDR reference white (203 cd/m², PQ code 0.58) shows at about 73% of SDR white's light: bright, with
+        // headroom above.
+        let referenceWhite = levels[Int((0.5807 * 255).rounded())]
+        #expect((215...232).contains(referenceWhite), "reference white shows as \(referenceWhite)")
+        // 1 000 and 4 000 cd/m² (PQ 0.75 and 0.90) are both shown, and differently: compressed, not clipped.
+        let thousand = levels[Int((0.7518 * 255).rounded())], fourThousand = levels[Int((0.9026 * 255).rounded())]
+        #expect(thousand < fourThousand && fourThousand < 255, "\(thousand), \(fourThousand)")
+    }
+
+    @Test func aBitmapAnotherImageSharesIsCopiedNotConvertedInPlace() throws {
+        let jpeg = ColorTaggedFiles.jpeg(try Self.encoded(.jpeg), icc: ColorReference.displayP3)
+        let stored = try ImageCoders.shared.decode(jpeg, options: DecodeOptions(colorHandling: .original))
+        let before = stored.pixels.bytes
+        var shared = stored
+        try ColorConversion.apply(.sRGB, to: &shared)
+        #expect(stored.pixels.bytes == before, "the other holder's pixels must not change")
+        #expect(shared.pixels.bytes == (try ImageCoders.shared.decode(jpeg)).pixels.bytes)
+    }
+
     @Test func incrementalDecodingConvertsLikeTheOneShotDecode() throws {
         let jpeg = ColorTaggedFiles.jpeg(try Self.encoded(.jpeg), icc: ColorReference.displayP3)
         let png = ColorTaggedFiles.png(try Self.encoded(.png), chunks: [("iCCP", ColorTaggedFiles.iCCP(ColorReference.displayP3))])
