@@ -76,8 +76,3 @@ enum ColorConversion {
         LittleCMSProfile(icc: profile.iccData).map(ColorSpaceRecognizer.grayIsSRGB) ?? true
     }
 }
-
-extension ColorProfile {
-    /// The profile untagged samples are read with when they must be converted (to Display P3).
-    static let sRGBForConversion: ColorProfile = ColorProfile(codePoints: .sRGB)!
-}

@@ -52,5 +52,35 @@ public struct ColorProfile: Sendable, Hashable {
     public var isSRGB: Bool { space == .sRGB }
 
     /// Display P3, the target for callers that draw wide colour.
-    public static let displayP3: ColorProfile = ColorProfile(codePoints: .displayP3)!
+    public static var displayP3: ColorProfile { displayP3Bytes.profile }
+
+    /// The profile untagged samples are read with when they must be converted (to Display P3).
+    static var sRGBForConversion: ColorProfile { sRGBBytes.profile }
+
+    // Built once and kept as plain byte arrays: a `Data` kept in a global for the life of the process is reported
+    // by LeakSanitizer at exit (its storage reference is stored with tag bits the scanner does not recognise).
+    private static let displayP3Bytes = KeptProfile(ColorProfile(codePoints: .displayP3))
+    private static let sRGBBytes = KeptProfile(ColorProfile(codePoints: .sRGB))
+}
+
+/// A built-in profile kept as its parts, made back into a ``ColorProfile`` on each use (a copy of a few hundred
+/// bytes).
+private struct KeptProfile: Sendable {
+    let space: ColorSpace
+    let name: String?
+    let bytes: [UInt8]
+    let codePoints: ColorCodePoints?
+
+    init(_ profile: ColorProfile?) {
+        // Both are built from published constants by Little CMS, which cannot fail to do so.
+        guard let profile else { preconditionFailure("Little CMS could not build a built-in profile") }
+        space = profile.space
+        name = profile.name
+        bytes = Array(profile.iccData)
+        codePoints = profile.codePoints
+    }
+
+    var profile: ColorProfile {
+        ColorProfile(space: space, name: name, iccData: Data(bytes), codePoints: codePoints)
+    }
 }

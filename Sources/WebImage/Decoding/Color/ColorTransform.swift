@@ -22,27 +22,27 @@ final class ColorTransform: @unchecked Sendable {  // C boundary: lcms transform
     }
 
     private struct Key: Hashable {
-        let icc: Data
+        // Bytes, not `Data`: a `Data` held in this process-long cache is reported by LeakSanitizer at exit.
+        let icc: [UInt8]
         let layout: Layout
         let target: Target
     }
 
-    /// Little CMS's transform, or the matrix-shaper fast path that does the same mapping.
-    private enum Engine {
-        case littleCMS(cmsHTRANSFORM)
-        case matrixShaper(MatrixShaperConversion)
-    }
-
-    private let engine: Engine
+    // Little CMS's transform, or the matrix-shaper fast path that does the same mapping: exactly one is set.
+    // Two optionals rather than an enum with two payloads, which would hide tag bits in the arrays' pointers
+    // and make LeakSanitizer take the tables for leaks.
+    private let littleCMS: cmsHTRANSFORM?
+    private let matrixShaper: MatrixShaperConversion?
     let layout: Layout
 
-    private init(engine: Engine, layout: Layout) {
-        self.engine = engine
+    private init(littleCMS: cmsHTRANSFORM?, matrixShaper: MatrixShaperConversion?, layout: Layout) {
+        self.littleCMS = littleCMS
+        self.matrixShaper = matrixShaper
         self.layout = layout
     }
 
     deinit {
-        if case .littleCMS(let handle) = engine { cmsDeleteTransform(handle) }
+        if let littleCMS { cmsDeleteTransform(littleCMS) }
     }
 
     private static let cache = Locked<[Key: ColorTransform]>([:])
@@ -52,7 +52,7 @@ final class ColorTransform: @unchecked Sendable {  // C boundary: lcms transform
     /// The transform from `profile` for `layout` to `target`; `nil` when Little CMS cannot build one (a profile
     /// of another colour space than the pixels, or one without the tables a transform needs).
     static func cached(from profile: ColorProfile, layout: Layout, to target: Target) -> ColorTransform? {
-        let key = Key(icc: profile.iccData, layout: layout, target: target)
+        let key = Key(icc: Array(profile.iccData), layout: layout, target: target)
         if let found = cache.withLock({ $0[key] }) { return found }
         guard let made = make(from: profile.iccData, layout: layout, to: target) else { return nil }
         return cache.withLock { entries in
@@ -70,7 +70,7 @@ final class ColorTransform: @unchecked Sendable {  // C boundary: lcms transform
             : LittleCMSProfile(icc: ColorProfile.displayP3.iccData)
         guard let destination else { return nil }
         if layout == .rgba, let fast = MatrixShaperConversion(from: source, to: destination) {
-            return ColorTransform(engine: .matrixShaper(fast), layout: layout)
+            return ColorTransform(littleCMS: nil, matrixShaper: fast, layout: layout)
         }
         let inputFormat: cmsUInt32Number
         var flags = cmsUInt32Number(cmsFLAGS_NOCACHE)
@@ -97,21 +97,20 @@ final class ColorTransform: @unchecked Sendable {  // C boundary: lcms transform
         guard let handle = cmsCreateTransform(source.handle, inputFormat, destination.handle, wi_type_rgba_8(),
                                               intent, flags)
         else { return nil }
-        return ColorTransform(engine: .littleCMS(handle), layout: layout)
+        return ColorTransform(littleCMS: handle, matrixShaper: nil, layout: layout)
     }
 
     /// Converts `count` pixels from `source` into `destination` (which may be the same memory: the layouts all
     /// use four bytes a pixel, and each pixel is read before it is written).
     func convert(_ source: UnsafeRawPointer, into destination: UnsafeMutableRawPointer, count: Int) {
-        switch engine {
-        case .matrixShaper(let fast):
-            fast.convert(source.assumingMemoryBound(to: UInt8.self),
-                         into: destination.assumingMemoryBound(to: UInt8.self), count: count)
-        case .littleCMS(let handle):
+        if let matrixShaper {
+            matrixShaper.convert(source.assumingMemoryBound(to: UInt8.self),
+                                 into: destination.assumingMemoryBound(to: UInt8.self), count: count)
+        } else if let littleCMS {
             var done = 0
             while done < count {
                 let chunk = min(count - done, 1 << 20)
-                cmsDoTransform(handle, source + done * 4, destination + done * 4, cmsUInt32Number(chunk))
+                cmsDoTransform(littleCMS, source + done * 4, destination + done * 4, cmsUInt32Number(chunk))
                 done += chunk
             }
         }
