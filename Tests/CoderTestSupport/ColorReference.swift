@@ -44,9 +44,13 @@ public enum ColorReference {
         return save(profile)
     }
 
-    public static let displayP3 = rgbProfile(primaries: displayP3Primaries, curve: sRGBCurve, description: "Display P3")
-    public static let adobeRGB = rgbProfile(primaries: adobeRGBPrimaries, curve: (1, [563.0 / 256]),
-                                            description: "Adobe RGB (1998)")
+    // Made on each use: a `Data` kept in a global until exit is reported by LeakSanitizer (RELIABILITY.md).
+    public static var displayP3: Data {
+        rgbProfile(primaries: displayP3Primaries, curve: sRGBCurve, description: "Display P3")
+    }
+    public static var adobeRGB: Data {
+        rgbProfile(primaries: adobeRGBPrimaries, curve: (1, [563.0 / 256]), description: "Adobe RGB (1998)")
+    }
 
     /// RGBA samples converted from `icc` to sRGB by lcms (perceptual intent; alpha copied).
     public static func toSRGB(_ rgba: [UInt8], from icc: Data) -> [UInt8] {
