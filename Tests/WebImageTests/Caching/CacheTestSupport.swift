@@ -150,7 +150,8 @@ enum WebImageTool {
                     let chunk = handle.availableData
                     if chunk.isEmpty { break }
                     buffer += chunk
-                    while let newline = buffer.firstIndex(of: 10) {
+                    // A chunk may hold more lines than asked for: take only those, the caller counts on it.
+                    while lines.count < count, let newline = buffer.firstIndex(of: 10) {
                         lines.append(String(decoding: buffer[buffer.startIndex..<newline], as: UTF8.self))
                         buffer = Data(buffer[(newline + 1)...])
                     }
