@@ -201,6 +201,12 @@ import WebImage
             let samples = try ImageCoders.shared.decode(keptBody, options: DecodeOptions(colorHandling: .original))
             #expect(samples.pixels[16, 12] == stored)
             #expect(try ImageCoders.shared.decode(keptBody).pixels[16, 12] == expected)
+
+            // GIF carries no profile: kept samples would be shown as sRGB, so the answer is converted anyway.
+            let gif = await harness.get(harness.plainPath(["w:32", "scp:0"], "p3.png", ext: "gif"))
+            let shown = try ImageCoders.shared.decode(Data(gif.body.readableBytesView)).pixels[16, 12]
+            #expect(abs(Int(shown.r) - Int(expected.r)) <= 8 && abs(Int(shown.g) - Int(expected.g)) <= 8
+                        && abs(Int(shown.b) - Int(expected.b)) <= 8, "\(shown) against \(expected)")
         }
     }
 }

@@ -37,8 +37,12 @@ struct SourceDecodePlan: Sendable, Equatable {
                              + "\(maximumFrames)")
         }
         // imgproxy converts to sRGB and strips the profile unless `strip_color_profile:0` asks to keep the
-        // samples and the profile, which the encoders then write.
-        decoding.colorHandling = options.stripColorProfile == false ? .original : .sRGB
+        // samples and the profile, which the encoders then write. An answer in a format that cannot carry a
+        // profile (GIF, BMP, ICO, TIFF here) is converted all the same: kept samples without their profile
+        // would show the wrong colours.
+        let carriesProfile: Set<OutputFormat> = [.jpeg, .png, .webp, .avif, .jxl]
+        let keepsProfile = options.stripColorProfile == false && carriesProfile.contains(output)
+        decoding.colorHandling = keepsProfile ? .original : .sRGB
         // `auto_rotate:0` keeps the pixels as stored: the geometry is then the stored size.
         decoding.applyOrientation = options.autoRotate ?? true
         let decoded = decoding.applyOrientation
