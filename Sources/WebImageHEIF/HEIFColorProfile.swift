@@ -3,7 +3,7 @@ import Foundation
 import WebImage
 
 /// The colour description of a HEIF image item: its ICC profile (`colr` of type `prof`/`rICC`) when it has
-/// one, else its code points (`nclx`). As for AVIF, BT.709's transfer curves are read as sRGB's.
+/// one, else its code points (`nclx`).
 enum HEIFColorProfile {
     static func profile(of handle: OpaquePointer) -> ColorProfile? {
         let type = heif_image_handle_get_color_profile_type(handle)
@@ -12,20 +12,18 @@ enum HEIFColorProfile {
             guard size > 0, size <= ColorProfile.maximumICCSize else { return nil }
             var icc = Data(count: size)
             let error = icc.withUnsafeMutableBytes { heif_image_handle_get_raw_color_profile(handle, $0.baseAddress) }
-            guard error.code == heif_error_Ok, let profile = ColorProfile(icc: icc) else { return nil }
-            return profile.isSRGB ? nil : profile
+            guard error.code == heif_error_Ok else { return nil }
+            return ColorProfile(icc: icc)?.unlessSRGB
         }
         var nclx: UnsafeMutablePointer<heif_color_profile_nclx>?
         guard heif_image_handle_get_nclx_color_profile(handle, &nclx).code == heif_error_Ok, let nclx else {
             return nil
         }
         defer { heif_nclx_color_profile_free(nclx) }
-        var transfer = UInt16(nclx.pointee.transfer_characteristics.rawValue)
-        if [1, 6, 14, 15].contains(transfer) { transfer = 13 }
-        let points = ColorCodePoints(primaries: UInt16(nclx.pointee.color_primaries.rawValue), transfer: transfer,
+        let points = ColorCodePoints(primaries: UInt16(nclx.pointee.color_primaries.rawValue),
+                                     transfer: UInt16(nclx.pointee.transfer_characteristics.rawValue),
                                      matrix: UInt16(nclx.pointee.matrix_coefficients.rawValue),
                                      fullRange: nclx.pointee.full_range_flag != 0)
-        guard let profile = ColorProfile(codePoints: points), !profile.isSRGB else { return nil }
-        return profile
+        return ColorProfile(codePoints: points)?.unlessSRGB
     }
 }

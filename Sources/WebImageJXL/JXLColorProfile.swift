@@ -9,10 +9,7 @@ extension JXLDecoderHandle {
     func colorProfile(_ target: JxlColorProfileTarget) -> ColorProfile? {
         var encoding = JxlColorEncoding()
         if JxlDecoderGetColorAsEncodedProfile(decoder, nil, target, &encoding) == JXL_DEC_SUCCESS {
-            if let points = Self.codePoints(encoding) {
-                let profile = ColorProfile(codePoints: points)
-                return profile?.isSRGB == true ? nil : profile
-            }
+            if let points = Self.codePoints(encoding) { return ColorProfile(codePoints: points)?.unlessSRGB }
         }
         var size = 0
         guard JxlDecoderGetICCProfileSize(decoder, nil, target, &size) == JXL_DEC_SUCCESS, size > 0,
@@ -21,8 +18,8 @@ extension JXLDecoderHandle {
         let status = icc.withUnsafeMutableBytes {
             JxlDecoderGetColorAsICCProfile(decoder, nil, target, $0.baseAddress?.assumingMemoryBound(to: UInt8.self), size)
         }
-        guard status == JXL_DEC_SUCCESS, let profile = ColorProfile(icc: icc) else { return nil }
-        return profile.isSRGB ? nil : profile
+        guard status == JXL_DEC_SUCCESS else { return nil }
+        return ColorProfile(icc: icc)?.unlessSRGB
     }
 
     /// A structured JPEG XL colour encoding as H.273 code points, when it is an RGB one they can express.

@@ -12,8 +12,9 @@ import WebImageCairo
 /// ``DecodeOptions/limits`` before any bitmap exists. A document is one frame: ``DecodeOptions/frameIndex``
 /// other than 0 throws ``ImageError/Code/invalidParameter``.
 ///
-/// A gzipped document (`.svgz`) is read the same way once inflated; one inflating to more than
-/// ``Gzip/defaultLimit`` bytes (a gzip bomb) throws ``ImageError/Code/imageTooLarge`` before librsvg sees it.
+/// A gzipped document (`.svgz`) is read the same way once inflated here, within ``Gzip/defaultLimit`` bytes
+/// (librsvg would inflate it without a limit, and the embedded-image scan must see the text); a gzip bomb throws
+/// ``ImageError/Code/imageTooLarge`` before librsvg sees it.
 ///
 /// Safety: the document is parsed from its bytes alone, with no base URI, so no `file:`, `http:` or relative
 /// reference (images, `<use>`, stylesheets) is ever read or fetched; XML entity expansion bombs are refused by
@@ -34,7 +35,7 @@ public struct SVGCoder: SingleFormatImageCoder {
         if let index = options.frameIndex, index != 0 {
             throw ImageError(.invalidParameter, "SVG: frame \(index) asked of a document with one frame")
         }
-        let data = try Self.documentBytes(data)
+        let data = try Gzip.inflatedIfCompressed(data)
         let document = try SVGDocument(data)
         let intrinsic = try document.intrinsicSize()
         let target = options.vectorTargetSize(for: intrinsic.pixels)
@@ -49,15 +50,8 @@ public struct SVGCoder: SingleFormatImageCoder {
 
     /// Parses the document and reports its intrinsic size; nothing is drawn. A still image with alpha.
     public func properties(of data: Data) throws -> ImageProperties {
-        let size = try SVGDocument(try Self.documentBytes(data)).intrinsicSize().pixels
+        let size = try SVGDocument(try Gzip.inflatedIfCompressed(data)).intrinsicSize().pixels
         return ImageProperties(format: .svg, size: size, hasAlpha: true)
-    }
-
-    /// The document itself: `data`, or what gzipped `data` (an `.svgz` file) inflates to, at most
-    /// ``Gzip/defaultLimit`` bytes. librsvg would inflate it too, but without any limit, and the embedded-image
-    /// scan must see the text.
-    private static func documentBytes(_ data: Data) throws -> Data {
-        Gzip.isCompressed(data) ? try Gzip.inflate(data) : data
     }
 
     /// Always `false`: this coder only reads, so callers that pick an output format by asking (the tool's

@@ -11,7 +11,6 @@ enum TIFFColorProfile {
         var data: UnsafeMutableRawPointer?
         guard webimage_tiff_get_icc_profile(tiff, &count, &data) != 0, let data, count > 0,
               Int(count) <= ColorProfile.maximumICCSize else { return nil }
-        let profile = ColorProfile(icc: Data(bytes: data, count: Int(count)))
-        return profile?.isSRGB == true ? nil : profile
+        return ColorProfile(icc: Data(bytes: data, count: Int(count)))?.unlessSRGB
     }
 }

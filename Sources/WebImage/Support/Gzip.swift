@@ -27,6 +27,12 @@ public enum Gzip {
         return Data(inflated.bytes)
     }
 
+    /// `data` itself, or its content when it is gzip-compressed (an `.svgz` document), inflated within `limit`;
+    /// throws as ``inflate(_:limit:)`` does.
+    public static func inflatedIfCompressed(_ data: Data, limit: Int = defaultLimit) throws -> Data {
+        isCompressed(data) ? try inflate(data, limit: limit) : data
+    }
+
     /// Up to `limit` bytes of the content of the gzip member `input` starts with, and whether that was all of it.
     static func inflate(_ input: UnsafeRawBufferPointer, upTo limit: Int) throws -> (bytes: [UInt8], complete: Bool) {
         guard isCompressed(input) else { throw ImageError(.badImageData, "gzip: the data is not a gzip stream") }

@@ -19,7 +19,7 @@ struct SourceDrawing: Sendable {
         // Before skip_processing: an SVG that is passed on is always a sanitised one.
         if detected == .svg, options.format == nil || options.format == .svg {
             // A gzipped document (`.svgz`) is answered as plain SVG: the sanitiser reads text.
-            let document = Gzip.isCompressed(source) ? try Gzip.inflate(source) : source
+            let document = try Gzip.inflatedIfCompressed(source)
             do {
                 return (try SVGSanitizer.sanitized(document), .svg)
             } catch {

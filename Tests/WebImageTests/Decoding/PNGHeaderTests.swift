@@ -29,16 +29,8 @@ import Testing
         return patchingHeader(zeroCRC, at: 0, with: [])  // patches nothing: computes the CRC
     }
 
-    private static func code(_ body: () throws -> Void) -> ImageError.Code? {
-        do {
-            try body()
-            return nil
-        } catch let error as ImageError {
-            return error.code
-        } catch {
-            return nil
-        }
-    }
+    /// The error `body` throws, as its code (the incremental tests' helper).
+    private static func code(_ body: () throws -> Void) -> ImageError.Code? { IncrementalFeeding.errorCode(body) }
 
     private static func headerCode(_ data: Data) -> ImageError.Code? {
         code {

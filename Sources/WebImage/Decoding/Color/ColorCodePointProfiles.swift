@@ -21,8 +21,9 @@ enum ColorCodePointProfiles {
         let curve: ToneCurveShape
         var hdrSpace: ColorSpace?
         switch points.transfer {
-        case 2, 13: curve = .sRGB  // unspecified is read as sRGB, as browsers do
-        case 1, 6, 14, 15: curve = .bt709
+        // Unspecified, and BT.709's camera curves (1, 6, 14, 15), are shown as sRGB, as browsers show images
+        // so labelled: the many files written as BT.709 then need no conversion.
+        case 1, 2, 6, 13, 14, 15: curve = .sRGB
         case 4: curve = .gamma(2.2)
         case 5: curve = .gamma(2.8)
         case 8: curve = .gamma(1)
@@ -64,6 +65,6 @@ enum ColorCodePointProfiles {
               let icc = profile.serialized()
         else { return nil }
         let described = ColorProfile(profile: profile, iccData: icc, codePoints: nil)
-        return described.isSRGB ? nil : described
+        return described.unlessSRGB
     }
 }

@@ -29,7 +29,7 @@ enum ColorConversion {
         }
         let source = image.colorProfile ?? ColorProfile.sRGBForConversion
         image.colorProfile = target == .displayP3 ? .displayP3 : nil
-        if target == .sRGB && (source.isSRGB || source.space == .gray && isSRGBGray(source)) { return }
+        if target == .sRGB && source.isSRGB { return }
         if target == .displayP3 && source.space == .displayP3 { return }
         let layout: ColorTransform.Layout = source.space == .gray ? .grayInRGBA : .rgba
         guard let transform = ColorTransform.cached(from: source, layout: layout, to: target) else {
@@ -72,7 +72,4 @@ enum ColorConversion {
         }
     }
 
-    private static func isSRGBGray(_ profile: ColorProfile) -> Bool {
-        LittleCMSProfile(icc: profile.iccData).map(ColorSpaceRecognizer.grayIsSRGB) ?? true
-    }
 }

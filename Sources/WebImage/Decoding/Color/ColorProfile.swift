@@ -16,6 +16,9 @@ public struct ColorProfile: Sendable, Hashable {
     public let iccData: Data
     /// The code points the description came as, when it came as code points.
     public let codePoints: ColorCodePoints?
+    /// Whether the samples are already what an sRGB display expects, so converting would change nothing: an
+    /// RGB profile that measures as sRGB, or a gray one whose curve is sRGB's.
+    public let isSRGB: Bool
 
     /// Profiles larger than this are ignored (the image decodes as if untagged): the biggest printing
     /// profiles are a few megabytes, and a profile is parsed before any pixel is decoded.
@@ -33,23 +36,26 @@ public struct ColorProfile: Sendable, Hashable {
     public init?(codePoints: ColorCodePoints) {
         guard let built = ColorCodePointProfiles.profile(for: codePoints), let icc = built.profile.serialized()
         else { return nil }
-        self.init(space: built.space, name: built.name, iccData: icc, codePoints: codePoints)
+        self.init(space: built.space, name: built.name, iccData: icc, codePoints: codePoints,
+                  isSRGB: built.space == .sRGB)
     }
 
-    init(space: ColorSpace, name: String?, iccData: Data, codePoints: ColorCodePoints?) {
+    init(space: ColorSpace, name: String?, iccData: Data, codePoints: ColorCodePoints?, isSRGB: Bool) {
         self.space = space
         self.name = name
         self.iccData = iccData
         self.codePoints = codePoints
+        self.isSRGB = isSRGB
     }
 
     init(profile: LittleCMSProfile, iccData: Data, codePoints: ColorCodePoints?) {
-        self.init(space: ColorSpaceRecognizer.space(of: profile), name: profile.descriptionText, iccData: iccData,
-                  codePoints: codePoints)
+        let space = ColorSpaceRecognizer.space(of: profile)
+        self.init(space: space, name: profile.descriptionText, iccData: iccData, codePoints: codePoints,
+                  isSRGB: space == .sRGB || space == .gray && ColorSpaceRecognizer.grayIsSRGB(profile))
     }
 
-    /// Whether the samples are already what an sRGB display expects, so converting would change nothing.
-    public var isSRGB: Bool { space == .sRGB }
+    /// The profile, or `nil` when it is sRGB: what a header reader reports, since sRGB is what untagged means.
+    public var unlessSRGB: ColorProfile? { isSRGB ? nil : self }
 
     /// Display P3, the target for callers that draw wide colour.
     public static var displayP3: ColorProfile { displayP3Bytes.profile }
@@ -70,6 +76,7 @@ private struct KeptProfile: Sendable {
     let name: String?
     let bytes: [UInt8]
     let codePoints: ColorCodePoints?
+    let isSRGB: Bool
 
     init(_ profile: ColorProfile?) {
         // Both are built from published constants by Little CMS, which cannot fail to do so.
@@ -78,9 +85,10 @@ private struct KeptProfile: Sendable {
         name = profile.name
         bytes = Array(profile.iccData)
         codePoints = profile.codePoints
+        isSRGB = profile.isSRGB
     }
 
     var profile: ColorProfile {
-        ColorProfile(space: space, name: name, iccData: Data(bytes), codePoints: codePoints)
+        ColorProfile(space: space, name: name, iccData: Data(bytes), codePoints: codePoints, isSRGB: isSRGB)
     }
 }

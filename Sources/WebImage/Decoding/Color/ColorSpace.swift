@@ -31,7 +31,8 @@ public enum ColorSpace: String, Sendable, Hashable, CaseIterable {
 public struct ColorCodePoints: Sendable, Hashable, CustomStringConvertible {
     /// Colour primaries: 1 BT.709/sRGB, 9 BT.2020, 12 Display P3 (SMPTE EG 432-1), 11 DCI-P3, 2 unspecified.
     public var primaries: UInt16
-    /// Transfer characteristics: 13 sRGB, 1/6/14/15 BT.709, 16 PQ, 18 HLG, 8 linear, 4 gamma 2.2, 5 gamma 2.8.
+    /// Transfer characteristics: 13 sRGB, 1/6/14/15 BT.709 (shown as sRGB), 16 PQ, 18 HLG, 8 linear, 4 gamma 2.2,
+    /// 5 gamma 2.8.
     public var transfer: UInt16
     /// Matrix coefficients (how luma and chroma were formed; the decoders have already undone them).
     public var matrix: UInt16

@@ -23,7 +23,7 @@ enum ColorSpaceRecognizer {
     private static let references: [Reference] = {
         let table: [(ColorSpace, [ChromaticityXY], ToneCurveShape)] = [
             (.sRGB, bt709Primaries, .sRGB), (.displayP3, p3Primaries, .sRGB),
-            (.adobeRGB, adobeRGBPrimaries, .gamma(563.0 / 256)), (.bt2020, bt2020Primaries, .bt709),
+            (.adobeRGB, adobeRGBPrimaries, .gamma(563.0 / 256)), (.bt2020, bt2020Primaries, .sRGB),
         ]
         return table.compactMap { space, primaries, curve in
             guard let profile = LittleCMSProfile.rgb(white: d65, red: primaries[0], green: primaries[1],

@@ -8,7 +8,7 @@ enum EmbeddedColorProfile {
         switch format {
         case .jpeg?:
             guard let markers = try? JPEGMarkerScanner.scan(bytes) else { return nil }
-            return markers.iccProfile(in: bytes).flatMap(ColorProfile.init(icc:))
+            return markers.colorProfile(in: bytes)
         case .png?:
             return PNGColorChunks.profile(in: bytes)
         case .webp?:

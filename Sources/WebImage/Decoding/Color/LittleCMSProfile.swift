@@ -144,8 +144,6 @@ struct ChromaticityXY: Hashable, Sendable {
 enum ToneCurveShape: Hashable, Sendable {
     /// IEC 61966-2-1: a linear toe, then exponent 2.4.
     case sRGB
-    /// BT.709/BT.2020's camera curve, inverted (what their decoders assume for display).
-    case bt709
     /// A pure power law (1 is linear).
     case gamma(Double)
     /// Samples of a curve from 0 to 1, evenly spaced: the HDR curves with their tone mapping baked in.
@@ -155,9 +153,6 @@ enum ToneCurveShape: Hashable, Sendable {
         switch self {
         case .sRGB:
             let parameters: [cmsFloat64Number] = [2.4, 1 / 1.055, 0.055 / 1.055, 1 / 12.92, 0.04045]
-            return cmsBuildParametricToneCurve(nil, 4, parameters)
-        case .bt709:
-            let parameters: [cmsFloat64Number] = [1 / 0.45, 1 / 1.099, 0.099 / 1.099, 1 / 4.5, 0.081]
             return cmsBuildParametricToneCurve(nil, 4, parameters)
         case .gamma(let exponent):
             guard exponent > 0, exponent.isFinite else { return nil }

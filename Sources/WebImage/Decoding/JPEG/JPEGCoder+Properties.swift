@@ -15,8 +15,7 @@ extension JPEGCoder {
             var properties = ImageProperties(format: .jpeg, size: orientation.displayedSize(of: markers.frameSize),
                                              orientation: orientation)
             let untagged: ColorSpace = markers.componentCount == 1 ? .gray : markers.componentCount == 4 ? .cmyk : .sRGB
-            let profile = markers.iccProfile(in: bytes).flatMap(ColorProfile.init(icc:))
-            properties.describeColor(profile?.isSRGB == true ? nil : profile, untagged: untagged)
+            properties.describeColor(markers.colorProfile(in: bytes)?.unlessSRGB, untagged: untagged)
             return properties
         }
     }

@@ -18,7 +18,7 @@ enum JPEGDecoder {
                 .flatMap { EXIFReader.orientation(in: UnsafeRawBufferPointer(rebasing: bytes[$0])) } ?? .up
             let target = options.storedTargetSize(for: markers.frameSize, orientation: orientation)
             let factor = JPEGScaling.factor(for: markers.frameSize, target: target)
-            let profile = markers.iccProfile(in: bytes).flatMap(ColorProfile.init(icc:))
+            let profile = markers.colorProfile(in: bytes)
             let cmyk = JPEGCMYKColor(profile: profile, handling: options.colorHandling)
             let stored = try decodePixels(bytes, markers: markers, factor: factor, cmyk: cmyk)
             let finished = try options.finish(stored, sourceSize: markers.frameSize, orientation: orientation)

@@ -23,13 +23,14 @@ struct JPEGMarkers: Equatable {
     /// they are the embedded ICC profile (a profile over 64 KB is split across several segments).
     var iccChunks: [Range<Int>] = []
 
-    /// The embedded ICC profile, joined from its segments; `nil` when there is none or its segments do not add
-    /// up (a missing or repeated sequence number), in which case the image is read as untagged.
-    func iccProfile(in bytes: UnsafeRawBufferPointer) -> Data? {
+    /// The embedded ICC profile, joined from its segments; `nil` when there is none, its segments do not add
+    /// up (a missing or repeated sequence number) or it cannot be read, in which case the image is read as
+    /// untagged.
+    func colorProfile(in bytes: UnsafeRawBufferPointer) -> ColorProfile? {
         guard !iccChunks.isEmpty else { return nil }
         var profile = Data()
         for chunk in iccChunks { profile.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[chunk])) }
-        return profile
+        return ColorProfile(icc: profile)
     }
 
     /// Whether the frame marker is one TurboJPEG 2.1 cannot decode: lossless (SOF3, SOF7, SOF11, SOF15) or

@@ -39,9 +39,9 @@ enum PNGColorChunks {
             }
         }
         if let codePoints, let profile = ColorProfile(codePoints: codePoints) {
-            return profile.isSRGB ? nil : profile
+            return profile.unlessSRGB
         }
-        if let icc { return icc.isSRGB ? nil : icc }
+        if let icc { return icc.unlessSRGB }
         if isSRGB { return nil }
         guard gamma != nil || chromaticities != nil else { return nil }
         return ColorCodePointProfiles.pngProfile(gamma: gamma, white: chromaticities?.first,

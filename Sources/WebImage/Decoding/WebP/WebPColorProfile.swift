@@ -15,8 +15,8 @@ enum WebPColorProfile {
             let payload = offset + 8
             guard size <= bytes.count - payload else { return nil }
             if type == "ICCP" {
-                let profile = ColorProfile(icc: Data(UnsafeRawBufferPointer(rebasing: bytes[payload..<payload + size])))
-                return profile?.isSRGB == true ? nil : profile
+                return ColorProfile(icc: Data(UnsafeRawBufferPointer(rebasing: bytes[payload..<payload + size])))?
+                    .unlessSRGB
             }
             // The image data follows the colour chunk: once it starts there is no profile.
             if ["VP8 ", "VP8L", "ALPH", "ANIM", "ANMF"].contains(type) { return nil }
