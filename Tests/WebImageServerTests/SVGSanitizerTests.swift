@@ -45,6 +45,20 @@ import WebImage
         }
     }
 
+    /// Foundation's parser traps on a name that is not UTF-8; such documents never reach it, and an SVG that is
+    /// one keeps the server up and gets a 422.
+    @Test func aDocumentThatIsNotUTF8IsRefusedBeforeParsing() async throws {
+        let hostile = Data([0x3C, 0xFC, 0x6C, 0x74, 0x3E])  // `<\u{FC}lt>` as Latin-1 bytes
+        #expect(throws: SVGSanitizer.Failure.self) { try SVGSanitizer.sanitized(hostile) }
+        try await ProxyHarness.with { harness throws in
+            let svg = Data("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"4\" height=\"4\">".utf8) + hostile
+                + Data("</svg>".utf8)
+            harness.origin.serve("latin.svg", data: svg, contentType: "image/svg+xml")
+            #expect(await harness.get(harness.plainPath([], "latin.svg")).status == 422)
+            #expect(await harness.get(harness.plainPath([], "photo.jpg")).status == 200)
+        }
+    }
+
     @Test func theProxyAnswersAnSVGSourceAsSanitisedSVGUnlessARasterIsAsked() async throws {
         let webp = FormatNegotiation(offersAVIF: false, offersWebP: true)
         try await ProxyHarness.with(configuring: { $0.negotiation = webp }) { harness throws in

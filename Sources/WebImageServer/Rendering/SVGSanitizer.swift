@@ -16,6 +16,7 @@ struct SVGSanitizer {
 
     /// The sanitised document's bytes (UTF-8, with an XML declaration).
     static func sanitized(_ data: Data) throws(Failure) -> Data {
+        guard XMLText.isParseable(data) else { throw Failure(reason: "the document is not UTF-8 text") }
         let writer = Writer()
         let parser = XMLParser(data: data)
         parser.shouldProcessNamespaces = false
@@ -55,7 +56,7 @@ struct SVGSanitizer {
                     qualifiedName: String?, attributes: [String: String] = [:]) {
             depth += 1
             sawRoot = true
-            let local = Self.localName(name).lowercased()
+            let local = XMLText.localName(name).lowercased()
             if skipping > 0 || ["script", "iframe", "form"].contains(local) {
                 skipping += 1
                 return
@@ -63,10 +64,10 @@ struct SVGSanitizer {
             closeOpenTag()
             output += "<" + name
             for (attribute, value) in attributes.sorted(by: { $0.key < $1.key }) {
-                let attributeName = Self.localName(attribute).lowercased()
+                let attributeName = XMLText.localName(attribute).lowercased()
                 if attributeName.hasPrefix("on") { continue }
                 if attributeName == "href", !SVGSanitizer.allows(href: value, in: local) { continue }
-                output += " \(attribute)=\"\(Self.escaped(value, quotes: true))\""
+                output += " \(attribute)=\"\(XMLText.escaped(value, quotes: true))\""
             }
             openTag = true
         }
@@ -88,14 +89,14 @@ struct SVGSanitizer {
         func parser(_ parser: XMLParser, foundCharacters string: String) {
             guard skipping == 0, depth > 0 else { return }
             closeOpenTag()
-            output += Self.escaped(string, quotes: false)
+            output += XMLText.escaped(string, quotes: false)
         }
 
         func parser(_ parser: XMLParser, foundCDATA block: Data) {
             guard skipping == 0, depth > 0 else { return }
             closeOpenTag()
             // Written as text: a "]]>" inside cannot end a section that is not there.
-            output += Self.escaped(String(decoding: block, as: UTF8.self), quotes: false)
+            output += XMLText.escaped(String(decoding: block, as: UTF8.self), quotes: false)
         }
 
         private func closeOpenTag() {
@@ -103,25 +104,6 @@ struct SVGSanitizer {
                 output += ">"
                 openTag = false
             }
-        }
-
-        private static func localName(_ name: String) -> String {
-            name.lastIndex(of: ":").map { String(name[name.index(after: $0)...]) } ?? name
-        }
-
-        private static func escaped(_ text: String, quotes: Bool) -> String {
-            var result = ""
-            result.reserveCapacity(text.utf8.count)
-            for character in text {
-                switch character {
-                case "&": result += "&amp;"
-                case "<": result += "&lt;"
-                case ">": result += "&gt;"
-                case "\"" where quotes: result += "&quot;"
-                default: result.append(character)
-                }
-            }
-            return result
         }
     }
 }
