@@ -155,7 +155,7 @@ let package = Package(
         ),
         .testTarget(
             name: "WebImageServerTests",
-            dependencies: ["WebImageServer", "WebImageProxyURL", "WebImage", "TestImageServer",
+            dependencies: ["WebImageServer", "WebImageProxyURL", "WebImage", "TestImageServer", "CoderTestSupport",
                            .product(name: "NIOCore", package: "swift-nio")],
             swiftSettings: strict
         ),

@@ -46,7 +46,7 @@ public struct AVIFCoder: SingleFormatImageCoder {
         let fitted = try frames.map {
             ImageFrame(pixels: try options.fittingMaxPixelSize($0.pixels), duration: $0.duration)
         }
-        return try AVIFEncoder.encode(fitted, hasAlpha: image.hasAlpha, colorProfile: image.colorProfile, speed: speed,
-                                      options: options)
+        return try AVIFEncoder.encode(fitted, hasAlpha: image.hasAlpha, colorProfile: image.colorProfile,
+                                      metadata: image.metadata, speed: speed, options: options)
     }
 }

@@ -8,13 +8,13 @@ import WebImage
 /// round((1 − q) × 63) for colour and alpha, used as both the minimum and the maximum (libavif 1.x's own
 /// mapping of its quality 0…100). Lossless is quantizer 0 with 4:4:4 and the identity matrix. Several frames
 /// become an image sequence (`avis`) with each frame's duration in milliseconds; libavif 0.11 cannot write a
-/// repetition count, so readers play it forever.
+/// repetition count, so readers play it forever. EXIF and XMP are written as the file's metadata items.
 enum AVIFEncoder {
     /// The media timescale of written sequences: durations are stored in milliseconds.
     static let timescale: UInt64 = 1000
 
-    static func encode(_ frames: [ImageFrame], hasAlpha: Bool, colorProfile: ColorProfile? = nil, speed: Int,
-                       options: EncodeOptions) throws -> Data {
+    static func encode(_ frames: [ImageFrame], hasAlpha: Bool, colorProfile: ColorProfile? = nil,
+                       metadata: ImageMetadata? = nil, speed: Int, options: EncodeOptions) throws -> Data {
         guard let encoder = avifEncoderCreate() else {
             throw ImageError(.imageTooLarge, "AVIF: cannot allocate an encoder")
         }
@@ -26,6 +26,7 @@ enum AVIFEncoder {
         if frames.count == 1 {
             let image = try AVIFYUVImage(frames[0].pixels, lossless: options.lossless, keepAlpha: hasAlpha,
                                          colorProfile: colorProfile)
+            image.setMetadata(metadata)
             try AVIFStatus.check(avifEncoderWrite(encoder, image.image, &output), diagnostics: encoder.pointee.diag,
                                  action: "encoding")
         } else {
@@ -36,6 +37,8 @@ enum AVIFEncoder {
             for (index, frame) in frames.enumerated() {
                 let image = try AVIFYUVImage(frame.pixels, lossless: options.lossless, keepAlpha: hasAlpha,
                                              colorProfile: colorProfile)
+                // The file's metadata is taken from the first image added.
+                if index == 0 { image.setMetadata(metadata) }
                 let milliseconds = UInt64(max(1, (frame.duration * 1000).rounded()))
                 try AVIFStatus.check(avifEncoderAddImage(encoder, image.image, milliseconds, flags),
                                      diagnostics: encoder.pointee.diag, action: "encoding frame \(index + 1)")

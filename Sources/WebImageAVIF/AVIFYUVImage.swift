@@ -44,6 +44,16 @@ final class AVIFYUVImage {
         }
     }
 
+    /// Attaches EXIF and XMP for the encoder to write as the file's metadata items (libavif copies them).
+    func setMetadata(_ metadata: ImageMetadata?) {
+        metadata?.exif?.withUnsafeBytes {
+            avifImageSetMetadataExif(image, $0.baseAddress?.assumingMemoryBound(to: UInt8.self), $0.count)
+        }
+        metadata?.xmp?.withUnsafeBytes {
+            avifImageSetMetadataXMP(image, $0.baseAddress?.assumingMemoryBound(to: UInt8.self), $0.count)
+        }
+    }
+
     deinit {
         avifImageDestroy(image)
     }

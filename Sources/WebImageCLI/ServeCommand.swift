@@ -81,6 +81,12 @@ struct ServeCommand: AsyncParsableCommand {
     @Flag(name: .customLong("allow-security-options"),
           help: "Let URLs set max_src_resolution, max_src_file_size and the other security options.")
     var allowSecurityOptions = false
+    @Flag(name: .customLong("keep-metadata"),
+          help: "Keep the source's EXIF, XMP and IPTC in answers unless the URL says strip_metadata:1.")
+    var keepMetadata = false
+    @Flag(name: .customLong("strip-copyright"),
+          help: "Strip copyright with the rest of the metadata unless the URL says keep_copyright:1.")
+    var stripCopyright = false
     @Option(name: .customLong("allowed-options"), help: ArgumentHelp(
         "The only option names URLs may use, as w,h,pr (default: all); presets may use any.", valueName: "LIST"))
     var allowedOptions: String?

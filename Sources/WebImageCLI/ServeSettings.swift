@@ -73,6 +73,8 @@ struct ServeSettings {
         }
         configuration.onlyPresets = try flag(command.onlyPresets, "ONLY_PRESETS")
         configuration.allowsSecurityOptions = try flag(command.allowSecurityOptions, "ALLOW_SECURITY_OPTIONS")
+        configuration.stripsMetadata = try !flag(command.keepMetadata, "KEEP_METADATA")
+        configuration.keepsCopyright = try !flag(command.stripCopyright, "STRIP_COPYRIGHT")
         if let list = command.allowedOptions ?? environment["WEBIMAGE_ALLOWED_OPTIONS"] {
             configuration.allowedOptions = Set(list.split(separator: ",").map {
                 $0.trimmingCharacters(in: .whitespaces)

@@ -52,6 +52,6 @@ public struct JXLCoder: SingleFormatImageCoder {
             ImageFrame(pixels: try options.fittingMaxPixelSize($0.pixels), duration: $0.duration)
         }
         return Data(try JXLEncoder.encode(fitted, loopCount: image.loopCount, colorProfile: image.colorProfile,
-                                          options: options, effort: effort))
+                                          metadata: image.metadata, options: options, effort: effort))
     }
 }

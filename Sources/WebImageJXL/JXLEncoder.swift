@@ -3,14 +3,14 @@ import Foundation
 import WebImage
 
 /// Writes JPEG XL through libjxl: 8-bit sRGB, alpha when some pixel is not opaque, an animation (millisecond
-/// ticks, the image's loop count) when several frames are given.
+/// ticks, the image's loop count) when several frames are given, EXIF and XMP boxes when there is metadata.
 enum JXLEncoder {
     /// Milliseconds: every library duration is a whole number of them after rounding, and 1000/1 is what
     /// cjxl writes for APNG input.
     static let ticksPerSecond: UInt32 = 1000
 
     static func encode(_ frames: [ImageFrame], loopCount: Int, colorProfile: ColorProfile? = nil,
-                       options: EncodeOptions, effort: Int) throws -> [UInt8] {
+                       metadata: ImageMetadata? = nil, options: EncodeOptions, effort: Int) throws -> [UInt8] {
         guard let first = frames.first else { throw ImageError(.badImageData, "JPEG XL: nothing to encode") }
         let size = first.pixels.size
         for (index, frame) in frames.enumerated() where frame.pixels.size != size {
@@ -27,6 +27,7 @@ enum JXLEncoder {
                             colorProfile: colorProfile)
         try handle.setQuality(lossless: options.lossless, distance: distance(quality: options.clampedQuality),
                               effort: min(max(effort, 1), 9))
+        if let metadata { try handle.addMetadata(metadata) }
         for frame in frames {
             let ticks = animated ? UInt32(clamping: Int((frame.duration * Double(ticksPerSecond)).rounded())) : nil
             if alpha {

@@ -59,6 +59,27 @@ final class JXLEncoderHandle {
         try check(JxlEncoderSetColorEncoding(encoder, &colour), "setting sRGB colour")
     }
 
+    /// Writes `metadata` as container boxes before the codestream: EXIF in an `Exif` box (behind the four-byte
+    /// offset of its TIFF header, zero here) and XMP in an `xml ` box. JPEG XL has no place for IPTC.
+    func addMetadata(_ metadata: ImageMetadata) throws {
+        var boxes: [(String, [UInt8])] = []
+        if let exif = metadata.exif { boxes.append(("Exif", [0, 0, 0, 0] + Array(exif))) }
+        if let xmp = metadata.xmp { boxes.append(("xml ", Array(xmp))) }
+        guard !boxes.isEmpty else { return }
+        try check(JxlEncoderUseBoxes(encoder), "enabling metadata boxes")
+        for (type, contents) in boxes {
+            let name = Array(type.utf8).map { CChar(bitPattern: $0) }
+            var boxType: JxlBoxType = (name[0], name[1], name[2], name[3])
+            try withUnsafePointer(to: &boxType) { typePointer in
+                try typePointer.withMemoryRebound(to: CChar.self, capacity: 4) { typeName in
+                    try check(JxlEncoderAddBox(encoder, typeName, contents, contents.count, JXL_FALSE),
+                              "adding the \(type) box")
+                }
+            }
+        }
+        JxlEncoderCloseBoxes(encoder)
+    }
+
     /// Lossless, or lossy at butteraugli `distance`; `effort` 1 (fastest) to 9.
     func setQuality(lossless: Bool, distance: Float, effort: Int) throws {
         try check(JxlEncoderFrameSettingsSetOption(settings, JXL_ENC_FRAME_SETTING_EFFORT, Int64(effort)),

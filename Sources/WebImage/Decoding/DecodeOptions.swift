@@ -28,12 +28,16 @@ public struct DecodeOptions: Sendable, Hashable {
     /// What colour the samples come out in: sRGB by default, converted from the file's ICC profile or colour
     /// code points with Little CMS. See ``ColorHandling``.
     public var colorHandling: ColorHandling
+    /// Read the file's EXIF, XMP and IPTC blocks onto ``Image/metadata`` (off by default: most callers only
+    /// draw pixels). With ``applyOrientation`` the EXIF orientation is set to upright, as the pixels are.
+    public var readsMetadata: Bool
 
     /// Creates decode options; every parameter has the default described on its property.
     public init(
         thumbnailPixelSize: PixelSize? = nil, preserveAspectRatio: Bool = true, scaleDownLimitBytes: Int? = nil,
         firstFrameOnly: Bool = false, frameIndex: Int? = nil, applyOrientation: Bool = true, scaleFactor: Double? = nil,
-        fileNameHint: String? = nil, limits: DecodeLimits = .default, colorHandling: ColorHandling = .sRGB
+        fileNameHint: String? = nil, limits: DecodeLimits = .default, colorHandling: ColorHandling = .sRGB,
+        readsMetadata: Bool = false
     ) {
         self.thumbnailPixelSize = thumbnailPixelSize
         self.preserveAspectRatio = preserveAspectRatio
@@ -45,6 +49,7 @@ public struct DecodeOptions: Sendable, Hashable {
         self.fileNameHint = fileNameHint
         self.limits = limits
         self.colorHandling = colorHandling
+        self.readsMetadata = readsMetadata
     }
 
     /// The scale factor to stamp on the decoded image.

@@ -34,7 +34,7 @@ public final class ImageCoders: Sendable {
 
     /// Decodes `data` with the first coder that accepts it, then converts its colour as
     /// ``DecodeOptions/colorHandling`` asks (coders tag the image with the file's profile; this is the one place
-    /// that applies it).
+    /// that applies it) and, with ``DecodeOptions/readsMetadata``, attaches the file's metadata.
     ///
     /// Throws ``ImageError/Code/badImageData`` for empty data or data no format matches, and
     /// ``ImageError/Code/unsupportedFormat`` for a recognised format no coder reads (HEIC, TIFF, SVG, …).
@@ -43,6 +43,10 @@ public final class ImageCoders: Sendable {
         if let coder = registered.first(where: { $0.canDecode(data) }) {
             var image = try coder.decode(data, options: options)
             try ColorConversion.apply(options.colorHandling, to: &image)
+            // A coder that decodes elsewhere (a decode helper) brings the metadata it read there.
+            if options.readsMetadata, image.metadata == nil, let metadata = ImageMetadata.read(from: data) {
+                image.metadata = options.applyOrientation ? metadata.withOrientationUp() : metadata
+            }
             return image
         }
         let format = ImageFormat.detect(data)

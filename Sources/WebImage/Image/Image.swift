@@ -34,6 +34,9 @@ public struct Image: Sendable {
     /// ``DecodeOptions/ColorHandling/original``, ``ColorProfile/displayP3`` after one to Display P3. `nil` means
     /// sRGB. Encoders write it into the files they make.
     public var colorProfile: ColorProfile?
+    /// The file's EXIF, XMP and IPTC blocks, after a decode with ``DecodeOptions/readsMetadata``; encoders write
+    /// them into the files they make. `nil` when none was read.
+    public var metadata: ImageMetadata?
 
     /// Creates an image from frames. `frames` must not be empty.
     public init(
@@ -48,6 +51,7 @@ public struct Image: Sendable {
         self.orientation = orientation
         self.flags = flags
         self.colorProfile = nil
+        self.metadata = nil
     }
 
     /// A still image of one bitmap; `hasAlpha` is measured from the pixels when not given.

@@ -49,6 +49,7 @@ extension Image {
             format: preservingMetadata ? format : .unknown, scale: preservingMetadata ? scale : 1,
             orientation: preservingMetadata ? orientation : .up, flags: flags)
         result.colorProfile = colorProfile  // new pixels, same colour space
+        result.metadata = metadata
         return result
     }
 

@@ -12,14 +12,22 @@ extension ProcessingOptions {
         /// When not empty, the only option names (as written: `w` does not allow `width`) a URL may use; presets
         /// may use any (imgproxy's `IMGPROXY_ALLOWED_PROCESSING_OPTIONS`).
         public var allowedOptions: Set<String>
+        /// `strip_metadata` when neither the URL nor a preset sets it (imgproxy's `IMGPROXY_STRIP_METADATA`).
+        public var stripsMetadata: Bool
+        /// `keep_copyright` when neither the URL nor a preset sets it (imgproxy's `IMGPROXY_KEEP_COPYRIGHT`).
+        public var keepsCopyright: Bool
 
-        /// Rules with `presets`, options allowed in URLs, security options refused.
+        /// Rules with `presets`, options allowed in URLs, security options refused, metadata stripped but for
+        /// copyright (imgproxy's defaults).
         public init(presets: ProxyPresets = ProxyPresets(), onlyPresets: Bool = false,
-                    allowsSecurityOptions: Bool = false, allowedOptions: Set<String> = []) {
+                    allowsSecurityOptions: Bool = false, allowedOptions: Set<String> = [],
+                    stripsMetadata: Bool = true, keepsCopyright: Bool = true) {
             self.presets = presets
             self.onlyPresets = onlyPresets
             self.allowsSecurityOptions = allowsSecurityOptions
             self.allowedOptions = allowedOptions
+            self.stripsMetadata = stripsMetadata
+            self.keepsCopyright = keepsCopyright
         }
     }
 
@@ -41,9 +49,12 @@ extension ProcessingOptions {
                 }
                 try applyPresets(names, rules: rules, chain: [])
             }
-            return
+        } else {
+            for segment in segments { try apply(segment, rules: rules, chain: nil) }
         }
-        for segment in segments { try apply(segment, rules: rules, chain: nil) }
+        // Settled here, so that the result's cache key says what was applied whatever the server's defaults.
+        stripMetadata = stripMetadata ?? rules.stripsMetadata
+        keepCopyright = keepCopyright ?? rules.keepsCopyright
     }
 
     /// Like ``init(segments:rules:)`` with only presets as rules.

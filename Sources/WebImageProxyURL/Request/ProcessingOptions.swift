@@ -54,7 +54,8 @@ public struct ProcessingOptions: Sendable, Hashable {
     public var dpr = 1.0
     /// The colour transparent pixels are flattened onto; `nil` keeps transparency where the format has it.
     public var background: RGBA?
-    /// Whether metadata (EXIF and the like) is left out of the output; `nil` is the server's default (strip).
+    /// Whether metadata (EXIF, XMP, IPTC) is left out of the output; `nil` until parsing settles the server's
+    /// default (strip).
     public var stripMetadata: Bool?
     /// Ignored by processing; changing it changes the URL, so caches treat it as a new image.
     public var cacheBuster = ""
@@ -105,7 +106,8 @@ public struct ProcessingOptions: Sendable, Hashable {
     public var filename: String?
     /// `Content-Disposition: attachment` instead of `inline`.
     public var returnAttachment = false
-    /// Whether copyright (EXIF copyright, IPTC) survives a strip of metadata; `nil` is the server's default (kept).
+    /// Whether copyright (EXIF artist and copyright, IPTC by-line, credit and copyright, XMP rights and creators)
+    /// survives a strip of metadata; `nil` until parsing settles the server's default (kept).
     public var keepCopyright: Bool?
     /// Whether the ICC profile is removed (pixels converted to sRGB first); `nil` is the server's default.
     public var stripColorProfile: Bool?

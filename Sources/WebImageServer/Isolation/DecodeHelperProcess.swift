@@ -120,6 +120,7 @@ final class DecodeHelperProcess: Sendable {
                                   scale: description.scale, orientation: description.orientation,
                                   flags: description.flags)
                 image.colorProfile = description.colorProfile
+                image.metadata = description.metadata
                 return .image(image)
             }
         } catch PipeIO.Failure.deadline {

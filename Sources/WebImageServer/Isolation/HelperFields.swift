@@ -49,6 +49,17 @@ struct FieldWriter {
             bool(points.fullRange)
         }
     }
+    /// Metadata as its three optional blocks.
+    mutating func optionalMetadata(_ value: ImageMetadata?) {
+        bool(value != nil)
+        for block in [value?.exif, value?.xmp, value?.iptc] {
+            bool(block != nil)
+            if let block {
+                int(block.count)
+                bytes.append(block)
+            }
+        }
+    }
 
     /// The fields behind their `UInt32` length.
     var framed: Data {
@@ -95,6 +106,22 @@ struct FieldReader {
         let points = ColorCodePoints(primaries: UInt16(clamping: try int()), transfer: UInt16(clamping: try int()),
                                      matrix: UInt16(clamping: try int()), fullRange: try bool())
         return ColorProfile(codePoints: points) ?? ColorProfile(icc: icc)
+    }
+
+    mutating func optionalMetadata() throws -> ImageMetadata? {
+        guard try bool() else { return nil }
+        var blocks: [Data?] = []
+        for _ in 0..<3 {
+            guard try bool() else {
+                blocks.append(nil)
+                continue
+            }
+            let count = try int()
+            guard count >= 0, count <= bytes.count - offset else { throw HelperProtocolError("a \(count)-byte block") }
+            blocks.append(Data(bytes[offset..<offset + count]))
+            offset += count
+        }
+        return ImageMetadata(exif: blocks[0], xmp: blocks[1], iptc: blocks[2])
     }
 
     private mutating func word() throws -> UInt64 {

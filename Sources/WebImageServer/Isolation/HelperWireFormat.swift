@@ -31,6 +31,7 @@ enum HelperWireFormat {
         var orientation: Orientation
         var flags: Image.Flags
         var colorProfile: ColorProfile?
+        var metadata: ImageMetadata?
 
         init(of image: Image) {
             frameSizes = image.frames.map(\.pixels.size)
@@ -41,10 +42,11 @@ enum HelperWireFormat {
             orientation = image.orientation
             flags = image.flags
             colorProfile = image.colorProfile
+            metadata = image.metadata
         }
 
         init(frameSizes: [PixelSize], durations: [Double], loopCount: Int, format: ImageFormat, scale: Double,
-             orientation: Orientation, flags: Image.Flags, colorProfile: ColorProfile?) {
+             orientation: Orientation, flags: Image.Flags, colorProfile: ColorProfile?, metadata: ImageMetadata?) {
             self.frameSizes = frameSizes
             self.durations = durations
             self.loopCount = loopCount
@@ -53,13 +55,15 @@ enum HelperWireFormat {
             self.orientation = orientation
             self.flags = flags
             self.colorProfile = colorProfile
+            self.metadata = metadata
         }
     }
 
     /// The most a header may declare: above any real one (a header carries at most one ICC profile, itself at
-    /// most ``ColorProfile/maximumICCSize``), low enough that a confused peer cannot make the other side
-    /// allocate gigabytes for it.
-    static let maximumHeaderBytes = ColorProfile.maximumICCSize + (1 << 20)
+    /// most ``ColorProfile/maximumICCSize``, and three metadata blocks of at most
+    /// ``ImageMetadata/maximumBlockSize``), low enough that a confused peer cannot make the other side allocate
+    /// gigabytes for it.
+    static let maximumHeaderBytes = ColorProfile.maximumICCSize + 3 * ImageMetadata.maximumBlockSize + (1 << 20)
 
     static func encode(_ request: Request, sourceByteCount: Int) -> Data {
         var writer = FieldWriter()
@@ -78,6 +82,7 @@ enum HelperWireFormat {
             writer.int(options.limits.maxFrames)
             writer.int(options.limits.maxTotalPixels)
             writer.byte(colorHandlingCode(options.colorHandling))
+            writer.bool(options.readsMetadata)
         case .properties:
             writer.byte(2)
         }
@@ -102,6 +107,7 @@ enum HelperWireFormat {
             options.limits = DecodeLimits(maxPixels: try reader.int(), maxFrames: try reader.int(),
                                           maxTotalPixels: try reader.int())
             options.colorHandling = try colorHandling(code: reader.byte())
+            options.readsMetadata = try reader.bool()
             request = .decode(options)
         case 2:
             request = .properties
@@ -127,6 +133,7 @@ enum HelperWireFormat {
             writer.int(header.orientation.rawValue)
             writer.byte(header.flags.rawValue)
             writer.optionalProfile(header.colorProfile)
+            writer.optionalMetadata(header.metadata)
         case .properties(let properties):
             writer.byte(2)
             writer.string(properties.format.rawValue)
@@ -162,7 +169,8 @@ enum HelperWireFormat {
                 frameSizes: sizes, durations: durations, loopCount: try reader.int(),
                 format: ImageFormat(rawValue: try reader.string()) ?? .unknown, scale: try reader.double(),
                 orientation: Orientation(rawValue: try reader.int()) ?? .up,
-                flags: Image.Flags(rawValue: try reader.byte()), colorProfile: try reader.optionalProfile()))
+                flags: Image.Flags(rawValue: try reader.byte()), colorProfile: try reader.optionalProfile(),
+                metadata: try reader.optionalMetadata()))
         case 2:
             var properties = ImageProperties(format: ImageFormat(rawValue: try reader.string()) ?? .unknown,
                                              size: try reader.size())

@@ -18,6 +18,7 @@ extension Image {
                            orientation: orientation, flags: flags)
         result.flags.insert(.transformed)
         result.colorProfile = colorProfile  // new pixels, same colour space
+        result.metadata = metadata
         return result
     }
 }

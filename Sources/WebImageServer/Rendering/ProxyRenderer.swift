@@ -105,6 +105,7 @@ public struct ProxyRenderer: Sendable {
         var selected = Image(frames: frames, loopCount: source.loopCount, format: source.format, scale: 1,
                              orientation: .up, flags: source.flags)
         selected.colorProfile = source.colorProfile
+        selected.metadata = MetadataStripping.kept(source.metadata, options: options)
         return selected
     }
 

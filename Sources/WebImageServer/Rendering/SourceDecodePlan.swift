@@ -40,9 +40,9 @@ struct SourceDecodePlan: Sendable, Equatable {
         // samples and the profile, which the encoders then write. An answer in a format that cannot carry a
         // profile (GIF, BMP, ICO, TIFF here) is converted all the same: kept samples without their profile
         // would show the wrong colours.
-        let carriesProfile: Set<OutputFormat> = [.jpeg, .png, .webp, .avif, .jxl]
-        let keepsProfile = options.stripColorProfile == false && carriesProfile.contains(output)
+        let keepsProfile = options.stripColorProfile == false && MetadataStripping.carryingFormats.contains(output)
         decoding.colorHandling = keepsProfile ? .original : .sRGB
+        decoding.readsMetadata = MetadataStripping.keepsAny(options, output: output)
         // `auto_rotate:0` keeps the pixels as stored: the geometry is then the stored size.
         decoding.applyOrientation = options.autoRotate ?? true
         let decoded = decoding.applyOrientation

@@ -68,10 +68,18 @@ public struct ProxyConfiguration: Sendable {
     /// limit as sources.
     public var watermarkURL: URL?
 
+    /// Whether answers leave out the source's metadata unless the URL says `strip_metadata:0` (imgproxy's
+    /// `IMGPROXY_STRIP_METADATA`). Default on.
+    public var stripsMetadata = true
+    /// Whether stripping metadata keeps who made the image and who owns it unless the URL says
+    /// `keep_copyright:0` (imgproxy's `IMGPROXY_KEEP_COPYRIGHT`). Default on.
+    public var keepsCopyright = true
+
     /// How URLs' options are read under this configuration.
     var parsingRules: ProcessingOptions.ParsingRules {
         ProcessingOptions.ParsingRules(presets: presets, onlyPresets: onlyPresets,
-                                       allowsSecurityOptions: allowsSecurityOptions, allowedOptions: allowedOptions)
+                                       allowsSecurityOptions: allowsSecurityOptions, allowedOptions: allowedOptions,
+                                       stripsMetadata: stripsMetadata, keepsCopyright: keepsCopyright)
     }
     /// How long a source download may take. Default 10 s.
     public var downloadTimeout: Duration = .seconds(10)

@@ -29,3 +29,20 @@ import WebImageServer
         #expect(pool.restartCount == 0)
     }
 }
+
+/// Metadata crosses the pipe too: asked for by the parent, read and turned upright in the helper.
+@Suite struct DecodeHelperMetadataTests {
+    @Test func theMetadataChoiceAndTheBlocksCrossThePipe() throws {
+        let pool = try DecodeHelperPoolTests.pool(size: 1)
+        let coders = ImageCoders.isolating([.jpeg], in: pool, behind: ImageCoders(coders: ImageCoders.builtIn))
+        var image = Image(pixels: try PixelBuffer(width: 64, height: 48, rgba: ColorReference.gamutChart()))
+        image.metadata = MetadataSamples.all
+        let jpeg = try ImageCoders.shared.encode(image, as: .jpeg)
+
+        let read = try coders.decode(jpeg, options: DecodeOptions(readsMetadata: true))
+        #expect(read.metadata == MetadataSamples.all.withOrientationUp())
+        #expect(read.metadata?.iptc == MetadataSamples.iptc)
+        #expect(try coders.decode(jpeg).metadata == nil)
+        #expect(pool.restartCount == 0)
+    }
+}

@@ -2,8 +2,8 @@ import CTurboJPEG
 import Foundation
 
 /// The JPEG encoding path behind ``JPEGCoder``: first frame, optional downscale, alpha flattened onto the
-/// background colour, then TurboJPEG at 4:2:0 (baseline, or progressive when asked); the image's colour profile,
-/// when it carries one, in APP2 segments.
+/// background colour, then TurboJPEG at 4:2:0 (baseline, or progressive when asked); the image's colour profile
+/// and metadata, when it carries them, in application segments.
 enum JPEGEncoder {
     static func encode(_ image: Image, options: EncodeOptions) throws -> Data {
         var pixels = image.pixels  // an animation is written as its first frame: JPEG has one
@@ -25,8 +25,7 @@ enum JPEGEncoder {
         }
         let encoded = try compress(pixels, quality: turboJPEGQuality(options.clampedQuality),
                                    progressive: options.progressive)
-        guard let profile = image.colorProfile else { return encoded }
-        return try JPEGICCSegments.tagging(encoded, with: profile.iccData)
+        return try JPEGAppSegments.tagging(encoded, profile: image.colorProfile, metadata: image.metadata)
     }
 
     /// EncodeOptions quality 0...1 as TurboJPEG's 1...100 (0.9 → 90).

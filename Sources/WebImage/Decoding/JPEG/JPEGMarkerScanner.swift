@@ -22,6 +22,11 @@ struct JPEGMarkers: Equatable {
     /// The payloads of the APP2 `ICC_PROFILE` segments, in the order their sequence numbers give: joined,
     /// they are the embedded ICC profile (a profile over 64 KB is split across several segments).
     var iccChunks: [Range<Int>] = []
+    /// Byte range of the first APP1 payload holding an XMP packet, after its namespace header.
+    var xmp: Range<Int>?
+    /// The payloads of the APP13 `Photoshop 3.0` segments after that header: joined, the image resource block
+    /// that holds IPTC (Photoshop splits a large one across segments).
+    var photoshop: [Range<Int>] = []
 
     /// The embedded ICC profile, joined from its segments; `nil` when there is none, its segments do not add
     /// up (a missing or repeated sequence number) or it cannot be read, in which case the image is read as
@@ -41,6 +46,11 @@ struct JPEGMarkers: Equatable {
 }
 
 enum JPEGMarkerScanner {
+    /// What starts an APP1 segment holding XMP.
+    static let xmpNamespace = "http://ns.adobe.com/xap/1.0/\0"
+    /// What starts an APP13 segment holding Photoshop image resources (IPTC among them).
+    static let photoshopHeader = "Photoshop 3.0\0"
+
     /// Walks the segments of `bytes` from SOI to the first SOS.
     ///
     /// Throws ``ImageError/Code/badImageData`` when the data is not a JPEG, a segment runs past the end (the
@@ -55,6 +65,8 @@ enum JPEGMarkerScanner {
         var adobeTransform: UInt8?
         var componentCount = 3
         var iccSegments: [(sequence: Int, count: Int, range: Range<Int>)] = []
+        var xmp: Range<Int>?
+        var photoshop: [Range<Int>] = []
         var position = 2
         while true {
             // Find the next 0xFF, then skip fill bytes: the byte after the last 0xFF is the marker.
@@ -92,7 +104,8 @@ enum JPEGMarkerScanner {
                 }
                 return JPEGMarkers(frameSize: frame.size, precision: frame.precision, frameMarker: frame.marker,
                                    exif: exif, adobeTransform: adobeTransform, scanStart: markerStart,
-                                   componentCount: componentCount, iccChunks: orderedICCChunks(iccSegments))
+                                   componentCount: componentCount, iccChunks: orderedICCChunks(iccSegments),
+                                   xmp: xmp, photoshop: photoshop)
             case 0xC0...0xCF where marker != 0xC4 && marker != 0xC8 && marker != 0xCC:
                 guard frame == nil else { break }  // libjpeg refuses a second SOF; let it say so
                 guard length >= 8 else {
@@ -104,6 +117,10 @@ enum JPEGMarkerScanner {
                 componentCount = Int(bytes[payload + 5])
             case 0xE1 where exif == nil && startsWith(bytes, at: payload, end: end, "Exif\0\0"):
                 exif = payload..<end
+            case 0xE1 where xmp == nil && startsWith(bytes, at: payload, end: end, Self.xmpNamespace):
+                xmp = payload + Self.xmpNamespace.utf8.count..<end
+            case 0xED where startsWith(bytes, at: payload, end: end, Self.photoshopHeader):
+                photoshop.append(payload + Self.photoshopHeader.utf8.count..<end)
             case 0xE2 where end - payload > 14 && startsWith(bytes, at: payload, end: end, "ICC_PROFILE\0"):
                 iccSegments.append((Int(bytes[payload + 12]), Int(bytes[payload + 13]), payload + 14..<end))
             case 0xEE where adobeTransform == nil && end - payload >= 12

@@ -17,7 +17,8 @@ import Foundation
 /// Encoding: 8-bit RGBA, or RGB when fully opaque; lossless. An image of several frames becomes an APNG (every
 /// frame whole, with its duration, and the loop count; see `APNGEncoder`) unless
 /// ``EncodeOptions/firstFrameOnly``, which writes the first frame as a still PNG. An image that carries a
-/// ``Image/colorProfile`` gets it as an `iCCP` chunk (and `cICP` for code points).
+/// ``Image/colorProfile`` gets it as an `iCCP` chunk (and `cICP` for code points), and its ``Image/metadata`` as
+/// `eXIf` and XMP `iTXt` chunks.
 public struct PNGCoder: SingleFormatImageCoder {
     /// Always ``ImageFormat/png``.
     public let format = ImageFormat.png
@@ -78,7 +79,6 @@ public struct PNGCoder: SingleFormatImageCoder {
         } else {
             encoded = try PNGEncoder.encode(options.fittingMaxPixelSize(image.pixels))
         }
-        guard let profile = image.colorProfile else { return encoded }
-        return try PNGColorChunks.tagging(encoded, with: profile)
+        return try PNGAncillaryChunks.tagging(encoded, profile: image.colorProfile, metadata: image.metadata)
     }
 }

@@ -65,21 +65,14 @@ enum PNGColorChunks {
 }
 
 extension PNGColorChunks {
-    /// `png` with `profile` written after its IHDR chunk: an `iCCP` chunk, and a `cICP` chunk too when the
-    /// profile came as code points (readers that know `cICP` prefer it; the rest use the ICC profile).
-    static func tagging(_ png: Data, with profile: ColorProfile) throws -> Data {
-        let ihdrEnd = PNGChunkReader.signature.count + 8 + 13 + 4
-        guard png.count > ihdrEnd else { return png }
-        var writer = PNGChunkWriter()
+    /// Appends the chunks that describe `profile`: an `iCCP` chunk, and a `cICP` chunk too when the profile came
+    /// as code points (readers that know `cICP` prefer it; the rest use the ICC profile).
+    static func append(_ profile: ColorProfile, to writer: inout PNGChunkWriter) throws {
         if let points = profile.codePoints {
             writer.append(cICP, data: [UInt8(clamping: points.primaries), UInt8(clamping: points.transfer),
                                        0, points.fullRange ? 1 : 0])
         }
         writer.append(iCCP, data: Array("ICC profile".utf8) + [0, 0] + (try zlibCompressed(profile.iccData)))
-        var tagged = Data(png.prefix(ihdrEnd))
-        tagged.append(contentsOf: writer.bytes.dropFirst(PNGChunkReader.signature.count))
-        tagged.append(png.dropFirst(ihdrEnd))
-        return tagged
     }
 
     private static func zlibCompressed(_ data: Data) throws -> [UInt8] {

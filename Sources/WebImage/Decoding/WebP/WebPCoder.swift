@@ -13,7 +13,8 @@ import Foundation
 ///
 /// Encoding: lossy with ``EncodeOptions/quality``, or lossless with ``EncodeOptions/lossless``, alpha kept;
 /// images with several frames become animations with their durations and loop count, unless
-/// ``EncodeOptions/firstFrameOnly``. An image that carries a ``Image/colorProfile`` gets it as an `ICCP` chunk.
+/// ``EncodeOptions/firstFrameOnly``. An image that carries a ``Image/colorProfile`` gets it as an `ICCP` chunk, and its
+/// ``Image/metadata`` as `EXIF` and `XMP ` chunks.
 public struct WebPCoder: SingleFormatImageCoder {
     /// Always ``ImageFormat/webp``.
     public let format = ImageFormat.webp
@@ -69,8 +70,11 @@ public struct WebPCoder: SingleFormatImageCoder {
         } else {
             encoded = try WebPEncoder.encode(options.fittingMaxPixelSize(image.pixels), options: options)
         }
-        guard let profile = image.colorProfile else { return encoded }
-        return try WebPColorProfile.tagging(encoded, with: profile.iccData)
+        var chunks: [(String, Data)] = []
+        if let icc = image.colorProfile?.iccData { chunks.append(("ICCP", icc)) }
+        if let exif = image.metadata?.exif { chunks.append(("EXIF", exif)) }
+        if let xmp = image.metadata?.xmp { chunks.append(("XMP ", xmp)) }
+        return try WebPExtendedChunks.tagging(encoded, with: chunks)
     }
 
     /// Refuses data shorter than its RIFF header says: a cut download, even when the pixels happen to be complete.

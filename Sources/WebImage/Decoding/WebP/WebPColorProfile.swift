@@ -29,26 +29,3 @@ enum WebPColorProfile {
         String(decoding: bytes[offset..<offset + 4], as: UTF8.self)
     }
 }
-
-extension WebPColorProfile {
-    /// `webp` with `icc` as its `ICCP` chunk, through libwebpmux (which turns a simple file into an extended one
-    /// and sets the VP8X flag).
-    static func tagging(_ webp: Data, with icc: Data) throws -> Data {
-        try webp.withUnsafeBytes { file in
-            try icc.withUnsafeBytes { profile in
-                var fileData = WebPData(bytes: file.baseAddress?.assumingMemoryBound(to: UInt8.self), size: file.count)
-                guard let mux = WebPMuxCreate(&fileData, 0) else {
-                    throw ImageError(.badImageData, "WebP: libwebpmux could not read the encoded file")
-                }
-                defer { WebPMuxDelete(mux) }
-                var chunk = WebPData(bytes: profile.baseAddress?.assumingMemoryBound(to: UInt8.self), size: profile.count)
-                var assembled = WebPData()
-                guard WebPMuxSetChunk(mux, "ICCP", &chunk, 0) == WEBP_MUX_OK,
-                      WebPMuxAssemble(mux, &assembled) == WEBP_MUX_OK, let bytes = assembled.bytes
-                else { throw ImageError(.badImageData, "WebP: libwebpmux could not add the ICC profile") }
-                defer { WebPDataClear(&assembled) }
-                return Data(bytes: bytes, count: assembled.size)
-            }
-        }
-    }
-}
