@@ -27,7 +27,8 @@ struct APNGFrameImage {
             let header = try context.header()
             let size = PixelSize(width: Int(header.width), height: Int(header.height))
             return header.bit_depth == 16
-                ? try PNGDecoder.decodeSixteenBit(context, size: size, interlaced: header.interlace_method != 0)
+                ? try PNGDecoder.decodeSixteenBit(context, size: size, interlaced: header.interlace_method != 0,
+                                                  converting: nil)
                 : try PNGDecoder.decodeEightBit(context, size: size)
         }
     }

@@ -10,6 +10,9 @@ final class ColorTransform: @unchecked Sendable {  // C boundary: lcms transform
     enum Layout: Hashable, Sendable {
         /// RGBA, alpha carried over.
         case rgba
+        /// RGBA of 16 bits a sample in the machine's byte order, converted to 8 bits in the same step (so no
+        /// precision is lost before the conversion), alpha carried over. Eight bytes a source pixel.
+        case rgba16
         /// A gray sample in R (G and B repeat it), alpha carried over.
         case grayInRGBA
         /// Four ink samples; `inverted` when 0 means full ink (Adobe's files). The result is opaque.
@@ -75,9 +78,10 @@ final class ColorTransform: @unchecked Sendable {  // C boundary: lcms transform
         let inputFormat: cmsUInt32Number
         var flags = cmsUInt32Number(cmsFLAGS_NOCACHE)
         switch layout {
-        case .rgba:
+        case .rgba, .rgba16:
             guard source.colorSpace == cmsSigRgbData else { return nil }
-            inputFormat = wi_type_rgba_8()
+            inputFormat = layout == .rgba ? wi_type_rgba_8() : wi_type_rgba_16()
+            // Little CMS scales the alpha it copies between the two depths.
             flags |= cmsUInt32Number(cmsFLAGS_COPY_ALPHA)
         case .grayInRGBA:
             guard source.colorSpace == cmsSigGrayData else { return nil }
@@ -100,9 +104,10 @@ final class ColorTransform: @unchecked Sendable {  // C boundary: lcms transform
         return ColorTransform(littleCMS: handle, matrixShaper: nil, layout: layout)
     }
 
-    /// Converts `count` pixels from `source` into `destination` (which may be the same memory: the layouts all
-    /// use four bytes a pixel, and each pixel is read before it is written).
+    /// Converts `count` pixels from `source` into `destination`, four bytes a pixel (which may be the same memory
+    /// when the source has four bytes a pixel too: each pixel is read before it is written).
     func convert(_ source: UnsafeRawPointer, into destination: UnsafeMutableRawPointer, count: Int) {
+        let sourcePixelBytes = layout == .rgba16 ? 8 : 4
         if let matrixShaper {
             matrixShaper.convert(source.assumingMemoryBound(to: UInt8.self),
                                  into: destination.assumingMemoryBound(to: UInt8.self), count: count)
@@ -110,7 +115,8 @@ final class ColorTransform: @unchecked Sendable {  // C boundary: lcms transform
             var done = 0
             while done < count {
                 let chunk = min(count - done, 1 << 20)
-                cmsDoTransform(littleCMS, source + done * 4, destination + done * 4, cmsUInt32Number(chunk))
+                cmsDoTransform(littleCMS, source + done * sourcePixelBytes, destination + done * 4,
+                               cmsUInt32Number(chunk))
                 done += chunk
             }
         }

@@ -3,10 +3,10 @@ import CLCMS2
 /// The fast path for the common case, a matrix-shaper RGB profile (Display P3, Adobe RGB, most camera and
 /// screen profiles) into sRGB or Display P3: three tone curves, a 3×3 matrix, the destination's curve inverted.
 /// Little CMS runs the same mathematics through its generic pipeline at about 20 ns a pixel; here the source
-/// curves are a 256-entry table per channel, the matrix is nine integer multiply-adds (14 fraction bits, as Little
-/// CMS's own 8-bit matrix-shaper optimisation uses), and the destination curve a 16 384-entry table indexed by
-/// linear light (steps well under half an 8-bit code even in the darkest tones, where the sRGB curve is
-/// steepest). Out-of-gamut colours are clipped per
+/// curve and the matrix together are a table per channel of what each 8-bit code adds to the three linear outputs
+/// (14 fraction bits, as Little CMS's own 8-bit matrix-shaper optimisation uses), summed as vectors, and the
+/// destination curve a 16 384-entry table indexed by linear light (steps well under half an 8-bit code even in
+/// the darkest tones, where the sRGB curve is steepest). Out-of-gamut colours are clipped per
 /// channel, as Little CMS clips them. Relative colorimetric and perceptual are the same mapping for such
 /// profiles, and black-point compensation changes nothing (their black is zero).
 struct MatrixShaperConversion: Sendable {
@@ -15,10 +15,10 @@ struct MatrixShaperConversion: Sendable {
     /// arithmetic throughout, no float-to-integer conversion per sample.
     static let fractionBits = 14
 
-    /// The source curves: red's 256 entries, then green's, then blue's, in linear light (fixed point).
-    private let inputCurves: [Int]
-    /// Row-major destination-from-source matrix on linear light (fixed point).
-    private let matrix: [Int]
+    /// For each channel and 8-bit code, what that code adds to the destination's three linear values: the source
+    /// curve's value times the matrix column, in fixed point. Red's 256 entries, then green's, then blue's; the
+    /// fourth lane is unused. A pixel is then three loads and two vector additions, no multiplication.
+    private let contributions: [SIMD4<Int32>]
     /// Linear light (0…1, in ``outputTableSize`` steps) to the destination's 8-bit code.
     private let outputCurve: [UInt8]
 
@@ -30,43 +30,47 @@ struct MatrixShaperConversion: Sendable {
               let inverse = Self.inverse(Self.columns(destinationColorants))
         else { return nil }
         let one = Double(1 << Self.fractionBits)
-        var curves = [Int](repeating: 0, count: 768)
+        let product = Self.multiply(inverse, Self.columns(sourceColorants))
+        let matrix = product.map { Int(($0 * one).rounded()) }
+        // Three products of up to 2¹⁴ × 40 000 sum to under 2³¹: 32-bit lanes hold every sum. Real profiles' matrices
+        // stay under 2.5; anything wilder goes to Little CMS.
+        guard matrix.allSatisfy({ abs($0) < 40_000 }) else { return nil }
+        var contributions = [SIMD4<Int32>](repeating: .zero, count: 768)
         for code in 0..<256 {
             guard let values = source.curveValues(at: Float(code) / 255), values.count == 3 else { return nil }
-            for channel in 0..<3 { curves[channel * 256 + code] = Int((Double(min(max(values[channel], 0), 1)) * one).rounded()) }
+            for channel in 0..<3 {
+                let linear = Int((Double(min(max(values[channel], 0), 1)) * one).rounded())
+                let column = (0..<3).map { row in Int32(matrix[row * 3 + channel] * linear) }
+                contributions[channel * 256 + code] = SIMD4(column[0], column[1], column[2], 0)
+            }
         }
-        let product = Self.multiply(inverse, Self.columns(sourceColorants))
         // The destination's curve inverted, sampled: Little CMS's own reverse of its tone curve.
         guard let output = destination.inverseCurveTable(size: Self.outputTableSize) else { return nil }
-        inputCurves = curves
-        matrix = product.map { Int(($0 * one).rounded()) }
+        self.contributions = contributions
         outputCurve = output
     }
 
     /// Converts `count` RGBA pixels from `source` into `destination` (which may be the same memory), alpha
     /// copied.
     func convert(_ source: UnsafePointer<UInt8>, into destination: UnsafeMutablePointer<UInt8>, count: Int) {
-        inputCurves.withUnsafeBufferPointer { curve in
+        contributions.withUnsafeBufferPointer { table in
             outputCurve.withUnsafeBufferPointer { output in
-                guard let curve = curve.baseAddress, let output = output.baseAddress else { return }
-                let m = matrix
-                let (m00, m01, m02, m10, m11, m12, m20, m21, m22) = (m[0], m[1], m[2], m[3], m[4], m[5], m[6], m[7], m[8])
-                let top = Self.outputTableSize - 1, rounding = 1 << (Self.fractionBits - 1)
+                guard let table = table.baseAddress, let output = output.baseAddress else { return }
+                let rounding = SIMD4<Int32>(repeating: 1 << (Int32(Self.fractionBits) - 1))
+                let top = SIMD4<Int32>(repeating: Int32(Self.outputTableSize - 1))
                 var offset = 0
                 let end = count * 4
                 while offset < end {
-                    let r = curve[Int(source[offset])], g = curve[256 + Int(source[offset + 1])]
-                    let b = curve[512 + Int(source[offset + 2])]
-                    let alpha = source[offset + 3]
+                    let sum = table[Int(source[offset])] &+ table[256 &+ Int(source[offset + 1])]
+                        &+ table[512 &+ Int(source[offset + 2])] &+ rounding
                     // Clipped into the table's range: out-of-gamut colours lose what does not fit, per channel.
-                    let x = min(max((m00 * r + m01 * g + m02 * b + rounding) >> Self.fractionBits, 0), top)
-                    let y = min(max((m10 * r + m11 * g + m12 * b + rounding) >> Self.fractionBits, 0), top)
-                    let z = min(max((m20 * r + m21 * g + m22 * b + rounding) >> Self.fractionBits, 0), top)
-                    destination[offset] = output[x]
-                    destination[offset + 1] = output[y]
-                    destination[offset + 2] = output[z]
+                    let linear = (sum &>> Int32(Self.fractionBits)).clamped(lowerBound: .zero, upperBound: top)
+                    let alpha = source[offset + 3]
+                    destination[offset] = output[Int(linear.x)]
+                    destination[offset + 1] = output[Int(linear.y)]
+                    destination[offset + 2] = output[Int(linear.z)]
                     destination[offset + 3] = alpha
-                    offset += 4
+                    offset &+= 4
                 }
             }
         }

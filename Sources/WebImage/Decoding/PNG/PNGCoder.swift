@@ -28,17 +28,16 @@ public struct PNGCoder: SingleFormatImageCoder {
 
     /// Decodes a PNG or APNG file. See the type's description.
     public func decode(_ data: Data, options: DecodeOptions) throws -> Image {
-        var image: Image
         if data.withUnsafeBytes(APNGFile.declaresAnimation) {
-            image = try data.withUnsafeBytes { try APNGDecoder.decode($0, options: options) }
-        } else {
-            if let index = options.frameIndex, index != 0 {
-                throw ImageError(.invalidParameter, "PNG: frame \(index) asked of a still image")
-            }
-            image = try PNGDecoder.decode(data, options: options)
+            var image = try data.withUnsafeBytes { try APNGDecoder.decode($0, options: options) }
+            image.colorProfile = data.withUnsafeBytes(PNGColorChunks.profile)
+            return image
         }
-        image.colorProfile = data.withUnsafeBytes(PNGColorChunks.profile)
-        return image
+        if let index = options.frameIndex, index != 0 {
+            throw ImageError(.invalidParameter, "PNG: frame \(index) asked of a still image")
+        }
+        // Tagged with its profile by the decoder, which converts a 16-bit file's colour itself.
+        return try PNGDecoder.decode(data, options: options)
     }
 
     /// What ``decodeCompleteFrames(_:options:)`` read: the frames and the error that stopped reading.

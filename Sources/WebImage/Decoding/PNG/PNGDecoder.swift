@@ -36,6 +36,7 @@ enum PNGDecoder {
             let storedOrientation = PNGCoder.storedOrientation(bytes)
             let fastRows = PNGRowReader(bytes)
             let sixteenBit = header.bit_depth == 16
+            var profile = PNGColorChunks.profile(in: bytes)
             let pixels: PixelBuffer
             if !interlaced, let target = options.storedTargetSize(for: size, orientation: storedOrientation),
                target != size {
@@ -47,7 +48,10 @@ enum PNGDecoder {
             } else if let fastRows {
                 pixels = try decodeRows(fastRows)
             } else if sixteenBit {
-                pixels = try decodeSixteenBit(context, size: size, interlaced: interlaced)
+                // A deep file's colour is converted while its samples still have 16 bits.
+                let precise = ColorConversion.sixteenBitTransform(from: profile, for: options.colorHandling)
+                pixels = try decodeSixteenBit(context, size: size, interlaced: interlaced, converting: precise?.transform)
+                if let precise { profile = precise.result }
             } else {
                 pixels = try decodeEightBit(context, size: size)
             }
@@ -63,8 +67,10 @@ enum PNGDecoder {
             var flags: Image.Flags = colorTypeHasAlpha || context.hasTransparencyChunk ? .hasAlpha : []
             let finished = try options.finish(pixels, sourceSize: size, orientation: orientation)
             if finished.reduced { flags.insert(.thumbnail) }
-            return Image(frames: [ImageFrame(pixels: finished.pixels)], loopCount: 1, format: .png,
-                         scale: options.resolvedScale, orientation: orientation, flags: flags)
+            var image = Image(frames: [ImageFrame(pixels: finished.pixels)], loopCount: 1, format: .png,
+                              scale: options.resolvedScale, orientation: orientation, flags: flags)
+            image.colorProfile = profile
+            return image
         }
     }
 
@@ -79,19 +85,30 @@ enum PNGDecoder {
     }
 
     /// 16-bit sources: libspng's RGBA8 output drops the low byte (0x10FF becomes 16, not 17), so rows are decoded
-    /// as RGBA16 one at a time and rounded to 8 bits here. Interlaced rows arrive once per Adam7 pass holding only
-    /// that pass's pixels, so only those columns are converted.
-    static func decodeSixteenBit(_ context: SpngContext, size: PixelSize, interlaced: Bool) throws -> PixelBuffer {
-        try PixelBuffer(width: size.width, height: size.height) { output in
+    /// as RGBA16 one at a time and rounded to 8 bits here, or taken to 8 bits by the colour `transform` when there
+    /// is one. Interlaced rows arrive once per Adam7 pass holding only that pass's pixels, so only those columns
+    /// are written.
+    static func decodeSixteenBit(_ context: SpngContext, size: PixelSize, interlaced: Bool,
+                                 converting transform: ColorTransform?) throws -> PixelBuffer {
+        let converted = UnsafeMutablePointer<UInt8>.allocate(capacity: transform == nil ? 0 : size.width * 4)
+        defer { converted.deallocate() }
+        return try PixelBuffer(width: size.width, height: size.height) { output in
             guard let outputBase = output.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return }
             try forEachDecodedRow(context, size: size, format: SPNG_FMT_RGBA16) { info, row in
                 let y = Int(info.row_num), pass = Int(info.pass)
                 guard !interlaced || (0..<7).contains(pass) else {
                     throw ImageError(.badImageData, "PNG: libspng reported row \(y) of pass \(pass)")
                 }
-                let wide = row.assumingMemoryBound(to: UInt16.self)
                 let (start, step) = interlaced ? adam7Columns[pass] : (0, 1)
                 let destination = outputBase + y * size.width * 4
+                if let transform {
+                    transform.convert(UnsafeRawPointer(row), into: converted, count: size.width)
+                    for x in stride(from: start, to: size.width, by: step) {
+                        (destination + x * 4).update(from: converted + x * 4, count: 4)
+                    }
+                    return
+                }
+                let wide = row.assumingMemoryBound(to: UInt16.self)
                 for x in stride(from: start, to: size.width, by: step) {
                     for channel in x * 4..<x * 4 + 4 {
                         destination[channel] = reduceToEightBits(wide[channel])

@@ -72,15 +72,7 @@ import Testing
 
     @Test func compressedXMPInPNGIsInflated() throws {
         let png = try Self.written(.png, metadata: ImageMetadata())
-        // A zlib stream of one stored block (deflate without compression), with its Adler-32.
-        let text = [UInt8](MetadataSamples.xmp)
-        var a: UInt32 = 1, b: UInt32 = 0
-        for byte in text { a = (a + UInt32(byte)) % 65_521; b = (b + a) % 65_521 }
-        let adler = b << 16 | a
-        let stream: [UInt8] = [0x78, 0x01, 0x01, UInt8(text.count & 0xFF), UInt8(text.count >> 8),
-                               UInt8(~text.count & 0xFF), UInt8(~text.count >> 8 & 0xFF)] + text
-            + [UInt8(adler >> 24), UInt8(adler >> 16 & 0xFF), UInt8(adler >> 8 & 0xFF), UInt8(adler & 0xFF)]
-        let chunk = Array("XML:com.adobe.xmp".utf8) + [0, 1, 0, 0, 0] + stream
+        let chunk = Array("XML:com.adobe.xmp".utf8) + [0, 1, 0, 0, 0] + ColorTaggedFiles.storedZlib(Array(MetadataSamples.xmp))
         let tagged = ColorTaggedFiles.png(png, chunks: [("iTXt", chunk)])
         #expect(ImageMetadata.read(from: tagged)?.xmp == MetadataSamples.xmp)
     }
