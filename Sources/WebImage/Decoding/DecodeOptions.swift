@@ -28,12 +28,18 @@ public struct DecodeOptions: Sendable, Hashable {
     /// What colour the samples come out in: sRGB by default, converted from the file's ICC profile or colour
     /// code points with Little CMS. See ``ColorHandling``.
     public var colorHandling: ColorHandling
+    /// Decode the image's embedded thumbnail instead of the image itself, whatever the thumbnail's size (the
+    /// first one when there are several), as imgproxy's `enforce_thumbnail` does; ``thumbnailPixelSize`` and the
+    /// other options then apply to the thumbnail. Off by default. Only coders that read embedded thumbnails honour
+    /// it (HEIC and HEIF; AVIF when its coder is given a thumbnail reader); a file without one decodes as usual.
+    public var prefersEmbeddedThumbnail: Bool
 
     /// Creates decode options; every parameter has the default described on its property.
     public init(
         thumbnailPixelSize: PixelSize? = nil, preserveAspectRatio: Bool = true, scaleDownLimitBytes: Int? = nil,
         firstFrameOnly: Bool = false, frameIndex: Int? = nil, applyOrientation: Bool = true, scaleFactor: Double? = nil,
-        fileNameHint: String? = nil, limits: DecodeLimits = .default, colorHandling: ColorHandling = .sRGB
+        fileNameHint: String? = nil, limits: DecodeLimits = .default, colorHandling: ColorHandling = .sRGB,
+        prefersEmbeddedThumbnail: Bool = false
     ) {
         self.thumbnailPixelSize = thumbnailPixelSize
         self.preserveAspectRatio = preserveAspectRatio
@@ -45,6 +51,7 @@ public struct DecodeOptions: Sendable, Hashable {
         self.fileNameHint = fileNameHint
         self.limits = limits
         self.colorHandling = colorHandling
+        self.prefersEmbeddedThumbnail = prefersEmbeddedThumbnail
     }
 
     /// The scale factor to stamp on the decoded image.

@@ -78,6 +78,7 @@ enum HelperWireFormat {
             writer.int(options.limits.maxFrames)
             writer.int(options.limits.maxTotalPixels)
             writer.byte(colorHandlingCode(options.colorHandling))
+            writer.bool(options.prefersEmbeddedThumbnail)
         case .properties:
             writer.byte(2)
         }
@@ -102,6 +103,7 @@ enum HelperWireFormat {
             options.limits = DecodeLimits(maxPixels: try reader.int(), maxFrames: try reader.int(),
                                           maxTotalPixels: try reader.int())
             options.colorHandling = try colorHandling(code: reader.byte())
+            options.prefersEmbeddedThumbnail = try reader.bool()
             request = .decode(options)
         case 2:
             request = .properties
