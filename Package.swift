@@ -155,7 +155,9 @@ let package = Package(
         ),
         .testTarget(
             name: "WebImageServerTests",
+            // The plugin coders draw SVG sources and read HEIC and AVIF thumbnails in the proxy's own tests.
             dependencies: ["WebImageServer", "WebImageProxyURL", "WebImage", "TestImageServer", "CoderTestSupport",
+                           "WebImageSVG", "WebImageHEIF", "WebImageAVIF",
                            .product(name: "NIOCore", package: "swift-nio")],
             swiftSettings: strict
         ),

@@ -23,16 +23,28 @@ public struct AVIFCoder: SingleFormatImageCoder {
     public let format = ImageFormat.avif
     /// The AV1 encoder's speed, 0 (slowest, smallest) to 10 (fastest).
     public var speed: Int
+    /// Reads the thumbnail embedded in a file for ``DecodeOptions/prefersEmbeddedThumbnail`` (`nil` when the file
+    /// has none). libavif does not expose thumbnail items, so this comes from elsewhere: `HEIFCoder`'s
+    /// `embeddedThumbnail(of:options:)` reads them through libheif. Without a reader the option is ignored.
+    public var embeddedThumbnails: (@Sendable (Data, DecodeOptions) throws -> Image?)?
 
     /// Creates the coder. The default encoder speed, 8, is fast enough for thumbnails made on the fly
     /// (libaom takes about 14 ms for 300×200 pixels).
-    public init(speed: Int = 8) {
+    public init(speed: Int = 8, embeddedThumbnails: (@Sendable (Data, DecodeOptions) throws -> Image?)? = nil) {
         self.speed = speed
+        self.embeddedThumbnails = embeddedThumbnails
     }
 
-    /// Decodes a still AVIF or an image sequence. See the type's description.
+    /// Decodes a still AVIF or an image sequence, or its embedded thumbnail (see ``embeddedThumbnails``). See the
+    /// type's description.
     public func decode(_ data: Data, options: DecodeOptions) throws -> Image {
-        try data.withUnsafeBytes { bytes in
+        // A thumbnail that cannot be read is no reason to fail: the main image is decoded instead, as imgproxy
+        // falls back to it.
+        if options.prefersEmbeddedThumbnail, let reader = embeddedThumbnails,
+           let thumbnail = try? reader(data, options) {
+            return thumbnail
+        }
+        return try data.withUnsafeBytes { bytes in
             try AVIFDecoder.decode(bytes, options: options)
         }
     }

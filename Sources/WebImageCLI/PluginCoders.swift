@@ -10,7 +10,9 @@ import WebImageTIFF
 /// the shared registry before any command runs (the library itself starts with the built-in coders only).
 enum PluginCoders {
     static func register() {
-        for coder: any ImageCoder in [AVIFCoder(), HEIFCoder(), JXLCoder(), SVGCoder(), PDFCoder(), TIFFCoder()] {
+        // libavif does not read thumbnail items; libheif reads them in AVIF files too (`enforce_thumbnail`).
+        let avif = AVIFCoder(embeddedThumbnails: { try HEIFCoder.embeddedThumbnail(of: $0, options: $1) })
+        for coder: any ImageCoder in [avif, HEIFCoder(), JXLCoder(), SVGCoder(), PDFCoder(), TIFFCoder()] {
             ImageCoders.shared.add(coder)
         }
     }

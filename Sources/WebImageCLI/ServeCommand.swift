@@ -107,6 +107,19 @@ struct ServeCommand: AsyncParsableCommand {
         "Where the watermark image is downloaded from at start-up, when there is no --watermark-path.",
         valueName: "URL"))
     var watermarkURL: String?
+    @Option(name: .customLong("watermark-opacity"), help: ArgumentHelp(
+        "The watermark's own opacity, above 0 and at most 1; the watermark option's opacity is multiplied by it (default 1).",
+        valueName: "0-1"))
+    var watermarkOpacity: Double?
+    @Flag(name: .customLong("enable-client-hints"), help: ArgumentHelp(
+        "Take the width and dpr a URL leaves unset from the Sec-CH-Width/Width and Sec-CH-DPR/DPR request headers (answers then say Vary on them)."))
+    var enableClientHints = false
+    @Flag(name: .customLong("always-rasterize-svg"), help: ArgumentHelp(
+        "Draw SVG sources into a raster answer (the preferred formats' rule) when the URL names no format, instead of answering sanitised SVG; skp:svg still answers SVG."))
+    var alwaysRasterizeSVG = false
+    @Flag(name: .customLong("enforce-thumbnail"), help: ArgumentHelp(
+        "Use a HEIC or AVIF source's embedded thumbnail instead of its main image unless the URL says eth:0."))
+    var enforceThumbnail = false
     @Option(name: .customLong("download-timeout"),
             help: ArgumentHelp("Seconds a source download may take, 504 after (default 10).", valueName: "SECONDS"))
     var downloadTimeout: Int?

@@ -97,6 +97,15 @@ struct ServeSettings {
             }
             configuration.watermarkURL = url
         }
+        if let text = command.watermarkOpacity.map({ String($0) }) ?? environment["WEBIMAGE_WATERMARK_OPACITY"] {
+            guard let opacity = Double(text), opacity > 0, opacity <= 1 else {
+                throw ServeError("--watermark-opacity \(text): expected a number above 0 and at most 1")
+            }
+            configuration.watermarkOpacity = opacity
+        }
+        configuration.readsClientHints = try flag(command.enableClientHints, "ENABLE_CLIENT_HINTS")
+        configuration.alwaysRasterizesSVG = try flag(command.alwaysRasterizeSVG, "ALWAYS_RASTERIZE_SVG")
+        configuration.enforcesThumbnail = try flag(command.enforceThumbnail, "ENFORCE_THUMBNAIL")
         if let seconds = try number(command.downloadTimeout, "DOWNLOAD_TIMEOUT", "--download-timeout", minimum: 1) {
             configuration.downloadTimeout = .seconds(seconds)
         }

@@ -10,7 +10,8 @@ import WebImage
 /// (`irot`, `imir`, `clap`) itself, so the pixels are upright, ``Image/orientation`` is ``Orientation/up`` and
 /// the size is the transformed one; ``DecodeOptions/applyOrientation`` has nothing to turn. When a thumbnail
 /// size or scale-down limit is asked, the smallest embedded thumbnail at least that large is decoded instead of
-/// the primary image, then area-averaged to the exact size. Limits are checked against the item sizes in the
+/// the primary image, then area-averaged to the exact size. ``DecodeOptions/prefersEmbeddedThumbnail`` decodes
+/// the first embedded thumbnail whatever its size (see ``embeddedThumbnail(of:options:)``). Limits are checked against the item sizes in the
 /// header before anything is decoded (libheif keeps its own security limits too).
 ///
 /// Image sequences (`.heics`): libheif 1.15 reads only still items, so a sequence file gives its still primary
@@ -39,6 +40,12 @@ public struct HEIFCoder: ImageCoder {
         }
         return try data.withUnsafeBytes { bytes in
             try HEIFFile.withFile(bytes) { file in
+                // A thumbnail that cannot be read is no reason to fail: the primary image is still there (imgproxy
+                // falls back to it too).
+                if options.prefersEmbeddedThumbnail,
+                   let thumbnail = try? Self.firstThumbnail(of: file, format: format, options: options) {
+                    return thumbnail
+                }
                 let size = file.size
                 try options.limits.check(size)
                 var reduced = false

@@ -160,7 +160,7 @@ import WebImage
                                                                 scale: 0.25))
         #expect(long.formatQuality == [.webp: 60, .avif: 40] && long.skipProcessing == ["svg", "jpeg"])
         #expect(long.raw && long.filename == "my photo" && long.returnAttachment)
-        #expect(long.keepCopyright == false && long.stripColorProfile == true && long.enforceThumbnail)
+        #expect(long.keepCopyright == false && long.stripColorProfile == true && long.enforceThumbnail == true)
     }
 
     @Test func argumentsFollowImgproxysShorthands() throws {
@@ -236,7 +236,7 @@ import WebImage
             ["c:5:5:ea"], ["q:50"], ["f:png"], ["bl:1"], ["sh:1"], ["rot:90"], ["dpr:2"], ["bg:ff0000"],
             ["sm:0"], ["sm:1"], ["mb:1000"], ["frame:1"], ["round:4"], ["cb:x"], ["cb:y"], ["mw:5"], ["mh:5"],
             ["z:2"], ["ex:1"], ["ex:1:no"], ["exar:1"], ["pd:2"], ["ar:0"], ["fl:1"], ["fl:0:1"], ["pix:4"], ["t:5"],
-            ["wm:0.5"], ["fq:webp:50"], ["skp:png"], ["raw:1"], ["kcr:0"], ["scp:1"], ["eth:1"], ["ph:1"],
+            ["wm:0.5"], ["fq:webp:50"], ["skp:png"], ["raw:1"], ["kcr:0"], ["scp:1"], ["eth:1"], ["eth:0"], ["ph:1"],
         ]
         let keys = try variants.map { try ProcessingOptions(segments: $0).cacheKey }
         #expect(Set(keys).count == variants.count)

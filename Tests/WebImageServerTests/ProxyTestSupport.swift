@@ -12,9 +12,9 @@ struct ProxyHarness {
     let folder: URL
 
     /// Runs `body` with a fresh origin and proxy, stopping both afterwards, whatever `body` does.
-    static func with(configuring adjust: (inout ProxyConfiguration) -> Void = { _ in },
+    static func with(configuring adjust: (inout ProxyConfiguration) -> Void = { _ in }, coders: ImageCoders = .shared,
                      _ body: (ProxyHarness) async throws -> Void) async throws {
-        let harness = try await start(adjust)
+        let harness = try await start(adjust, coders: coders)
         do {
             try await body(harness)
         } catch {
@@ -24,7 +24,9 @@ struct ProxyHarness {
         await harness.stop()
     }
 
-    static func start(_ adjust: (inout ProxyConfiguration) -> Void = { _ in }) async throws -> ProxyHarness {
+    static func start(_ adjust: (inout ProxyConfiguration) -> Void = { _ in }, coders: ImageCoders = .shared)
+        async throws -> ProxyHarness
+    {
         let origin = try await TestImageServer.start()
         let folder = FileManager.default.temporaryDirectory
             .appendingPathComponent("webimage-proxy-\(UUID().uuidString)", isDirectory: true)
@@ -42,7 +44,8 @@ struct ProxyHarness {
                      contentType: "image/png")
         origin.serve("anim.gif", data: try Self.animation(), contentType: "image/gif")
         origin.serve("text.txt", data: Data("not an image".utf8), contentType: "image/jpeg")
-        return ProxyHarness(origin: origin, proxy: ImageProxy(configuration: configuration), folder: folder)
+        return ProxyHarness(origin: origin, proxy: ImageProxy(configuration: configuration, coders: coders),
+                            folder: folder)
     }
 
     func stop() async {
@@ -57,8 +60,10 @@ struct ProxyHarness {
         return "/_" + options.map { "/" + $0 }.joined() + "/plain/" + encoded + (ext.map { "@" + $0 } ?? "")
     }
 
-    func get(_ path: String, accept: String? = nil, ifNoneMatch: String? = nil) async -> ProxyResponse {
-        await proxy.respond(to: ProxyRequest(method: "GET", path: path, accept: accept, ifNoneMatch: ifNoneMatch))
+    func get(_ path: String, accept: String? = nil, ifNoneMatch: String? = nil,
+             clientHints: ClientHints = ClientHints()) async -> ProxyResponse {
+        await proxy.respond(to: ProxyRequest(method: "GET", path: path, accept: accept, ifNoneMatch: ifNoneMatch,
+                                             clientHints: clientHints))
     }
 
     /// A gradient with a few hard edges, `width` × `height`, encoded as `format`.

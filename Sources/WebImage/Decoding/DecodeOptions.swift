@@ -31,13 +31,18 @@ public struct DecodeOptions: Sendable, Hashable {
     /// Read the file's EXIF, XMP and IPTC blocks onto ``Image/metadata`` (off by default: most callers only
     /// draw pixels). With ``applyOrientation`` the EXIF orientation is set to upright, as the pixels are.
     public var readsMetadata: Bool
+    /// Decode the image's embedded thumbnail instead of the image itself, whatever the thumbnail's size (the
+    /// first one when there are several), as imgproxy's `enforce_thumbnail` does; ``thumbnailPixelSize`` and the
+    /// other options then apply to the thumbnail. Off by default. Only coders that read embedded thumbnails honour
+    /// it (HEIC and HEIF; AVIF when its coder is given a thumbnail reader); a file without one decodes as usual.
+    public var prefersEmbeddedThumbnail: Bool
 
     /// Creates decode options; every parameter has the default described on its property.
     public init(
         thumbnailPixelSize: PixelSize? = nil, preserveAspectRatio: Bool = true, scaleDownLimitBytes: Int? = nil,
         firstFrameOnly: Bool = false, frameIndex: Int? = nil, applyOrientation: Bool = true, scaleFactor: Double? = nil,
         fileNameHint: String? = nil, limits: DecodeLimits = .default, colorHandling: ColorHandling = .sRGB,
-        readsMetadata: Bool = false
+        readsMetadata: Bool = false, prefersEmbeddedThumbnail: Bool = false
     ) {
         self.thumbnailPixelSize = thumbnailPixelSize
         self.preserveAspectRatio = preserveAspectRatio
@@ -50,6 +55,7 @@ public struct DecodeOptions: Sendable, Hashable {
         self.limits = limits
         self.colorHandling = colorHandling
         self.readsMetadata = readsMetadata
+        self.prefersEmbeddedThumbnail = prefersEmbeddedThumbnail
     }
 
     /// The scale factor to stamp on the decoded image.

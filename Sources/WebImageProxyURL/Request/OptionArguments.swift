@@ -50,7 +50,12 @@ package struct OptionArguments {
     }
 
     /// A width or height in pixels: 0 (follow the other side) to 16 384.
-    package func dimension(_ index: Int) throws(ProxyError) -> Int? { try integer(index, in: 0...16_384) }
+    package func dimension(_ index: Int) throws(ProxyError) -> Int? {
+        try integer(index, in: 0...Self.maximumDimension)
+    }
+
+    /// The largest width or height a URL may ask for, in CSS pixels.
+    package static let maximumDimension = 16_384
 
     /// A crop side: absolute pixels (≥ 1), a fraction (< 1) or 0 (all).
     package func cropSide(_ index: Int) throws(ProxyError) -> Double? { try number(index, in: 0...1_000_000) }

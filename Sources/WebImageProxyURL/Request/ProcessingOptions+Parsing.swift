@@ -36,7 +36,14 @@ extension ProcessingOptions {
     /// - Throws: ``ProxyError`` 404 naming the first segment that cannot be read (an unknown option or preset, an
     ///   argument out of range, too many arguments), 403 for a security option the rules do not allow.
     public init(segments: [String], rules: ParsingRules = ParsingRules()) throws(ProxyError) {
+        try self.init(segments: segments, rules: rules, clientHints: ClientHints())
+    }
+
+    /// Like ``init(segments:rules:)``, on top of the request's client hints (pass them only when the server reads
+    /// them): they come first, so the `default` preset and the URL's own width and `dpr` replace them.
+    public init(segments: [String], rules: ParsingRules, clientHints: ClientHints) throws(ProxyError) {
         self.init()
+        applyClientHints(clientHints)
         if rules.presets.definitions["default"] != nil {
             try applyPresets(["default"], rules: rules, chain: [])
         }

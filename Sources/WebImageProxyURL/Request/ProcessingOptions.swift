@@ -111,8 +111,9 @@ public struct ProcessingOptions: Sendable, Hashable {
     public var keepCopyright: Bool?
     /// Whether the ICC profile is removed (pixels converted to sRGB first); `nil` is the server's default.
     public var stripColorProfile: Bool?
-    /// Whether a large enough embedded thumbnail (EXIF, HEIF) is used instead of the full image.
-    public var enforceThumbnail = false
+    /// Whether a source's embedded thumbnail (HEIC and AVIF only, as in imgproxy) is used instead of its main image,
+    /// whatever the thumbnail's size; `nil` is the server's default (the main image).
+    public var enforceThumbnail: Bool?
     /// Whether a source with more than 8 bits a channel keeps them; `nil` is the server's default (8 bits).
     public var preserveHDR: Bool?
     /// Per-URL limits on the source and the result, over the server's (only when the server allows them).
@@ -158,8 +159,8 @@ extension ProcessingOptions {
         }
         if !skipProcessing.isEmpty { key += "/skp:" + skipProcessing.sorted().joined(separator: ":") }
         key += "/raw:\(raw ? 1 : 0)/kcr:\(keepCopyright.map { $0 ? "1" : "0" } ?? "-")"
-        key += "/scp:\(stripColorProfile.map { $0 ? "1" : "0" } ?? "-")/eth:\(enforceThumbnail ? 1 : 0)"
-        key += "/ph:\(preserveHDR.map { $0 ? "1" : "0" } ?? "-")"
+        key += "/scp:\(stripColorProfile.map { $0 ? "1" : "0" } ?? "-")"
+        key += "/eth:\(enforceThumbnail.map { $0 ? "1" : "0" } ?? "-")/ph:\(preserveHDR.map { $0 ? "1" : "0" } ?? "-")"
         if limits != SecurityLimits() { key += "/lim:\(limits.cacheKey)" }
         return key + "/cb:" + cacheBuster  // last: the only free text
     }

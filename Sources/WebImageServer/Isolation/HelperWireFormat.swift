@@ -83,6 +83,7 @@ enum HelperWireFormat {
             writer.int(options.limits.maxTotalPixels)
             writer.byte(colorHandlingCode(options.colorHandling))
             writer.bool(options.readsMetadata)
+            writer.bool(options.prefersEmbeddedThumbnail)
         case .properties:
             writer.byte(2)
         }
@@ -108,6 +109,7 @@ enum HelperWireFormat {
                                           maxTotalPixels: try reader.int())
             options.colorHandling = try colorHandling(code: reader.byte())
             options.readsMetadata = try reader.bool()
+            options.prefersEmbeddedThumbnail = try reader.bool()
             request = .decode(options)
         case 2:
             request = .properties

@@ -7,21 +7,30 @@ import WebImage
 public struct ProxyWatermark: Sendable {
     /// The watermark's pixels, upright (its first frame when animated).
     public let pixels: PixelBuffer
+    /// The watermark's own opacity, above 0 and at most 1 (imgproxy's `IMGPROXY_WATERMARK_OPACITY`): each
+    /// request's `watermark` opacity is multiplied by it.
+    public let opacity: Double
 
-    /// A watermark of `pixels`.
-    public init(pixels: PixelBuffer) {
+    /// A watermark of `pixels`, drawn at `opacity` times each request's opacity.
+    public init(pixels: PixelBuffer, opacity: Double = 1) {
         self.pixels = pixels
+        self.opacity = opacity
     }
 
-    /// The watermark encoded in `data` (any format `coders` decode; the first frame of an animation).
-    /// - Throws: ``ProxyConfigurationError`` when `data` does not decode: a server that cannot draw its
-    ///   watermark should not start.
-    public init(data: Data, coders: ImageCoders = .shared) throws(ProxyConfigurationError) {
+    /// The watermark encoded in `data` (any format `coders` decode; the first frame of an animation), drawn at
+    /// `opacity` times each request's opacity.
+    /// - Throws: ``ProxyConfigurationError`` when `data` does not decode (a server that cannot draw its
+    ///   watermark should not start), or when `opacity` is not above 0 and at most 1.
+    public init(data: Data, coders: ImageCoders = .shared, opacity: Double = 1) throws(ProxyConfigurationError) {
+        guard opacity > 0, opacity <= 1 else {
+            throw ProxyConfigurationError("the watermark opacity must be above 0 and at most 1, not \(opacity)")
+        }
         do {
             pixels = try coders.decode(data, options: DecodeOptions(firstFrameOnly: true)).pixels
         } catch {
             throw ProxyConfigurationError("the watermark image does not decode: \(error)")
         }
+        self.opacity = opacity
     }
 }
 

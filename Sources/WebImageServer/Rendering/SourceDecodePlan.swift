@@ -15,6 +15,13 @@ struct SourceDecodePlan: Sendable, Equatable {
     /// WebP, documents, TIFF, BMP and more) deliver just that one, without keeping the frames before it or
     /// decoding those after; a coder that cannot delivers every frame, for the renderer to pick from.
     var picksFrame: Bool
+    /// Whether the decoder is asked for the source's embedded thumbnail (`enforce_thumbnail` on a HEIC or AVIF
+    /// source). The headers do not give its size, so it is decoded whole and the geometry is then the decoded
+    /// image's, not ``geometry``: imgproxy works on the thumbnail as if it were the source.
+    var usesEmbeddedThumbnail: Bool
+
+    /// The formats whose embedded thumbnails `enforce_thumbnail` uses, as in imgproxy.
+    static let embeddedThumbnailFormats: Set<ImageFormat> = [.heic, .heif, .avif]
 
     /// The plan for a source described by `properties`, answered in `output`.
     /// - Throws: ``ProxyError``: 400 for a frame the source does not have, 422 for an animation over
@@ -50,11 +57,14 @@ struct SourceDecodePlan: Sendable, Equatable {
         let turned = options.rotate == 90 || options.rotate == 270
         geometry = turned ? decoded.transposed : decoded
         picksFrame = options.frame != nil
+        usesEmbeddedThumbnail = options.enforceThumbnail == true
+            && Self.embeddedThumbnailFormats.contains(properties.format)
+        decoding.prefersEmbeddedThumbnail = usesEmbeddedThumbnail
         // A trimmed source is decoded whole: how much is cut, and so the geometry, is known only from its pixels.
         // Trimming applies to stills only (one frame rendered).
         let trims = options.trim != nil
             && (decoding.firstFrameOnly || options.frame != nil || properties.frameCount <= 1)
-        if !trims, let needed = Self.reducedSize(geometry: geometry, options: options) {
+        if !trims, !usesEmbeddedThumbnail, let needed = Self.reducedSize(geometry: geometry, options: options) {
             decoding.thumbnailPixelSize = turned ? needed.transposed : needed
             // Exactly this size: it has the source's aspect ratio already, and fitting would round it again.
             decoding.preserveAspectRatio = false

@@ -3,8 +3,9 @@ import WebImage
 
 /// One source's bytes into an answer's bytes, on an executor thread: passed through as they came when the URL
 /// says so (`raw`, or `skip_processing` naming the source's format), an SVG source sanitised and answered as SVG
-/// unless the URL names a raster format (imgproxy's default), else decoded at the size the answer needs, checked
-/// against the limits, rendered and encoded in the format imgproxy's rules pick.
+/// unless the URL names a raster format (imgproxy's default; with `--always-rasterize-svg`, unless the URL names
+/// SVG or skips SVG processing), else decoded at the size the answer needs, checked against the limits, rendered
+/// and encoded in the format imgproxy's rules pick.
 struct SourceDrawing: Sendable {
     let renderer: ProxyRenderer
     let metrics: ProxyMetrics
@@ -17,7 +18,7 @@ struct SourceDrawing: Sendable {
         let detected = ImageFormat.detect(source)
         if options.raw { return (source, detected) }
         // Before skip_processing: an SVG that is passed on is always a sanitised one.
-        if detected == .svg, options.format == nil || options.format == .svg {
+        if detected == .svg, passesSVGOn(options) {
             // A gzipped document (`.svgz`) is answered as plain SVG: the sanitiser reads text.
             let document = try Gzip.inflatedIfCompressed(source)
             do {
@@ -34,7 +35,10 @@ struct SourceDrawing: Sendable {
             throw ProxyError(status: 422, "this server cannot write svg from a \(detected.rawValue) source")
         }
         let properties = try coders.properties(of: source)
-        try checkLimits(properties, options: options)
+        // An embedded thumbnail is what imgproxy checks the limits against: it is the source from here on.
+        let thumbnailFirst = options.enforceThumbnail == true
+            && SourceDecodePlan.embeddedThumbnailFormats.contains(properties.format)
+        if !thumbnailFirst { try checkLimits(size: properties.size, frames: properties.frameCount, options: options) }
         let output = outputFormat(for: properties, request: request)
         let plan = try SourceDecodePlan(
             properties: properties, options: options, output: output,
@@ -44,6 +48,9 @@ struct SourceDrawing: Sendable {
         let decodeStarted = ContinuousClock.now
         let image = try coders.decode(source, options: plan.decodeOptions)
         metrics.decoded(after: ContinuousClock.now - decodeStarted)
+        if plan.usesEmbeddedThumbnail {
+            try checkLimits(size: image.size, frames: image.frames.count, options: options)
+        }
         var rendering = options
         if plan.picksFrame, image.frames.count == 1 { rendering.frame = nil }  // the decoder picked it
         if rendering.quality == 0 {
@@ -51,8 +58,20 @@ struct SourceDrawing: Sendable {
             rendering.quality = [options.formatQuality[output], configuration.formatQuality[output]]
                 .compactMap { $0 }.first { $0 > 0 } ?? 0
         }
-        let data = try renderer.render(image, options: rendering, format: output, geometry: plan.geometry)
+        let data = try renderer.render(image, options: rendering, format: output,
+                                       geometry: plan.usesEmbeddedThumbnail ? nil : plan.geometry)
         return (data, output.imageFormat)
+    }
+
+    /// Whether an SVG source is answered as (sanitised) SVG, by imgproxy's rule: when the URL names SVG, or names
+    /// no format unless the server always rasterises SVG, which `skip_processing:svg` overrides. A format from
+    /// `Accept` does not count: it is what a raster answer would be.
+    private func passesSVGOn(_ options: ProcessingOptions) -> Bool {
+        switch options.format {
+        case .svg?: true
+        case nil: !configuration.alwaysRasterizesSVG || options.skipProcessing.contains("svg")
+        default: false
+        }
     }
 
     /// The URL's (or `Accept`'s) format, else imgproxy's preferred-formats rule; a format this server does not
@@ -68,9 +87,11 @@ struct SourceDrawing: Sendable {
 
     /// The URL's own security limits (imgproxy's rule: an animation's frames each against the frame limit when
     /// one is set, else all frames together against the source limit).
-    private func checkLimits(_ properties: ImageProperties, options: ProcessingOptions) throws(ProxyError) {
+    private func checkLimits(size: PixelSize, frames frameCount: Int, options: ProcessingOptions)
+        throws(ProxyError)
+    {
         let limits = options.limits
-        let frames = max(1, properties.frameCount), pixels = properties.size.area
+        let frames = max(1, frameCount), pixels = size.area
         if frames > 1, let framePixels = limits.maximumAnimationFramePixels, framePixels > 0 {
             guard pixels <= framePixels else {
                 throw ProxyError(status: 422, "a frame has \(pixels) pixels, over this URL's limit of \(framePixels)")

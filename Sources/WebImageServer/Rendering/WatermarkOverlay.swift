@@ -3,8 +3,9 @@ import WebImage
 /// Draws a ``ProxyWatermark`` over a result as imgproxy's `watermark` option does: scaled (when asked) to fit
 /// a box of `scale` times the result's size, then either placed once by a gravity (offsets in pixels times the
 /// device pixel ratio; it may hang over the edge) or, for `re`, repeated over the whole result in a grid centred
-/// on it, the offsets being the gaps between copies. Its alpha is multiplied by the opacity and it is composited
-/// over each frame; a result without alpha stays without.
+/// on it, the offsets being the gaps between copies. Its alpha is multiplied by the option's opacity times the
+/// watermark's own (imgproxy multiplies the two) and it is composited over each frame; a result without alpha
+/// stays without.
 struct WatermarkOverlay {
     var mark: ProxyWatermark
     var options: ProcessingOptions.Watermark
@@ -12,7 +13,8 @@ struct WatermarkOverlay {
     var dpr: Double
 
     func transform(_ image: Image) throws -> Image {
-        guard options.opacity > 0 else { return image }
+        let combined = min(max(options.opacity, 0), 1) * min(max(mark.opacity, 0), 1)
+        guard combined > 0 else { return image }
         let size = image.size
         var tile = try scaledMark(for: size)
         let origin: (x: Int, y: Int)
@@ -27,7 +29,7 @@ struct WatermarkOverlay {
             // The grid of copies is centred: its (odd) number of copies sticks out equally on both sides.
             origin = (-(across * tile.width - size.width) / 2, -(down * tile.height - size.height) / 2)
         }
-        let opacity = Int((min(max(options.opacity, 0), 1) * 256).rounded())
+        let opacity = Int((combined * 256).rounded())
         let repeats = options.position == nil
         return try image.mappingFrames { frame in
             try Self.composite(tile, over: frame, at: origin, repeating: repeats, opacity: opacity)

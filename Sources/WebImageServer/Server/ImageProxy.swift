@@ -77,8 +77,8 @@ public final class ImageProxy: Sendable {
     /// Reads and decodes the watermark image of ``ProxyConfiguration/watermarkPath`` or
     /// ``ProxyConfiguration/watermarkURL``, once, before serving: until then (and without either) the `watermark`
     /// option draws nothing.
-    /// - Throws: ``ProxyConfigurationError`` when the file cannot be read, the download fails, or the image does
-    ///   not decode.
+    /// - Throws: ``ProxyConfigurationError`` when the file cannot be read, the download fails, the image does
+    ///   not decode, or ``ProxyConfiguration/watermarkOpacity`` is not above 0 and at most 1.
     public func loadWatermark() async throws(ProxyConfigurationError) {
         let data: Data
         if let path = configuration.watermarkPath {
@@ -95,7 +95,7 @@ public final class ImageProxy: Sendable {
         } else {
             return
         }
-        watermarks.current = try ProxyWatermark(data: data, coders: coders)
+        watermarks.current = try ProxyWatermark(data: data, coders: coders, opacity: configuration.watermarkOpacity)
     }
 
     /// Connects to Redis when one is configured. Throws ``RedisError/authenticationFailed(_:)`` for credentials it

@@ -39,9 +39,14 @@ public struct ImageProxyMiddleware<Context: RequestContext>: RouterMiddleware {
         guard path.hasPrefix(prefix), prefix.isEmpty || path.dropFirst(prefix.count).first == "/" else {
             return try await next(request, context)
         }
+        let headers = request.headers
+        // The first field of each name, as imgproxy reads them (a repeated field is not joined into a list).
+        let hints = ClientHints(
+            secCHDPR: headers[values: HintHeaders.secCHDPR].first, dpr: headers[values: HintHeaders.dpr].first,
+            secCHWidth: headers[values: HintHeaders.secCHWidth].first, width: headers[values: HintHeaders.width].first)
         let proxyRequest = ProxyRequest(
             method: request.method.rawValue, path: String(path.dropFirst(prefix.count)),
-            accept: request.headers[.accept], ifNoneMatch: request.headers[.ifNoneMatch])
+            accept: headers[.accept], ifNoneMatch: headers[.ifNoneMatch], clientHints: hints)
         let answer: ProxyResponse
         if let disconnects, let channel = (context as? any ChannelRequestContext)?.channel {
             answer = await disconnects.run(on: channel) { await proxy.respond(to: proxyRequest) }
@@ -51,6 +56,14 @@ public struct ImageProxyMiddleware<Context: RequestContext>: RouterMiddleware {
         return Response(status: HTTPResponse.Status(code: answer.status), headers: answer.headers,
                         body: ResponseBody(byteBuffer: answer.body))
     }
+}
+
+/// The client hints' request headers (their names match whatever their case).
+private enum HintHeaders {
+    static let secCHDPR = HTTPField.Name("Sec-CH-DPR")!
+    static let dpr = HTTPField.Name("DPR")!
+    static let secCHWidth = HTTPField.Name("Sec-CH-Width")!
+    static let width = HTTPField.Name("Width")!
 }
 
 /// A request context that knows its connection's channel (so the proxy can notice its client leaving).

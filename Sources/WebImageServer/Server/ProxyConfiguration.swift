@@ -74,6 +74,21 @@ public struct ProxyConfiguration: Sendable {
     /// Whether stripping metadata keeps who made the image and who owns it unless the URL says
     /// `keep_copyright:0` (imgproxy's `IMGPROXY_KEEP_COPYRIGHT`). Default on.
     public var keepsCopyright = true
+    /// The watermark's own opacity, above 0 and at most 1 (imgproxy's `IMGPROXY_WATERMARK_OPACITY`): the
+    /// `watermark` option's opacity is multiplied by it. Default 1.
+    public var watermarkOpacity = 1.0
+
+    /// Whether requests' client hints (`Sec-CH-DPR`/`DPR`, `Sec-CH-Width`/`Width`) set the width and `dpr` a URL
+    /// leaves unset (imgproxy's `IMGPROXY_ENABLE_CLIENT_HINTS`); answers then say which headers they vary on.
+    /// Default off.
+    public var readsClientHints = false
+    /// Whether an SVG source is drawn into a raster answer when the URL names no format, instead of being answered
+    /// as sanitised SVG (imgproxy's `IMGPROXY_ALWAYS_RASTERIZE_SVG`); the answer's format then follows
+    /// ``preferredFormats`` (or `Accept`), and `skip_processing:svg` still passes it on as SVG. Default off.
+    public var alwaysRasterizesSVG = false
+    /// Whether a HEIC or AVIF source's embedded thumbnail is used instead of its main image when the URL does not
+    /// say (`enforce_thumbnail`; imgproxy's `IMGPROXY_ENFORCE_THUMBNAIL`). Default off.
+    public var enforcesThumbnail = false
 
     /// How URLs' options are read under this configuration.
     var parsingRules: ProcessingOptions.ParsingRules {

@@ -13,13 +13,18 @@ public struct ProxyRequest: Sendable {
     public var accept: String?
     /// The `If-None-Match` header, if any.
     public var ifNoneMatch: String?
+    /// What the `Sec-CH-DPR`, `DPR`, `Sec-CH-Width` and `Width` headers say; used only when the proxy reads client
+    /// hints (``ProxyConfiguration/readsClientHints``).
+    public var clientHints: ClientHints
 
     /// A request as the adapter saw it.
-    public init(method: String, path: String, accept: String? = nil, ifNoneMatch: String? = nil) {
+    public init(method: String, path: String, accept: String? = nil, ifNoneMatch: String? = nil,
+                clientHints: ClientHints = ClientHints()) {
         self.method = method
         self.path = path
         self.accept = accept
         self.ifNoneMatch = ifNoneMatch
+        self.clientHints = clientHints
     }
 }
 

@@ -28,7 +28,7 @@ struct ProxyResponder: Sendable {
         headers[.lastModified] = result.lastModified
         headers[.cacheControl] = cacheControl(expires: request.options.expires, now: now)
         headers[.contentSecurityPolicy] = Self.contentSecurityPolicy
-        if request.varies { headers[.vary] = "Accept" }
+        if let vary = request.vary { headers[.vary] = vary }
         return notModified ? ProxyResponse(status: 304, headers: headers)
                            : ProxyResponse(status: 200, headers: headers, body: result.body)
     }

@@ -32,7 +32,11 @@ enum ProxyRoute: Sendable {
             // Without a key any signature passes, but a path that starts with an option has none at all.
             throw ProxyError.forbidden("the signature segment is missing: the path starts with an option")
         }
-        var options = try ProcessingOptions(segments: path.options, rules: configuration.parsingRules)
+        let hints = configuration.readsClientHints ? request.clientHints : ClientHints()
+        var options = try ProcessingOptions(segments: path.options, rules: configuration.parsingRules,
+                                            clientHints: hints)
+        // The server's default, settled here so that the key says what is done (off is one key, however asked).
+        options.enforceThumbnail = (options.enforceThumbnail ?? configuration.enforcesThumbnail) ? true : nil
         if let expires = options.expires, Double(expires) < Date().timeIntervalSince1970 {
             throw ProxyError.invalidURL("the URL expired at \(expires)")
         }
@@ -49,9 +53,25 @@ enum ProxyRoute: Sendable {
         if let format = chosen, format != .svg, !coders.canEncode(to: format.imageFormat) {
             throw ProxyError(status: 422, "this server cannot write \(format.rawValue)")
         }
+        var vary: [String] = []
+        if options.format == nil, configuration.negotiation.dependsOnAccept { vary.append("Accept") }
+        if configuration.readsClientHints { vary += ClientHints.varyHeaderNames }
         return RenderRequest(
-            source: url, options: options, format: chosen,
-            varies: options.format == nil && configuration.negotiation.dependsOnAccept,
-            key: "\(path.source)\n\(options.cacheKey)\n\(chosen?.rawValue ?? "source")")
+            source: url, options: options, format: chosen, vary: vary.isEmpty ? nil : vary.joined(separator: ", "),
+            key: "\(path.source)\n\(options.cacheKey)\n\(chosen?.rawValue ?? "source")"
+                + serverSettingsKey(options, configuration: configuration))
+    }
+
+    /// The server settings that change this request's result, for its cache key (results outlive a restart with
+    /// other settings, and Redis shares them between servers); empty when all are at their defaults, so that
+    /// keys made before these settings existed still match.
+    private static func serverSettingsKey(_ options: ProcessingOptions, configuration: ProxyConfiguration) -> String {
+        var key = ""
+        if options.watermark != nil, configuration.watermarkOpacity != 1 {
+            key += "\nwmo:\(configuration.watermarkOpacity)"
+        }
+        // Only an SVG source without a format in the URL is answered differently.
+        if options.format == nil, configuration.alwaysRasterizesSVG { key += "\nrsvg" }
+        return key
     }
 }

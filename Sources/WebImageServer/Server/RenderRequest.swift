@@ -9,8 +9,9 @@ struct RenderRequest: Sendable {
     let options: ProcessingOptions
     /// The output format: the URL's, or the one negotiated from `Accept`; `nil` follows the source's.
     let format: OutputFormat?
-    /// Whether the answer depends on `Accept` (it then says `Vary: Accept`).
-    let varies: Bool
+    /// The answer's `Vary` header: the request headers it depends on besides its URL (`Accept` when the format
+    /// was negotiated, the client hints' when the server reads them); `nil` for none.
+    let vary: String?
     /// The result's cache key: the source, the options that change the output, and the format.
     let key: String
 }

@@ -75,6 +75,22 @@ import WebImageTIFF
         #expect(pool.restartCount == 0)  // a decoder's error is an answer, not a failure of the helper
     }
 
+    /// `enforce_thumbnail` crosses the pipe: the helper (the `webimage` executable, whose AVIF coder reads
+    /// thumbnails through libheif) answers the 40×30 thumbnail items of the 160×120 fixtures.
+    @Test func embeddedThumbnailsAreAskedOfTheHelpers() throws {
+        let pool = try Self.pool(size: 1)
+        let coders = ImageCoders.isolating(IsolatedCoder.defaultFormats, in: pool, behind: Self.inProcess)
+        let thumbnail = DecodeOptions(prefersEmbeddedThumbnail: true)
+        let heic = try IsolationFixtures.heic("thumb")
+        let decoded = try coders.decode(heic, options: thumbnail)
+        #expect(decoded.size == PixelSize(width: 40, height: 30) && decoded.flags.contains(.thumbnail))
+        #expect(decoded.pixels.bytes == (try Self.inProcess.decode(heic, options: thumbnail)).pixels.bytes)
+        #expect(try coders.decode(heic).size == PixelSize(width: 160, height: 120))
+        let avif = try IsolationFixtures.file("Tests/WebImageHEIFTests/Fixtures/thumb.avif")
+        #expect(try coders.decode(avif, options: thumbnail).size == PixelSize(width: 40, height: 30))
+        #expect(try coders.decode(avif).size == PixelSize(width: 160, height: 120))
+    }
+
     @Test func aHelperThatStopsAnsweringIsKilledAndItsRequestFailsWithATypedError() throws {
         // The limit must also let the replacement start and decode a photo: under AddressSanitizer on a loaded
         // machine that took over a second (CI, 2026-11-25). A hang is waited out for the whole limit.

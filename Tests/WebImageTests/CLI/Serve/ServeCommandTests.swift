@@ -125,6 +125,52 @@ import WebImage
         try? FileManager.default.removeItem(at: folder)
     }
 
+    /// imgproxy's server settings as flags and variables: client hints read from real request headers, SVG
+    /// sources rasterised, HEIC thumbnails enforced (decoded by the helpers); a watermark opacity out of range
+    /// stops the server from starting.
+    @Test func imgproxysServerSettingsReachTheProxy() async throws {
+        let origin = try await TestImageServer.start()
+        let pixels = try PixelBuffer(width: 80, height: 60, filledWith: RGBA(10, 200, 30))
+        origin.serve("a.png", data: try ImageCoders.shared.encode(Image(pixels: pixels), as: .png),
+                     contentType: "image/png")
+        origin.serve("icon.svg", data: Data(#"<svg xmlns="http://www.w3.org/2000/svg" width="20" height="10"/>"#.utf8),
+                     contentType: "image/svg+xml")
+        origin.serve("thumb.heic", data: try IsolationFixtures.heic("thumb"), contentType: "image/heic")
+        let folder = try CommandLineTool.temporaryFolder()
+        let server = try await ServeProcess.start(
+            ["--insecure", "--bind", "127.0.0.1:0", "--allow-loopback-sources", "--cache-dir", folder.path,
+             "--enable-client-hints", "--always-rasterize-svg", "--watermark-opacity", "0.5"],
+            environment: ["WEBIMAGE_ENFORCE_THUMBNAIL": "1"])
+        func path(_ options: String, _ name: String) -> String {
+            "/_" + options + "/plain/" + origin.url("/files/\(name)").absoluteString
+        }
+        func header(_ answer: (status: Int, headers: [(String, String)], body: Data), _ name: String) -> String? {
+            answer.headers.first { $0.0.lowercased() == name.lowercased() }?.1
+        }
+        let hinted = try await server.get(path("", "a.png"), headers: [("Sec-CH-DPR", "2"), ("Width", "40")])
+        #expect(hinted.status == 200 && header(hinted, "Vary") == "Sec-Ch-Dpr, Dpr, Sec-Ch-Width, Width")
+        #expect(try ImageCoders.shared.decode(hinted.body).size == PixelSize(width: 40, height: 30))
+        let svg = try await server.get(path("", "icon.svg"))
+        #expect(svg.status == 200 && header(svg, "Content-Type") == "image/png")
+        let thumbnail = try await server.get(path("", "thumb.heic") + "@png")
+        #expect(try ImageCoders.shared.decode(thumbnail.body).size == PixelSize(width: 40, height: 30))
+        let full = try await server.get(path("/eth:0", "thumb.heic") + "@png")
+        #expect(try ImageCoders.shared.decode(full.body).size == PixelSize(width: 160, height: 120))
+        #expect(await server.terminate() == 0)
+
+        let help = try await CommandLineTool.run(["serve", "--help"])
+        for flag in ["--enable-client-hints", "--always-rasterize-svg", "--watermark-opacity", "--enforce-thumbnail"] {
+            #expect(help.stdout.contains(flag), "\(flag)")
+        }
+        for opacity in ["1.5", "0", "-1"] {
+            let refused = try await CommandLineTool.run(["serve", "--insecure", "--bind", "127.0.0.1:0",
+                                                         "--watermark-opacity=" + opacity])
+            #expect(refused.status != 0 && refused.stderr.contains("--watermark-opacity"), "\(opacity)")
+        }
+        await origin.shutdown()
+        try? FileManager.default.removeItem(at: folder)
+    }
+
     /// imgproxy's signature, computed here independently with Python's hmac module's rules: HMAC-SHA256 over
     /// salt ‖ path, URL-safe Base64 without padding (written with Foundation only, not the server's code).
     private func signature(_ path: String, keyHex: String, saltHex: String) throws -> String {

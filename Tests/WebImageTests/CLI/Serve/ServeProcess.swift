@@ -59,12 +59,13 @@ final class ServeProcess: Sendable {
     /// Everything the process logged on stderr so far.
     var standardError: String { String(decoding: (try? Data(contentsOf: errorOutput)) ?? Data(), as: UTF8.self) }
 
-    /// GETs (or HEADs) `path` from the server.
-    func get(_ path: String, head: Bool = false) async throws
+    /// GETs (or HEADs) `path` from the server, with `headers` added to the request.
+    func get(_ path: String, head: Bool = false, headers: [(String, String)] = []) async throws
         -> (status: Int, headers: [(String, String)], body: Data)
     {
         var request = HTTPClientRequest(url: address + path)
         if head { request.method = .HEAD }
+        for (name, value) in headers { request.headers.add(name: name, value: value) }
         let response = try await HTTPClient.shared.execute(request, timeout: .seconds(600))
         let body = try await response.body.collect(upTo: 64 << 20)
         return (Int(response.status.code), response.headers.map { ($0.name, $0.value) }, Data(body.readableBytesView))
