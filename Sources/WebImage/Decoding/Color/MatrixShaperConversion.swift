@@ -57,18 +57,18 @@ struct MatrixShaperConversion: Sendable {
             outputCurve.withUnsafeBufferPointer { output in
                 guard let table = table.baseAddress, let output = output.baseAddress else { return }
                 let rounding = SIMD4<Int32>(repeating: 1 << (Int32(Self.fractionBits) - 1))
-                let top = SIMD4<Int32>(repeating: Int32(Self.outputTableSize - 1))
+                let top = Int32(Self.outputTableSize - 1)
                 var offset = 0
                 let end = count * 4
                 while offset < end {
                     let sum = table[Int(source[offset])] &+ table[256 &+ Int(source[offset + 1])]
                         &+ table[512 &+ Int(source[offset + 2])] &+ rounding
                     // Clipped into the table's range: out-of-gamut colours lose what does not fit, per channel.
-                    let linear = (sum &>> Int32(Self.fractionBits)).clamped(lowerBound: .zero, upperBound: top)
+                    let linear = sum &>> Int32(Self.fractionBits)
                     let alpha = source[offset + 3]
-                    destination[offset] = output[Int(linear.x)]
-                    destination[offset + 1] = output[Int(linear.y)]
-                    destination[offset + 2] = output[Int(linear.z)]
+                    destination[offset] = output[Int(min(max(linear.x, 0), top))]
+                    destination[offset + 1] = output[Int(min(max(linear.y, 0), top))]
+                    destination[offset + 2] = output[Int(min(max(linear.z, 0), top))]
                     destination[offset + 3] = alpha
                     offset &+= 4
                 }
