@@ -236,13 +236,14 @@ import WebImage
             ["c:5:5:ea"], ["q:50"], ["f:png"], ["bl:1"], ["sh:1"], ["rot:90"], ["dpr:2"], ["bg:ff0000"],
             ["sm:0"], ["mb:1000"], ["frame:1"], ["round:4"], ["cb:x"], ["cb:y"], ["mw:5"], ["mh:5"],
             ["z:2"], ["ex:1"], ["ex:1:no"], ["exar:1"], ["pd:2"], ["ar:0"], ["fl:1"], ["fl:0:1"], ["pix:4"], ["t:5"],
-            ["wm:0.5"], ["fq:webp:50"], ["skp:png"], ["raw:1"], ["kcr:0"], ["scp:1"], ["eth:1"], ["eth:0"], ["ph:1"],
+            ["wm:0.5"], ["fq:webp:50"], ["skp:png"], ["raw:1"], ["kcr:0"], ["scp:1"], ["eth:1"], ["ph:1"],
         ]
         let keys = try variants.map { try ProcessingOptions(segments: $0).cacheKey }
         #expect(Set(keys).count == variants.count)
         // The server's metadata defaults are settled while parsing: spelling them out renders the same bytes,
         // and a server with other defaults keys its results apart.
         #expect(try ProcessingOptions(segments: []).cacheKey == ProcessingOptions(segments: ["sm:1", "kcr:1"]).cacheKey)
+        #expect(try ProcessingOptions(segments: []).cacheKey == ProcessingOptions(segments: ["eth:0"]).cacheKey)
         let keeping = ProcessingOptions.ParsingRules(stripsMetadata: false)
         #expect(try ProcessingOptions(segments: [], rules: keeping).cacheKey != ProcessingOptions(segments: []).cacheKey)
     }

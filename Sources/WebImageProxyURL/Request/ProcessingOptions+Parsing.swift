@@ -16,18 +16,21 @@ extension ProcessingOptions {
         public var stripsMetadata: Bool
         /// `keep_copyright` when neither the URL nor a preset sets it (imgproxy's `IMGPROXY_KEEP_COPYRIGHT`).
         public var keepsCopyright: Bool
+        /// `enforce_thumbnail` when neither the URL nor a preset sets it (imgproxy's `IMGPROXY_ENFORCE_THUMBNAIL`).
+        public var enforcesThumbnail: Bool
 
         /// Rules with `presets`, options allowed in URLs, security options refused, metadata stripped but for
         /// copyright (imgproxy's defaults).
         public init(presets: ProxyPresets = ProxyPresets(), onlyPresets: Bool = false,
                     allowsSecurityOptions: Bool = false, allowedOptions: Set<String> = [],
-                    stripsMetadata: Bool = true, keepsCopyright: Bool = true) {
+                    stripsMetadata: Bool = true, keepsCopyright: Bool = true, enforcesThumbnail: Bool = false) {
             self.presets = presets
             self.onlyPresets = onlyPresets
             self.allowsSecurityOptions = allowsSecurityOptions
             self.allowedOptions = allowedOptions
             self.stripsMetadata = stripsMetadata
             self.keepsCopyright = keepsCopyright
+            self.enforcesThumbnail = enforcesThumbnail
         }
     }
 
@@ -62,6 +65,8 @@ extension ProcessingOptions {
         // Settled here, so that the result's cache key says what was applied whatever the server's defaults.
         stripMetadata = stripMetadata ?? rules.stripsMetadata
         keepCopyright = keepCopyright ?? rules.keepsCopyright
+        // Off is one key however it was asked for (`eth:0`, or nothing).
+        enforceThumbnail = (enforceThumbnail ?? rules.enforcesThumbnail) ? true : nil
     }
 
     /// Like ``init(segments:rules:)`` with only presets as rules.

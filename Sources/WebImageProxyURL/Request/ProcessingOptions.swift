@@ -112,7 +112,7 @@ public struct ProcessingOptions: Sendable, Hashable {
     /// Whether the ICC profile is removed (pixels converted to sRGB first); `nil` is the server's default.
     public var stripColorProfile: Bool?
     /// Whether a source's embedded thumbnail (HEIC and AVIF only, as in imgproxy) is used instead of its main image,
-    /// whatever the thumbnail's size; `nil` is the server's default (the main image).
+    /// whatever the thumbnail's size; parsing settles the server's default, leaving `true` or `nil` (the main image).
     public var enforceThumbnail: Bool?
     /// Whether a source with more than 8 bits a channel keeps them; `nil` is the server's default (8 bits).
     public var preserveHDR: Bool?

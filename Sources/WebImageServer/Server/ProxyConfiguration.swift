@@ -94,7 +94,8 @@ public struct ProxyConfiguration: Sendable {
     var parsingRules: ProcessingOptions.ParsingRules {
         ProcessingOptions.ParsingRules(presets: presets, onlyPresets: onlyPresets,
                                        allowsSecurityOptions: allowsSecurityOptions, allowedOptions: allowedOptions,
-                                       stripsMetadata: stripsMetadata, keepsCopyright: keepsCopyright)
+                                       stripsMetadata: stripsMetadata, keepsCopyright: keepsCopyright,
+                                       enforcesThumbnail: enforcesThumbnail)
     }
     /// How long a source download may take. Default 10 s.
     public var downloadTimeout: Duration = .seconds(10)

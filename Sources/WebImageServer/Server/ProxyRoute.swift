@@ -35,8 +35,6 @@ enum ProxyRoute: Sendable {
         let hints = configuration.readsClientHints ? request.clientHints : ClientHints()
         var options = try ProcessingOptions(segments: path.options, rules: configuration.parsingRules,
                                             clientHints: hints)
-        // The server's default, settled here so that the key says what is done (off is one key, however asked).
-        options.enforceThumbnail = (options.enforceThumbnail ?? configuration.enforcesThumbnail) ? true : nil
         if let expires = options.expires, Double(expires) < Date().timeIntervalSince1970 {
             throw ProxyError.invalidURL("the URL expired at \(expires)")
         }
