@@ -93,7 +93,7 @@ import WebImage
         }
     }
 
-    @Test func theVaryHeaderNamesAcceptToWhenTheFormatIsNegotiated() async throws {
+    @Test func theVaryHeaderNamesAcceptToWhenTheServerNegotiates() async throws {
         try await ProxyHarness.with(configuring: {
             $0.readsClientHints = true
             $0.negotiation = FormatNegotiation(offersAVIF: false, offersWebP: true)
@@ -102,11 +102,12 @@ import WebImage
             #expect(negotiated.header("Vary") == "Accept, Sec-Ch-Dpr, Dpr, Sec-Ch-Width, Width")
             #expect(negotiated.header("Content-Type") == "image/webp")
             let named = await harness.get(harness.plainPath([], "photo.jpg", ext: "png"), accept: "image/webp")
-            #expect(named.header("Vary") == "Sec-Ch-Dpr, Dpr, Sec-Ch-Width, Width")
+            // imgproxy names Accept whenever it negotiates, a format in the URL or not.
+            #expect(named.header("Vary") == "Accept, Sec-Ch-Dpr, Dpr, Sec-Ch-Width, Width")
             // A 304 says it too, as imgproxy's does.
             let etag = try #require(named.header("ETag"))
             let unchanged = await harness.get(harness.plainPath([], "photo.jpg", ext: "png"), ifNoneMatch: etag)
-            #expect(unchanged.status == 304 && unchanged.header("Vary") == "Sec-Ch-Dpr, Dpr, Sec-Ch-Width, Width")
+            #expect(unchanged.status == 304 && unchanged.header("Vary") == "Accept, Sec-Ch-Dpr, Dpr, Sec-Ch-Width, Width")
         }
     }
 

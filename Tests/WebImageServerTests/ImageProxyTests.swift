@@ -78,7 +78,8 @@ import WebImage
             let old = await harness.get(path, accept: "*/*")
             #expect(old.header("Content-Type") == "image/jpeg" && old.header("Vary") == "Accept")
             let explicit = await harness.get(harness.plainPath(["w:40"], "photo.jpg", ext: "png"), accept: "image/webp")
-            #expect(explicit.header("Content-Type") == "image/png" && explicit.header("Vary") == nil)
+            // imgproxy says Vary whenever it negotiates, a format in the URL or not.
+            #expect(explicit.header("Content-Type") == "image/png" && explicit.header("Vary") == "Accept")
         }
     }
 

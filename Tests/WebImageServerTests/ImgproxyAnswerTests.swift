@@ -97,6 +97,15 @@ import WebImage
             #expect(await harness.get(harness.plainPath(["w:20"], "opaque.webp")).header("Content-Type") == "image/jpeg")
             #expect(await harness.get(harness.plainPath(["w:20"], "clear.webp")).header("Content-Type") == "image/png")
             #expect(await harness.get(harness.plainPath(["w:20"], "anim.gif")).header("Content-Type") == "image/gif")
+            // What the answer can hold decides, not the source: a background flattens transparency away, padding
+            // and extending add some.
+            func type(_ options: [String], _ name: String) async -> String? {
+                await harness.get(harness.plainPath(options, name)).header("Content-Type")
+            }
+            #expect(await type(["w:20", "bg:ffffff"], "clear.webp") == "image/jpeg")
+            #expect(await type(["w:20", "pd:4"], "opaque.webp") == "image/png")
+            #expect(await type(["rs:fit:60:60", "ex:1"], "opaque.webp") == "image/png")
+            #expect(await type(["w:20", "pd:4", "bg:00ff00"], "opaque.webp") == "image/jpeg")
         }
         try await ProxyHarness.with(configuring: { $0.preferredFormats = [.webp] }) { harness in
             #expect(await harness.get(harness.plainPath(["w:20"], "photo.jpg")).header("Content-Type") == "image/webp")

@@ -77,14 +77,13 @@ public enum OutputFormat: String, Sendable, Hashable, CaseIterable {
 
     /// The output for a source in `format` when the URL names none and `Accept` picks none, by imgproxy's
     /// preferred-formats rule: the source's format when it is one of `preferred` (imgproxy's default list: JPEG,
-    /// PNG, GIF), else the first preferred format that fits, PNG before JPEG for a source with transparency and
-    /// GIF (or another preferred animated format) for an animation.
+    /// PNG, GIF), else the first preferred format that holds what the answer needs: transparency when
+    /// `hasAlpha` (the caller says whether the answer can have any), animation when `isAnimated`; else the first.
     public static func matchingSource(_ format: ImageFormat, hasAlpha: Bool, isAnimated: Bool = false,
                                       preferred: [OutputFormat] = [.jpeg, .png, .gif]) -> OutputFormat {
         if let same = preferred.first(where: { $0.imageFormat == format }) { return same }
-        if isAnimated, let animated = preferred.first(where: \.holdsAnimation) { return animated }
-        if hasAlpha, let transparent = preferred.first(where: \.holdsTransparency) { return transparent }
-        return preferred.first ?? (hasAlpha ? .png : .jpeg)
+        let fitting = preferred.first { (!isAnimated || $0.holdsAnimation) && (!hasAlpha || $0.holdsTransparency) }
+        return fitting ?? preferred.first ?? (hasAlpha ? .png : .jpeg)
     }
 
     /// Whether the format keeps an alpha channel.

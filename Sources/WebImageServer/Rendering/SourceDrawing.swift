@@ -77,11 +77,16 @@ struct SourceDrawing: Sendable {
     /// The URL's (or `Accept`'s) format, else imgproxy's preferred-formats rule; a format this server does not
     /// write falls back to PNG or JPEG.
     private func outputFormat(for properties: ImageProperties, request: RenderRequest) -> OutputFormat {
+        // imgproxy's test for an answer that may be transparent: a background flattens everything; padding and
+        // extending add transparent areas to an opaque source.
+        let options = request.options
+        let transparent = options.background == nil
+            && (properties.hasAlpha || options.padding != ProcessingOptions.Padding() || options.extend != nil)
         let output = request.format ?? OutputFormat.matchingSource(
-            properties.format, hasAlpha: properties.hasAlpha,
-            isAnimated: properties.frameCount > 1 && request.options.frame == nil,
+            properties.format, hasAlpha: transparent,
+            isAnimated: properties.frameCount > 1 && options.frame == nil,
             preferred: configuration.preferredFormats)
-        guard renderer.coders.canEncode(to: output.imageFormat) else { return properties.hasAlpha ? .png : .jpeg }
+        guard renderer.coders.canEncode(to: output.imageFormat) else { return transparent ? .png : .jpeg }
         return output
     }
 

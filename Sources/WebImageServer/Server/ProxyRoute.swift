@@ -52,7 +52,8 @@ enum ProxyRoute: Sendable {
             throw ProxyError(status: 422, "this server cannot write \(format.rawValue)")
         }
         var vary: [String] = []
-        if options.format == nil, configuration.negotiation.dependsOnAccept { vary.append("Accept") }
+        // As imgproxy: once the server negotiates, every answer says so, whatever the URL names.
+        if configuration.negotiation.dependsOnAccept { vary.append("Accept") }
         if configuration.readsClientHints { vary += ClientHints.varyHeaderNames }
         return RenderRequest(
             source: url, options: options, format: chosen, vary: vary.isEmpty ? nil : vary.joined(separator: ", "),
