@@ -71,6 +71,16 @@ import WebImage
             let processed = await harness.get(harness.plainPath(["skp:png", "w:10"], "same.jpg"))
             #expect(try ProxyHarness.decode(processed).size == PixelSize(width: 10, height: 8))
         }
+        // A format negotiated from `Accept` is not the URL's: the source is still passed on, as imgproxy does.
+        let webp = FormatNegotiation(offersAVIF: false, offersWebP: true)
+        try await ProxyHarness.with(configuring: { $0.negotiation = webp }) { harness in
+            let original = try ProxyHarness.photo(width: 400, height: 300, as: .jpeg)
+            harness.origin.serve("same.jpg", data: original, contentType: "image/jpeg")
+            let skipped = await harness.get(harness.plainPath(["skp:jpg", "w:10"], "same.jpg"), accept: "image/webp")
+            #expect(Data(skipped.body.readableBytesView) == original && skipped.header("Content-Type") == "image/jpeg")
+            let named = await harness.get(harness.plainPath(["skp:jpg", "w:10"], "same.jpg", ext: "webp"))
+            #expect(named.header("Content-Type") == "image/webp")
+        }
     }
 
     /// imgproxy names every HEIF file `heic`: `skp:heic` passes on a file with the generic `mif1` major brand

@@ -27,8 +27,9 @@ struct SourceDrawing: Sendable {
                 throw ProxyError(status: 422, "the SVG source is not a well-formed document: \(error.reason)")
             }
         }
+        // The URL's format decides, as in imgproxy: one negotiated from `Accept` does not stop the skip.
         if let name = ProcessingOptions.sourceFormatName(of: detected), options.skipProcessing.contains(name),
-           request.format == nil || request.format?.imageFormat == detected {
+           options.format == nil || options.format?.imageFormat == detected {
             return (source, detected)
         }
         if options.format == .svg {
