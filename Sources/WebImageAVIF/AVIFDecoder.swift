@@ -1,23 +1,30 @@
 import CAVIF
-import WebImage
+@_spi(CoderSupport) import WebImage
 
 /// Decodes AVIF through libavif (AV1 by dav1d, or libaom when that is what libavif was built with).
 ///
 /// Every size and count is checked against ``DecodeOptions/limits`` from the parsed container, before the AV1
 /// decoder runs; libavif is also given the pixel limit, so the AV1 decoder refuses a frame whose sequence
 /// header is larger than the container said. 8, 10 and 12-bit images are converted to RGBA8 by libavif
-/// (straight alpha; a premultiplied file is unpremultiplied). Thumbnails and orientation are the shared
+/// (straight alpha; a premultiplied file is unpremultiplied); a deep still whose colour is converted goes through
+/// RGBA16 so that the conversion sees every bit. Thumbnails and orientation are the shared
 /// ``DecodeOptions/finish(_:sourceSize:orientation:)``.
 enum AVIFDecoder {
     static func decode(_ bytes: UnsafeRawBufferPointer, options: DecodeOptions) throws -> Image {
         let handle = try AVIFDecoderHandle.parse(bytes, sizeLimit: options.limits.maxPixels)
-        var image = try decodeFrames(handle, bytes: bytes, options: options)
-        image.colorProfile = handle.decoder.pointee.image.flatMap { AVIFColorProfile.profile(of: $0) }
+        let profile = handle.decoder.pointee.image.flatMap { AVIFColorProfile.profile(of: $0) }
+        let deep = handle.decoder.pointee.image.map { $0.pointee.depth > 8 } ?? false
+        let conversion = deep ? DeepColorConversion(from: profile, for: options.colorHandling) : nil
+        var (image, converted) = try decodeFrames(handle, bytes: bytes, options: options, conversion: conversion)
+        // A converted still carries its new space; anything else the file's, for the shared conversion.
+        image.colorProfile = converted ? conversion?.resultProfile : profile
         return image
     }
 
     private static func decodeFrames(_ handle: AVIFDecoderHandle, bytes: UnsafeRawBufferPointer,
-                                     options: DecodeOptions) throws -> Image {
+                                     options: DecodeOptions, conversion: DeepColorConversion?) throws
+        -> (image: Image, converted: Bool)
+    {
         let header = try AVIFHeader(handle, bytes: bytes)
         try options.limits.check(header.storedSize)
 
@@ -27,25 +34,26 @@ enum AVIFDecoder {
             }
             try header.checkTimingCost(frames: index + 1)
             try handle.decodeFrame(at: index)
-            return try still(handle, header: header, options: options)
+            return (try still(handle, header: header, options: options, conversion: conversion), conversion != nil)
         }
         if header.isAnimated, !options.firstFrameOnly {
-            return try AVIFSequenceDecoder.decode(handle, header: header, options: options)
+            return (try AVIFSequenceDecoder.decode(handle, header: header, options: options), false)
         }
         try handle.decodeNextFrame()
-        var image = try still(handle, header: header, options: options)
+        var image = try still(handle, header: header, options: options, conversion: conversion)
         if header.isAnimated {
             // The first frame of a sequence keeps its timing, as the other animated formats do.
             image.frames[0].duration = header.frameDurations[0]
             image.loopCount = header.loopCount
         }
-        return image
+        return (image, conversion != nil)
     }
 
     /// The frame just decoded as a still image.
-    private static func still(_ handle: AVIFDecoderHandle, header: AVIFHeader, options: DecodeOptions) throws -> Image {
-        let finished = try options.finish(try pixels(of: handle, header: header), sourceSize: header.storedSize,
-                                          orientation: header.orientation)
+    private static func still(_ handle: AVIFDecoderHandle, header: AVIFHeader, options: DecodeOptions,
+                              conversion: DeepColorConversion?) throws -> Image {
+        let finished = try options.finish(try pixels(of: handle, header: header, converting: conversion),
+                                          sourceSize: header.storedSize, orientation: header.orientation)
         var flags: Image.Flags = header.hasAlpha ? .hasAlpha : []
         if finished.reduced { flags.insert(.thumbnail) }
         return Image(frames: [ImageFrame(pixels: finished.pixels)], loopCount: 1, format: .avif,
@@ -53,9 +61,11 @@ enum AVIFDecoder {
     }
 
     /// Converts the frame just decoded from YUV (any depth, any subsampling) to RGBA8, written by libavif
-    /// straight into the new buffer. A frame whose AV1 size disagrees with the container is refused: the
-    /// properties and every other frame were sized from the container.
-    static func pixels(of handle: AVIFDecoderHandle, header: AVIFHeader) throws -> PixelBuffer {
+    /// straight into the new buffer, or with a colour `conversion`, to RGBA16 that the conversion takes to RGBA8.
+    /// A frame whose AV1 size disagrees with the container is refused: the properties and every other frame were
+    /// sized from the container.
+    static func pixels(of handle: AVIFDecoderHandle, header: AVIFHeader,
+                       converting conversion: DeepColorConversion? = nil) throws -> PixelBuffer {
         guard let image = handle.decoder.pointee.image else {
             throw ImageError(.badImageData, "AVIF: the decoder returned no image")
         }
@@ -63,6 +73,7 @@ enum AVIFDecoder {
         guard size == header.storedSize else {
             throw ImageError(.badImageData, "AVIF: a frame is \(size), the container says \(header.storedSize)")
         }
+        if let conversion { return try converted(image, size: size, with: conversion) }
         return try PixelBuffer(width: size.width, height: size.height) { output in
             var rgb = avifRGBImage()
             avifRGBImageSetDefaults(&rgb, image)
@@ -72,6 +83,26 @@ enum AVIFDecoder {
             rgb.pixels = output.baseAddress?.assumingMemoryBound(to: UInt8.self)
             rgb.rowBytes = UInt32(size.width * PixelBuffer.bytesPerPixel)
             try AVIFStatus.check(avifImageYUVToRGB(image, &rgb), action: "converting YUV to RGB")
+        }
+    }
+
+    /// The frame as RGBA16 from libavif, taken to RGBA8 by `conversion` (a temporary of 8 bytes a pixel).
+    private static func converted(_ image: UnsafeMutablePointer<avifImage>, size: PixelSize,
+                                  with conversion: DeepColorConversion) throws -> PixelBuffer {
+        let count = size.width * size.height
+        let wide = UnsafeMutableRawPointer.allocate(byteCount: count * 8, alignment: 16)
+        defer { wide.deallocate() }
+        var rgb = avifRGBImage()
+        avifRGBImageSetDefaults(&rgb, image)
+        rgb.depth = 16
+        rgb.format = AVIF_RGB_FORMAT_RGBA
+        rgb.alphaPremultiplied = 0
+        rgb.pixels = wide.assumingMemoryBound(to: UInt8.self)
+        rgb.rowBytes = UInt32(size.width * 8)
+        try AVIFStatus.check(avifImageYUVToRGB(image, &rgb), action: "converting YUV to RGB")
+        return try PixelBuffer(width: size.width, height: size.height) { output in
+            guard let base = output.baseAddress else { return }
+            conversion.convert(UnsafeRawPointer(wide), into: base, count: count)
         }
     }
 }

@@ -56,28 +56,6 @@ enum ColorConversion {
         }
     }
 
-    /// The transform that takes 16-bit RGBA samples described by `profile` straight to the 8-bit samples
-    /// `handling` asks for, and the profile the result then carries; `nil` when there is nothing to convert (no
-    /// profile, samples kept, already the target's space) or Little CMS cannot. Decoders of deep sources use it
-    /// so that the conversion sees every bit the file has, not samples already rounded to 8 bits.
-    static func sixteenBitTransform(from profile: ColorProfile?, for handling: DecodeOptions.ColorHandling)
-        -> (transform: ColorTransform, result: ColorProfile?)?
-    {
-        guard let profile, profile.space != .gray, profile.space != .cmyk else { return nil }
-        let target: ColorTransform.Target
-        switch handling {
-        case .original: return nil
-        case .sRGB:
-            guard !profile.isSRGB else { return nil }
-            target = .sRGB
-        case .displayP3:
-            guard profile.space != .displayP3 else { return nil }
-            target = .displayP3
-        }
-        guard let transform = ColorTransform.cached(from: profile, layout: .rgba16, to: target) else { return nil }
-        return (transform, target == .displayP3 ? .displayP3 : nil)
-    }
-
     /// The pixels of `pixels` through `transform`, in a new buffer.
     static func convert(_ pixels: PixelBuffer, with transform: ColorTransform) throws -> PixelBuffer {
         try PixelBuffer(width: pixels.width, height: pixels.height) { destination in

@@ -49,9 +49,9 @@ enum PNGDecoder {
                 pixels = try decodeRows(fastRows)
             } else if sixteenBit {
                 // A deep file's colour is converted while its samples still have 16 bits.
-                let precise = ColorConversion.sixteenBitTransform(from: profile, for: options.colorHandling)
-                pixels = try decodeSixteenBit(context, size: size, interlaced: interlaced, converting: precise?.transform)
-                if let precise { profile = precise.result }
+                let precise = DeepColorConversion(from: profile, for: options.colorHandling)
+                pixels = try decodeSixteenBit(context, size: size, interlaced: interlaced, converting: precise)
+                if let precise { profile = precise.resultProfile }
             } else {
                 pixels = try decodeEightBit(context, size: size)
             }
@@ -89,7 +89,7 @@ enum PNGDecoder {
     /// is one. Interlaced rows arrive once per Adam7 pass holding only that pass's pixels, so only those columns
     /// are written.
     static func decodeSixteenBit(_ context: SpngContext, size: PixelSize, interlaced: Bool,
-                                 converting transform: ColorTransform?) throws -> PixelBuffer {
+                                 converting transform: DeepColorConversion?) throws -> PixelBuffer {
         let converted = UnsafeMutablePointer<UInt8>.allocate(capacity: transform == nil ? 0 : size.width * 4)
         defer { converted.deallocate() }
         return try PixelBuffer(width: size.width, height: size.height) { output in

@@ -1,0 +1,37 @@
+/// The colour conversion of a deep source (16-bit PNG, 10 and 12-bit AVIF), done while its samples still have all
+/// their bits: Little CMS takes RGBA of 16 bits a sample straight to the 8-bit samples
+/// ``DecodeOptions/colorHandling`` asks for. Converting after rounding to 8 bits would lose what the extra bits
+/// hold; for PQ and HLG sources, whose tone mapping is part of the transform, most of their darker tones.
+///
+/// Not for users: public only behind `@_spi(CoderSupport)`, for the decoders of deep formats in their own modules.
+@_spi(CoderSupport)
+public struct DeepColorConversion: Sendable {
+    private let transform: ColorTransform
+    /// The profile the converted image carries: `nil` for sRGB, ``ColorProfile/displayP3`` for Display P3.
+    public let resultProfile: ColorProfile?
+
+    /// The conversion of samples described by `profile` for `handling`; `nil` when there is nothing to convert
+    /// (no profile, samples kept, already the target's space, gray or CMYK) or Little CMS cannot build it. The
+    /// decoder then rounds to 8 bits and the usual conversion follows.
+    public init?(from profile: ColorProfile?, for handling: DecodeOptions.ColorHandling) {
+        guard let profile, profile.space != .gray, profile.space != .cmyk else { return nil }
+        let target: ColorTransform.Target
+        switch handling {
+        case .original: return nil
+        case .sRGB:
+            guard !profile.isSRGB else { return nil }
+            target = .sRGB
+        case .displayP3:
+            guard profile.space != .displayP3 else { return nil }
+            target = .displayP3
+        }
+        guard let transform = ColorTransform.cached(from: profile, layout: .rgba16, to: target) else { return nil }
+        self.transform = transform
+        resultProfile = target == .displayP3 ? .displayP3 : nil
+    }
+
+    /// Converts `count` pixels of RGBA16 (machine byte order, alpha straight) into RGBA8.
+    public func convert(_ rgba16: UnsafeRawPointer, into rgba8: UnsafeMutableRawPointer, count: Int) {
+        transform.convert(rgba16, into: rgba8, count: count)
+    }
+}

@@ -1,0 +1,92 @@
+import CAVIF
+import CLCMS2
+import CoderTestSupport
+import Foundation
+import Testing
+import WebImage
+import WebImageAVIF
+
+/// A 10-bit AVIF's colour is converted from its 10-bit samples, not from samples already rounded to 8 bits.
+@Suite struct AVIFDeepColorTests {
+    static let width = 64, height = 32
+
+    /// 10-bit RGB values that 8 bits cannot hold, and the 16-bit samples libavif gives them back as.
+    static let tenBit: [UInt16] = (0..<(width * height)).flatMap { index -> [UInt16] in
+        let x = index % width, y = index / width
+        return [UInt16(x * 15 + y), UInt16(1023 - x * 13), UInt16(y * 31 + x % 7)]
+    }
+
+    /// A lossless 10-bit 4:4:4 AVIF (identity matrix, so the samples come back exactly) labelled Display P3 by
+    /// its code points.
+    static func file() throws -> Data {
+        let image = try #require(avifImageCreate(UInt32(width), UInt32(height), 10, AVIF_PIXEL_FORMAT_YUV444))
+        defer { avifImageDestroy(image) }
+        image.pointee.yuvRange = AVIF_RANGE_FULL
+        image.pointee.colorPrimaries = 12
+        image.pointee.transferCharacteristics = 13
+        image.pointee.matrixCoefficients = UInt16(AVIF_MATRIX_COEFFICIENTS_IDENTITY)
+        var samples = [UInt16](repeating: 0, count: width * height * 4)
+        for pixel in 0..<(width * height) {
+            for channel in 0..<3 { samples[pixel * 4 + channel] = tenBit[pixel * 3 + channel] }
+            samples[pixel * 4 + 3] = 1023
+        }
+        var rgb = avifRGBImage()
+        avifRGBImageSetDefaults(&rgb, image)
+        rgb.depth = 10
+        rgb.format = AVIF_RGB_FORMAT_RGBA
+        samples.withUnsafeMutableBytes { bytes in
+            rgb.pixels = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self)
+            rgb.rowBytes = UInt32(width * 8)
+            #expect(avifImageRGBToYUV(image, &rgb) == AVIF_RESULT_OK)
+        }
+        let encoder = try #require(avifEncoderCreate())
+        defer { avifEncoderDestroy(encoder) }
+        encoder.pointee.minQuantizer = 0
+        encoder.pointee.maxQuantizer = 0
+        encoder.pointee.speed = 10
+        var output = avifRWData(data: nil, size: 0)
+        defer { avifRWDataFree(&output) }
+        #expect(avifEncoderWrite(encoder, image, &output) == AVIF_RESULT_OK)
+        return Data(bytes: try #require(output.data), count: output.size)
+    }
+
+    /// Little CMS's conversion of the 10-bit samples (as 16-bit ones) from `icc` to 8-bit sRGB.
+    static func reference(icc: Data) -> [UInt8] {
+        var wide = [UInt16](repeating: 65_535, count: width * height * 4)
+        for pixel in 0..<(width * height) {
+            for channel in 0..<3 {
+                wide[pixel * 4 + channel] = UInt16((Double(tenBit[pixel * 3 + channel]) * 65_535 / 1023).rounded())
+            }
+        }
+        let source = icc.withUnsafeBytes { cmsOpenProfileFromMem($0.baseAddress, cmsUInt32Number($0.count)) }!
+        let destination = cmsCreate_sRGBProfile()!
+        defer {
+            cmsCloseProfile(source)
+            cmsCloseProfile(destination)
+        }
+        let transform = cmsCreateTransform(source, wi_type_rgba_16(), destination, wi_type_rgba_8(),
+                                           cmsUInt32Number(INTENT_PERCEPTUAL), cmsUInt32Number(cmsFLAGS_COPY_ALPHA))!
+        defer { cmsDeleteTransform(transform) }
+        var output = [UInt8](repeating: 0, count: width * height * 4)
+        cmsDoTransform(transform, wide, &output, cmsUInt32Number(width * height))
+        return output
+    }
+
+    @Test func aTenBitDisplayP3AVIFIsConvertedFromItsTenBitSamples() throws {
+        let avif = try Self.file()
+        let coders = ImageCoders(coders: [AVIFCoder()])
+        let stored = try coders.decode(avif, options: DecodeOptions(colorHandling: .original))
+        let profile = try #require(stored.colorProfile)
+        #expect(profile.space == .displayP3)
+        let converted = try coders.decode(avif)
+        #expect(converted.colorProfile == nil)
+        let reference = Self.reference(icc: profile.iccData)
+        let largest = zip(converted.pixels.bytes, reference).map { abs(Int($0) - Int($1)) }.max() ?? 0
+        #expect(largest <= 1, "off by \(largest) from Little CMS's 16-bit conversion")
+        let fromEightBits = ColorReference.toSRGB(stored.pixels.bytes, from: profile.iccData)
+        let differing = zip(fromEightBits, reference).filter { $0 != $1 }.count
+        let ours = zip(converted.pixels.bytes, reference).filter { $0 != $1 }.count
+        #expect(differing > 100 && ours * 10 < differing,
+                "\(ours) samples differ from the 16-bit conversion, \(differing) from the 8-bit one")
+    }
+}
