@@ -3,7 +3,8 @@ import WebImage
 
 /// Metadata blocks as cameras and editors write them, made here: a little-endian EXIF directory with an
 /// orientation, the camera's make and the copyright tags; an XMP packet with Dublin Core and Photoshop
-/// properties; a Photoshop resource block with IPTC keywords, by-line and copyright notice.
+/// properties; a Photoshop resource block with IPTC keywords, by-line and copyright notice. Computed on each
+/// use: a `Data` held in a global is reported by LeakSanitizer at exit (RELIABILITY.md).
 public enum MetadataSamples {
     public static let artist = "Ada Lovelace"
     public static let copyright = "(c) 2026 Example Photos"
@@ -33,7 +34,7 @@ public enum MetadataSamples {
     }
 
     /// An XMP packet with a creator and rights (Dublin Core), a title, and a city (Photoshop's namespace).
-    public static let xmp = Data("""
+    public static var xmp: Data { Data("""
         <?xpacket begin="\u{FEFF}" id="W5M0MpCehiHzreSzNTczkc9d"?>
         <x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">\
         <rdf:Description rdf:about="" xmlns:dc="http://purl.org/dc/elements/1.1/" \
@@ -43,11 +44,11 @@ public enum MetadataSamples {
         <dc:rights><rdf:Alt><rdf:li xml:lang="x-default">All rights reserved</rdf:li></rdf:Alt></dc:rights>\
         </rdf:Description></rdf:RDF></x:xmpmeta>
         <?xpacket end="w"?>
-        """.utf8)
+        """.utf8) }
 
     /// A Photoshop resource block whose IPTC has the record version, keywords (2:25), a by-line (2:80) and a
     /// copyright notice (2:116), behind another resource (a resolution record).
-    public static let iptc: Data = {
+    public static var iptc: Data {
         func dataset(_ record: UInt8, _ number: UInt8, _ text: String) -> [UInt8] {
             let bytes = Array(text.utf8)
             return [0x1C, record, number, UInt8(bytes.count >> 8), UInt8(bytes.count & 0xFF)] + bytes
@@ -60,7 +61,7 @@ public enum MetadataSamples {
             return data.count % 2 == 1 ? out + [0] : out
         }
         return Data(resource(0x03ED, [UInt8](repeating: 1, count: 16)) + resource(0x0404, iptc))
-    }()
+    }
 
-    public static let all = ImageMetadata(exif: exif(), xmp: xmp, iptc: iptc)
+    public static var all: ImageMetadata { ImageMetadata(exif: exif(), xmp: xmp, iptc: iptc) }
 }
