@@ -69,6 +69,23 @@ public enum ColorReference {
         return output
     }
 
+    /// RGBA samples of 16 bits (machine byte order) converted from `icc` to 8-bit sRGB by lcms in one step
+    /// (perceptual intent; alpha copied): what a deep source's conversion should give.
+    public static func toSRGB(sixteenBit rgba: [UInt16], from icc: Data) -> [UInt8] {
+        let source = icc.withUnsafeBytes { cmsOpenProfileFromMem($0.baseAddress, cmsUInt32Number($0.count)) }!
+        let destination = cmsCreate_sRGBProfile()!
+        defer {
+            cmsCloseProfile(source)
+            cmsCloseProfile(destination)
+        }
+        let transform = cmsCreateTransform(source, wi_type_rgba_16(), destination, wi_type_rgba_8(),
+                                           cmsUInt32Number(INTENT_PERCEPTUAL), cmsUInt32Number(cmsFLAGS_COPY_ALPHA))!
+        defer { cmsDeleteTransform(transform) }
+        var output = [UInt8](repeating: 0, count: rgba.count)
+        cmsDoTransform(transform, rgba, &output, cmsUInt32Number(rgba.count / 4))
+        return output
+    }
+
     /// A CMYK output profile with a lookup table (A2B0, 9 points a side) built by lcms: each ink darkens as in
     /// the naive conversion, with 20% more dot gain, so that applying it differs visibly from ignoring it.
     public static func cmykProfile() -> Data {

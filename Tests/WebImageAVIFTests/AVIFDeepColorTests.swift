@@ -1,5 +1,4 @@
 import CAVIF
-import CLCMS2
 import CoderTestSupport
 import Foundation
 import Testing
@@ -58,18 +57,7 @@ import WebImageAVIF
                 wide[pixel * 4 + channel] = UInt16((Double(tenBit[pixel * 3 + channel]) * 65_535 / 1023).rounded())
             }
         }
-        let source = icc.withUnsafeBytes { cmsOpenProfileFromMem($0.baseAddress, cmsUInt32Number($0.count)) }!
-        let destination = cmsCreate_sRGBProfile()!
-        defer {
-            cmsCloseProfile(source)
-            cmsCloseProfile(destination)
-        }
-        let transform = cmsCreateTransform(source, wi_type_rgba_16(), destination, wi_type_rgba_8(),
-                                           cmsUInt32Number(INTENT_PERCEPTUAL), cmsUInt32Number(cmsFLAGS_COPY_ALPHA))!
-        defer { cmsDeleteTransform(transform) }
-        var output = [UInt8](repeating: 0, count: width * height * 4)
-        cmsDoTransform(transform, wide, &output, cmsUInt32Number(width * height))
-        return output
+        return ColorReference.toSRGB(sixteenBit: wide, from: icc)
     }
 
     @Test func aTenBitDisplayP3AVIFIsConvertedFromItsTenBitSamples() throws {

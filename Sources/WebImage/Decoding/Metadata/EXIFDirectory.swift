@@ -25,7 +25,7 @@ package struct EXIFDirectory {
     package static let copyrightTag: UInt16 = 0x8298
 
     /// The directory of `block` (a TIFF structure, with or without the `Exif\0\0` prefix); `nil` when it is not one.
-    package init?(_ block: Data) {
+    package init?<Bytes: Collection>(_ block: Bytes) where Bytes.Element == UInt8 {
         var tiff = [UInt8](block)
         if tiff.count >= 6, tiff.prefix(6).elementsEqual(Array("Exif".utf8) + [0, 0]) { tiff.removeFirst(6) }
         guard tiff.count >= 8 else { return nil }
@@ -48,6 +48,13 @@ package struct EXIFDirectory {
             entries.append(Entry(tag: tag, type: type, count: Int(count), valueOffset: valueOffset))
         }
         self.entries = entries
+    }
+
+    /// The orientation entry's value, when there is one of type SHORT holding a valid orientation.
+    package var orientation: Orientation? {
+        guard let entry = entries.first(where: { $0.tag == Self.orientationTag }), entry.type == 3,
+              let value = Self.read16(bytes, entry.valueOffset, littleEndian) else { return nil }
+        return Orientation(rawValue: Int(value))
     }
 
     /// The text of an ASCII entry, without its terminating zero; `nil` when there is none.

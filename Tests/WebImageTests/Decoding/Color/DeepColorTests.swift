@@ -1,4 +1,3 @@
-import CLCMS2
 import CoderTestSupport
 import Foundation
 import Testing
@@ -31,28 +30,12 @@ import Testing
             + chunk("IDAT", ColorTaggedFiles.storedZlib(raw)) + chunk("IEND", [])
     }
 
-    /// Little CMS's conversion of `samples` (16 bits) to 8-bit sRGB.
-    static func referenceFromSixteenBits(icc: Data) -> [UInt8] {
-        let source = icc.withUnsafeBytes { cmsOpenProfileFromMem($0.baseAddress, cmsUInt32Number($0.count)) }!
-        let destination = cmsCreate_sRGBProfile()!
-        defer {
-            cmsCloseProfile(source)
-            cmsCloseProfile(destination)
-        }
-        let transform = cmsCreateTransform(source, wi_type_rgba_16(), destination, wi_type_rgba_8(),
-                                           cmsUInt32Number(INTENT_PERCEPTUAL), cmsUInt32Number(cmsFLAGS_COPY_ALPHA))!
-        defer { cmsDeleteTransform(transform) }
-        var output = [UInt8](repeating: 0, count: width * height * 4)
-        cmsDoTransform(transform, samples, &output, cmsUInt32Number(width * height))
-        return output
-    }
-
     @Test func aSixteenBitDisplayP3PNGIsConvertedFromItsSixteenBitSamples() throws {
         let icc = ColorReference.displayP3
         let file = Self.png(icc: icc)
         let converted = try ImageCoders.shared.decode(file)
         #expect(converted.colorProfile == nil)
-        let reference = Self.referenceFromSixteenBits(icc: icc)
+        let reference = ColorReference.toSRGB(sixteenBit: Self.samples, from: icc)
         let largest = zip(converted.pixels.bytes, reference).map { abs(Int($0) - Int($1)) }.max() ?? 0
         #expect(largest <= 1, "off by \(largest) from Little CMS's 16-bit conversion")
         // Converting the rounded 8-bit samples instead gives other values for some pixels: the test can tell.
