@@ -254,7 +254,7 @@ suite_serve() {
     swift build -c release --product webimage 2>&1 | grep -E "error" >&2 || true
     work="$(mktemp -d)"
     trap 'rm -rf "$work"' EXIT
-    /usr/bin/python3 Benchmarks/serve_bench.py "$data" "$work" .build/release/webimage "$venv/bin/thumbor"
+    /usr/bin/python3 Benchmarks/serve_bench.py "$data" "$work" .build/release/webimage "$venv/bin/thumbor" "$bench"
 }
 
 suite_redis() {

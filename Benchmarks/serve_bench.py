@@ -1,16 +1,23 @@
 """`webimage serve` beside thumbor and nginx's image_filter module, with wrk on loopback (issue 15).
 
-Usage: serve_bench.py DATA WORK WEBIMAGE THUMBOR [SECONDS]
+Usage: serve_bench.py DATA WORK WEBIMAGE THUMBOR BENCH [SECONDS]
 
 One nginx is the origin for every server (and, on a second port, runs image_filter on the same files). Each case
 is run on each server in turn with wrk (2 threads, 8 connections): "distinct" gives every request a source URL of
 its own (`/v/N/FILE` on the origin), so nothing is cached and every request fetches, decodes, resizes and encodes;
 "hot" repeats one URL, which `webimage serve` answers from its result cache, beside nginx serving the same bytes as
 a static file. Prints one JSON line per result (requests/s, p50 and p99 latency, peak RSS).
+
+The distinct-URL rows of `webimage serve` and thumbor alternate, three runs each, and report medians. Beside them,
+the decoder's floor: BENCH (WebImageBenchmarks) times one request's scaled decode and encode on one core, through
+our coders and through TurboJPEG directly, and the floor is the requests/s those times allow on the cores that wrk
+and the origin nginx leave (their CPU time read from /proc during our runs). The origin's access log says how many
+of each source's bytes it sent.
 """
 import json
 import os
 import re
+import resource
 import signal
 import subprocess
 import sys
@@ -18,16 +25,20 @@ import time
 import urllib.parse
 import urllib.request
 
-DATA, WORK, WEBIMAGE, THUMBOR = sys.argv[1:5]
-SECONDS = int(sys.argv[5]) if len(sys.argv) > 5 else 10
+DATA, WORK, WEBIMAGE, THUMBOR, BENCH = sys.argv[1:6]
+SECONDS = int(sys.argv[6]) if len(sys.argv) > 6 else 10
+ROUNDS = 3
+CORES = os.cpu_count()
 ORIGIN, FILTER, SERVE, THUMBOR_PORT = 18101, 18102, 18103, 18104
 WWW = os.path.join(WORK, "www")
 OURS = "swift-web-image"
+THUMBOR_NAME = "thumbor 7.8 (Pillow 12), 2 processes"
 
 # (name, file on the origin, output width, output extension)
 CASES = [
     ("12 MP JPEG → 300 px wide", "photo-12mp.jpg", 300, "jpg"),
     ("1 MP JPEG → 300 px wide", "photo-1mp.jpg", 300, "jpg"),
+    ("12 MP progressive JPEG → 300 px wide", "photo-12mp-progressive.jpg", 300, "jpg"),
     ("animated GIF 640×480, 20 frames → 200 px wide", "pan-640x480-20.gif", 200, "gif"),
 ]
 
@@ -56,8 +67,10 @@ error_log {WORK}/nginx-error.log;
 load_module /usr/lib/nginx/modules/ngx_http_image_filter_module.so;
 events {{ worker_connections 4096; }}
 http {{
-    # On, as `webimage serve` writes a line per request too: the hot rows compare the same work.
-    access_log {WORK}/nginx-access.log;
+    # On, as `webimage serve` writes a line per request too: the hot rows compare the same work. The bytes sent
+    # of each body say how much of a source a server read.
+    log_format sent '$request_uri $body_bytes_sent';
+    access_log {WORK}/nginx-access.log sent;
     sendfile on;
     keepalive_requests 1000000;
     types {{ image/jpeg jpg; image/gif gif; image/png png; }}
@@ -123,20 +136,86 @@ def rss_mb(pid):
     return 0.0
 
 
+def nginx_workers():
+    try:
+        with open(os.path.join(WORK, "nginx.pid")) as handle:
+            master = int(handle.read())
+        with open(f"/proc/{master}/task/{master}/children") as handle:
+            return [int(child) for child in handle.read().split()]
+    except OSError:
+        return []
+
+
+def process_cpu_seconds(pids):
+    total = 0
+    for pid in pids:
+        try:
+            with open(f"/proc/{pid}/stat") as handle:
+                fields = handle.read().rsplit(")", 1)[1].split()
+            total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        except OSError:
+            pass
+    return total
+
+
+def system_ticks():
+    with open("/proc/stat") as handle:
+        values = [int(value) for value in handle.readline().split()[1:]]
+    return sum(values), values[3] + values[4]  # all, idle + iowait
+
+
 def wrk(url_pattern, seconds=SECONDS):
-    """(requests/s, p50 ms, p99 ms, requests, errors) for `url_pattern` ({n}: a number of each request's own)."""
+    """(requests/s, p50 ms, p99 ms, requests, errors, usage) for `url_pattern` ({n}: a number of each request's
+    own); usage: the cores wrk and nginx used during the run and the share of all cores left idle."""
     parts = urllib.parse.urlsplit(url_pattern.replace("{n}", "0"))
     base = f"{parts.scheme}://{parts.netloc}"
     path = url_pattern[len(base):]
+    workers = nginx_workers()
+    nginx_before, children_before = process_cpu_seconds(workers), resource.getrusage(resource.RUSAGE_CHILDREN)
+    ticks_before, started = system_ticks(), time.monotonic()
     output = subprocess.run(
         ["wrk", "-t2", "-c8", f"-d{seconds}s", "--timeout", "60s", "-s", os.path.join(WORK, "bench.lua"), base,
          path], capture_output=True, text=True, check=True).stdout
+    elapsed = time.monotonic() - started
+    ticks_after, children_after = system_ticks(), resource.getrusage(resource.RUSAGE_CHILDREN)
+    usage = {
+        "wrk": (children_after.ru_utime + children_after.ru_stime - children_before.ru_utime
+                - children_before.ru_stime) / elapsed,
+        "nginx": (process_cpu_seconds(workers) - nginx_before) / elapsed,
+        "idle": (ticks_after[1] - ticks_before[1]) / max(1, ticks_after[0] - ticks_before[0]),
+    }
     match = re.search(r"^RESULT (\{.*\})$", output, re.M)
     if not match:
         raise SystemExit("wrk printed no result:\n" + output)
     result = json.loads(match.group(1))
     return (result["requests"] / result["seconds"], result["p50"], result["p99"], result["requests"],
-            result["errors"])
+            result["errors"], usage)
+
+
+def origin_bytes_sent(name):
+    """(requests, mean bytes sent) of the origin's answers for /v/N/`name` so far, and forgets them."""
+    log = os.path.join(WORK, "nginx-access.log")
+    sent = []
+    with open(log) as handle:
+        for line in handle:
+            uri, _, count = line.rstrip().rpartition(" ")
+            if uri.startswith("/v/") and uri.endswith("/" + name):
+                sent.append(int(count))
+    open(log, "w").close()
+    subprocess.run(["nginx", "-c", os.path.join(WORK, "nginx.conf"), "-p", WORK + "/", "-s", "reopen"], check=True)
+    return len(sent), (sum(sent) / len(sent) if sent else 0)
+
+
+def floor_times(name, width):
+    """This case's scaled decode and encode on one core: {implementation: ms} from WebImageBenchmarks."""
+    output = subprocess.run(["taskset", "-c", "0", BENCH, "serve-floor", os.path.join(WWW, name), str(width)],
+                            capture_output=True, text=True, check=True).stdout
+    return {row["impl"]: row["value"] for row in map(json.loads, output.splitlines())}
+
+
+def median(values):
+    values = sorted(values)
+    return values[len(values) // 2]
 
 
 def emit(case, impl, rate, p50, p99, errors, rss=None):
@@ -161,7 +240,7 @@ def serve_path(options, source_path, ext):
 def main():
     os.makedirs(WWW, exist_ok=True)
     os.chmod(WORK, 0o755)
-    for name in ("photo-12mp.jpg", "pan-640x480-20.gif"):
+    for name in ("photo-12mp.jpg", "photo-12mp-progressive.jpg", "pan-640x480-20.gif"):
         target = os.path.join(WWW, name)
         if not os.path.exists(target):
             subprocess.run(["cp", os.path.join(DATA, name), target], check=True)
@@ -196,19 +275,54 @@ def main():
 
         for case, name, width, ext in CASES:
             distinct = f"/v/{{n}}/{name}"
-            targets = [
+            # Measured while every server is idle, pinned to one core.
+            floors = floor_times(name, width) if ext == "jpg" else {}
+            alternating = [
                 (OURS, serve_path(f"w:{width}", distinct, ext), [serve.pid]),
-                ("thumbor 7.8 (Pillow 12), 2 processes", f"http://127.0.0.1:{THUMBOR_PORT}/unsafe/{width}x0/"
-                 f"127.0.0.1:{ORIGIN}{distinct}", [thumbor.pid]),
-                ("nginx image_filter, 2 workers", f"http://127.0.0.1:{FILTER}/w{width}{distinct}", None),
+                (THUMBOR_NAME, f"http://127.0.0.1:{THUMBOR_PORT}/unsafe/{width}x0/127.0.0.1:{ORIGIN}{distinct}",
+                 [thumbor.pid]),
             ]
+            runs = {impl: [] for impl, _, _ in alternating}
+            for _ in range(ROUNDS):
+                for impl, url, pids in alternating:
+                    wait_until_answering(url.replace("{n}", "0"))
+                    origin_bytes_sent(name)
+                    result = wrk(url)
+                    runs[impl].append((result, origin_bytes_sent(name)[1]))
+            for impl, _, pids in alternating:
+                results = [result for result, _ in runs[impl]]
+                rates = [round(result[0], 1) for result in results]
+                emit(f"{case}, distinct URLs", impl, median(rates), median([r[1] for r in results]),
+                     median([r[2] for r in results]), sum(r[4] for r in results), peak_rss_mb(pids))
+                print(json.dumps({"suite": "serve", "name": f"{case}, distinct URLs: requests/s of each run",
+                                  "impl": impl, "value": median(rates),
+                                  "unit": "req/s median (runs in order: " + ", ".join(map(str, rates)) + ")"},
+                                 ensure_ascii=False))
+            ours = [result for result, _ in runs[OURS]]
+            idle = median([result[5]["idle"] for result in ours])
+            left = CORES - median([result[5]["wrk"] for result in ours]) - median([result[5]["nginx"] for result in ours])
+            for impl, ms in floors.items():
+                print(json.dumps({"suite": "serve", "name": f"{case}, distinct URLs: requests/s",
+                                  "impl": f"decoder's floor: {impl}, {ms:.2f} ms a request on one core, "
+                                          f"on the {left:.2f} cores wrk and nginx left",
+                                  "value": left * 1000 / ms, "unit": "req/s"}, ensure_ascii=False))
+            print(json.dumps({"suite": "serve", "name": f"{case}, distinct URLs: CPU left idle during our runs",
+                              "impl": OURS, "value": 100 * idle, "unit": "%"}, ensure_ascii=False))
+            size = os.path.getsize(os.path.join(WWW, name))
+            for impl, _, _ in alternating:
+                sent = median([bytes_sent for _, bytes_sent in runs[impl]])
+                print(json.dumps({"suite": "serve", "name": f"{case}, distinct URLs: source bytes the origin sent",
+                                  "impl": impl, "value": 100 * sent / size, "unit": f"% of {size} bytes"},
+                                 ensure_ascii=False))
+            extra = [("nginx image_filter, 2 workers", f"http://127.0.0.1:{FILTER}/w{width}{distinct}", None)]
             if ext == "gif":  # the others answer the first frame only: so does this row
-                targets.insert(1, (OURS + ", first frame only", serve_path(f"w:{width}/frame:0", distinct, ext),
-                                   [serve.pid]))
-            for impl, url, pids in targets:
+                extra.insert(0, (OURS + ", first frame only", serve_path(f"w:{width}/frame:0", distinct, ext),
+                                 [serve.pid]))
+            for impl, url, pids in extra:
                 wait_until_answering(url.replace("{n}", "0"))
-                rate, p50, p99, _, errors = wrk(url)
+                rate, p50, p99, _, errors, _ = wrk(url)
                 emit(f"{case}, distinct URLs", impl, rate, p50, p99, errors, peak_rss_mb(pids) if pids else None)
+            sys.stdout.flush()
 
             # Hot: one URL again and again; nginx serves the bytes `webimage serve` answered as a static file.
             hot = serve_path(f"w:{width}", f"/{name}", ext)
@@ -217,9 +331,9 @@ def main():
             static_name = f"hot-{width}-{name}"
             with open(os.path.join(WWW, static_name), "wb") as handle:
                 handle.write(body)
-            rate, p50, p99, _, errors = wrk(hot)
+            rate, p50, p99, _, errors, _ = wrk(hot)
             emit(f"{case}, hot cache ({len(body)} bytes)", OURS, rate, p50, p99, errors)
-            rate, p50, p99, _, errors = wrk(f"http://127.0.0.1:{ORIGIN}/{static_name}")
+            rate, p50, p99, _, errors, _ = wrk(f"http://127.0.0.1:{ORIGIN}/{static_name}")
             emit(f"{case}, hot cache ({len(body)} bytes)", "nginx, the same bytes as a static file", rate, p50, p99,
                  errors)
 

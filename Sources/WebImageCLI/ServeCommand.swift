@@ -140,6 +140,10 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("source-cache-mb"), help: ArgumentHelp(
         "Disk space for cached sources, swept beyond it; 0 for no bound (default 1024).", valueName: "N"))
     var sourceCacheMB: Int?
+    @Option(name: .customLong("source-memory-mb"), help: ArgumentHelp(
+        "Memory for recently fetched sources; a source goes to disk when a second rendering uses it (default 64).",
+        valueName: "N"))
+    var sourceMemoryMB: Int?
     @Option(name: .customLong("result-cache-mb"), help: ArgumentHelp(
         "Disk space for cached results, swept beyond it; 0 for no bound (default 1024).", valueName: "N"))
     var resultCacheMB: Int?
@@ -160,11 +164,9 @@ struct ServeCommand: AsyncParsableCommand {
     func run() async throws {
         let settings = ServeSettings(command: self, environment: ProcessInfo.processInfo.environment)
         let configuration = try settings.configuration()
-        LoggingSystem.bootstrap { label in
-            var handler = StreamLogHandler.standardError(label: label)
-            handler.logLevel = .info
-            return handler
-        }
+        // A line per request: written in batches, not a system call each.
+        let output = BufferedLogOutput.standardError
+        LoggingSystem.bootstrap { label in BufferedLogHandler(label: label, output: output) }
         // Every connection costs a descriptor: the soft limit (often 1 024) would let a thousand idle or
         // half-open connections lock every other client out long before memory or CPU run short.
         OpenFileLimit.raiseToHardLimit()

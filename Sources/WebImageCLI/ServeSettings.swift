@@ -124,6 +124,9 @@ struct ServeSettings {
         if let megabytes = try number(command.sourceCacheMB, "SOURCE_CACHE_MB", "--source-cache-mb", minimum: 0) {
             configuration.sourceCacheBytes = megabytes * 1024 * 1024
         }
+        if let megabytes = try number(command.sourceMemoryMB, "SOURCE_MEMORY_MB", "--source-memory-mb", minimum: 0) {
+            configuration.sourceMemoryBytes = megabytes * 1024 * 1024
+        }
         if let megabytes = try number(command.resultCacheMB, "RESULT_CACHE_MB", "--result-cache-mb", minimum: 0) {
             configuration.resultCacheBytes = megabytes * 1024 * 1024
         }

@@ -9,6 +9,7 @@ let usage = """
            WebImageBenchmarks manager-cold BASE_URL
            WebImageBenchmarks animation eager|lazy FILE [FRAMES|auto]
            WebImageBenchmarks first-decode FILE
+           WebImageBenchmarks serve-floor FILE WIDTH
            WebImageBenchmarks thumbnail DATA_FOLDER | thumbnail-peak-way FILE streamed|full
            WebImageBenchmarks cache-scale fill FOLDER COUNT | first FOLDER LABEL | trim FOLDER
     """
@@ -42,6 +43,9 @@ do {
     case "redis": try await RedisSuite.run(url: arguments[2])
     case "first-decode": try FirstDecodeSuite.run(file: folder)
     case "thumbnail": try StreamingThumbnailSuite.run(data: folder)
+    case "serve-floor":
+        guard arguments.count == 4, let width = Int(arguments[3]) else { throw CocoaError(.fileNoSuchFile) }
+        try ServeFloorSuite.run(file: folder, width: width)
     case "thumbnail-peak-way":
         guard arguments.count == 4 else { throw CocoaError(.fileNoSuchFile) }
         try StreamingThumbnailSuite.peak(file: folder, way: arguments[3])

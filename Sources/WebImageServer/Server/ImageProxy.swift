@@ -49,10 +49,11 @@ public final class ImageProxy: Sendable {
             downloader: downloader,
             cache: DiskCache(folder: configuration.cacheDirectory.appendingPathComponent("sources"),
                              configuration: Self.diskConfiguration(sizeLimit: configuration.sourceCacheBytes)),
+            memoryBytes: configuration.sourceMemoryBytes,
             shared: shared?.sharingConnections(namespace: "webimage-serve:sources", metricsFactory: metricsFactory))
         self.coders = coders
-        // Memory holds results only: sources are decoded to each request's size, so a decoded source is not
-        // worth keeping (a 12 MP photo is 48 MB of pixels), and their bytes stay in the page cache.
+        // Memory holds results and recent sources' bytes, never decoded sources: each is decoded to its request's
+        // size, so a decoded source is not worth keeping (a 12 MP photo is 48 MB of pixels).
         results = ResultCache(folder: configuration.cacheDirectory.appendingPathComponent("results"),
                               memoryBytes: configuration.memoryBytes,
                               disk: Self.diskConfiguration(sizeLimit: configuration.resultCacheBytes), shared: shared)
@@ -135,7 +136,28 @@ public final class ImageProxy: Sendable {
     /// one-line reason.
     public func respond(to request: ProxyRequest) async -> ProxyResponse {
         let started = ContinuousClock.now
-        var response = await answer(request)
+        return finish(await answer(request), for: request, started: started)
+    }
+
+    /// The answer to `request` when it is a result the memory tier holds (or a 304 for one), made without a task
+    /// or a suspension, so that a hot result is answered on the thread that read the request; `nil` for anything
+    /// else, which ``respond(to:)`` answers.
+    public func immediateResponse(to request: ProxyRequest) -> ProxyResponse? {
+        let started = ContinuousClock.now
+        guard request.method == "GET" || request.method == "HEAD",
+              case .image(let image)? = try? ProxyRoute(request, configuration: configuration, sources: sources,
+                                                        coders: coders),
+              let result = results.memoryResult(forKey: image.key)
+        else { return nil }
+        metrics.resultLookup(.memory)
+        let response = responder.image(result, for: image, ifNoneMatch: request.ifNoneMatch)
+        return finish(response, for: request, started: started)
+    }
+
+    private func finish(_ response: ProxyResponse, for request: ProxyRequest, started: ContinuousClock.Instant)
+        -> ProxyResponse
+    {
+        var response = response
         if request.method == "HEAD" { response = responder.head(response) }
         metrics.answered(status: response.status, after: ContinuousClock.now - started)
         return response

@@ -48,7 +48,10 @@ public struct ImageProxyMiddleware<Context: RequestContext>: RouterMiddleware {
             method: request.method.rawValue, path: String(path.dropFirst(prefix.count)),
             accept: headers[.accept], ifNoneMatch: headers[.ifNoneMatch], clientHints: hints)
         let answer: ProxyResponse
-        if let disconnects, let channel = (context as? any ChannelRequestContext)?.channel {
+        if let immediate = proxy.immediateResponse(to: proxyRequest) {
+            // A result in memory: nothing to wait for, so nothing to cancel when the client goes.
+            answer = immediate
+        } else if let disconnects, let channel = (context as? any ChannelRequestContext)?.channel {
             answer = await disconnects.run(on: channel) { await proxy.respond(to: proxyRequest) }
         } else {
             answer = await proxy.respond(to: proxyRequest)

@@ -21,9 +21,12 @@ public struct ProxyConfiguration: Sendable {
     public var nameServer: NameServer?
     /// Where the source and result caches live (`sources/` and `results/` inside).
     public var cacheDirectory = DiskCache.defaultFolder(namespace: "webimage-serve")
-    /// Memory for cached results, in bytes. Default 256 MB. (Sources are cached on disk as bytes and decoded to
-    /// each request's size.)
+    /// Memory for cached results, in bytes. Default 256 MB.
     public var memoryBytes = 256 * 1024 * 1024
+    /// Memory for recently fetched sources, as bytes (decoded to each request's size), in bytes. Default 64 MB.
+    /// A source is written to the disk cache only when a second rendering uses it: most sources of a thumbnail
+    /// service are rendered once, and a file created for each would cost every render a file creation.
+    public var sourceMemoryBytes = 64 * 1024 * 1024
     /// Renders that run at once. Default: the number of cores.
     public var workers = ProcessInfo.processInfo.activeProcessorCount
     /// Requests that may wait for a worker; more are answered 429. Default 256.

@@ -14,6 +14,7 @@ final class ProxyMetrics: Sendable {
     private let sourceTime: CoreMetrics.Timer
     private let decodeTime: CoreMetrics.Timer
     private let sourceHits: CoreMetrics.Counter
+    private let sourceMemoryHits: CoreMetrics.Counter
     private let transformTime: CoreMetrics.Timer
     private let encodeTime: CoreMetrics.Timer
     private let queueDepth: CoreMetrics.Gauge
@@ -36,6 +37,7 @@ final class ProxyMetrics: Sendable {
         sourceTime = CoreMetrics.Timer(label: "webimage_serve_source_seconds", factory: factory)
         decodeTime = CoreMetrics.Timer(label: "webimage_serve_decode_seconds", factory: factory)
         sourceHits = CoreMetrics.Counter(label: "webimage_serve_source_cache_hits_total", factory: factory)
+        sourceMemoryHits = CoreMetrics.Counter(label: "webimage_serve_source_memory_hits_total", factory: factory)
         transformTime = CoreMetrics.Timer(label: "webimage_serve_transform_seconds", factory: factory)
         encodeTime = CoreMetrics.Timer(label: "webimage_serve_encode_seconds", factory: factory)
         queueDepth = CoreMetrics.Gauge(label: "webimage_serve_queue_depth", factory: factory)
@@ -66,10 +68,11 @@ final class ProxyMetrics: Sendable {
         requestTime.recordNanoseconds(duration.nanoseconds)
     }
 
-    /// A source's bytes arrived, from the disk cache, Redis or the origin, after `duration`.
+    /// A source's bytes arrived, from memory, the disk cache, Redis or the origin, after `duration`.
     func sourceLoaded(after duration: Duration, from origin: SourceLoader.Origin) {
         sourceTime.recordNanoseconds(duration.nanoseconds)
         switch origin {
+        case .memory: sourceMemoryHits.increment()
         case .disk: sourceHits.increment()
         case .redis: sourceRedisHits.increment()
         case .origin: break

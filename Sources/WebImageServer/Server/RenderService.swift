@@ -116,12 +116,13 @@ final class RenderService: Sendable {
         }
         memory.renderEnded { [cpu] in cpu.slots.running == 0 && cpu.slots.waiting == 0 }
         // Only now: the bytes decoded (a render error after decoding is about the options, not the source).
-        if source.origin != .disk { await sourceLoader.keep(source, for: request.source) }
-        let digest = data.withUnsafeBytes { SHA256.hash($0) }
+        await sourceLoader.keep(source, for: request.source)
         let lastModified = source.lastModified ?? HTTPDate.string(secondsSince1970: Date().timeIntervalSince1970)
-        let result = RenderedResult(data: data, format: output, etag: "\"" + SHA256.hex(digest, words: 4) + "\"",
+        let result = RenderedResult(data: data, format: output,
+                                    etag: ResultTag.etag(key: request.key, sourceLastModified: source.lastModified,
+                                                         body: data),
                                     lastModified: lastModified)
-        await results.store(result, forKey: request.key)
+        await results.store(result, data: data, forKey: request.key)
         return result
     }
 }

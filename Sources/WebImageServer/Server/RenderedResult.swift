@@ -9,7 +9,7 @@ public struct RenderedResult: Sendable {
     public var body: ByteBuffer
     /// Its format (a source passed through as it came, `raw` or `skip_processing`, may be in any format).
     public var format: ImageFormat
-    /// A strong entity tag: a quoted digest of the bytes, so equal bytes have equal tags on every instance.
+    /// A strong entity tag, the same on every instance that renders this result (``ResultTag``).
     public var etag: String
     /// When the result was rendered, as an HTTP date.
     public var lastModified: String

@@ -21,6 +21,11 @@ final class ResultCache: Sendable {
         self.shared = shared
     }
 
+    /// The result for `key` when memory holds it.
+    func memoryResult(forKey key: String) -> RenderedResult? {
+        memory.value(forKey: key)
+    }
+
     /// The result for `key`, from memory, disk or Redis, with where it was found.
     func result(forKey key: String) async -> (result: RenderedResult, tier: Tier)? {
         if let hit = memory.value(forKey: key) { return (hit, .memory) }
@@ -42,9 +47,9 @@ final class ResultCache: Sendable {
         return result
     }
 
-    /// Keeps `result` in every tier; a failed write only costs a later render.
-    func store(_ result: RenderedResult, forKey key: String) async {
-        let data = result.data
+    /// Keeps `result` (whose bytes are `data`, so they are not copied out of its buffer again) in every tier; a
+    /// failed write only costs a later render.
+    func store(_ result: RenderedResult, data: Data, forKey key: String) async {
         await keepLocally(result, data: data, forKey: key)
         try? await shared?.storeData(data, forKey: key, validators: Self.validators(of: result))
     }

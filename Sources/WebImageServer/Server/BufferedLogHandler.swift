@@ -1,0 +1,149 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Foundation
+import Logging
+import NIOConcurrencyHelpers
+
+/// A log handler that writes to standard error in batches: one `write` for many access-log lines instead of one
+/// per request, and the timestamp formatted once a second. Lines at `warning` and above, and a batch a second old,
+/// are written at once, so nothing waits long and problems show when they happen.
+///
+/// `webimage serve` logs through it; bootstrap it once per process:
+/// ```swift
+/// let output = BufferedLogOutput.standardError
+/// LoggingSystem.bootstrap { BufferedLogHandler(label: $0, output: output) }
+/// ```
+public struct BufferedLogHandler: LogHandler {
+    public var logLevel: Logger.Level = .info
+    public var metadata: Logger.Metadata = [:]
+    private let label: String
+    private let output: BufferedLogOutput
+
+    /// A handler for `label` writing through `output`.
+    public init(label: String, output: BufferedLogOutput) {
+        self.label = label
+        self.output = output
+    }
+
+    public subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+
+    public func log(event: LogEvent) {
+        var line = "\(output.timestamp()) \(event.level) \(label) :"
+        let merged = event.metadata.map { metadata.merging($0) { $1 } } ?? metadata
+        if !merged.isEmpty {
+            line += " " + merged.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
+        }
+        line += " \(event.message)"
+        if let error = event.error { line += " (\(error))" }
+        output.append(line + "\n", urgent: event.level >= .warning)
+    }
+}
+
+/// Where ``BufferedLogHandler``s write: a buffer for one file descriptor, written when it holds 64 KB, when a line
+/// is urgent (`warning` and above), and when its oldest line is a second old (checked as lines come and, for
+/// standard error, by a thread every second), and at exit.
+public final class BufferedLogOutput: Sendable {
+    private struct State {
+        var buffer: [UInt8] = []
+        var oldest: UInt64?
+        var second: Int = -1
+        var stamp = ""
+    }
+
+    /// The process's standard error, flushed every second and at exit.
+    public static let standardError: BufferedLogOutput = {
+        let output = BufferedLogOutput(descriptor: 2)
+        output.startFlushing()
+        atexit { BufferedLogOutput.standardError.flush(ifOlderThan: 0) }
+        return output
+    }()
+
+    private static let batchBytes = 64 * 1024
+    private let descriptor: Int32
+    /// How long, in nanoseconds, a line may wait in the buffer.
+    private let patience: UInt64
+    private let state = NIOLockedValueBox(State())
+
+    /// An output to `descriptor` whose lines wait at most `patience` nanoseconds (checked as lines come, or by
+    /// a flushing thread).
+    init(descriptor: Int32, patience: UInt64 = 1_000_000_000) {
+        self.descriptor = descriptor
+        self.patience = patience
+    }
+
+    /// Starts the thread that writes batches a second old.
+    private func startFlushing() {
+        let flusher = Thread { [self] in
+            while true {
+                Thread.sleep(forTimeInterval: 1)
+                flush(ifOlderThan: patience)
+            }
+        }
+        flusher.name = "webimage.log-flusher"
+        flusher.start()
+    }
+
+    /// The current second as `2026-11-26T08:30:00+0000`, formatted once a second.
+    func timestamp() -> String {
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        return state.withLockedValue { state in
+            if state.second != now.tv_sec {
+                state.second = now.tv_sec
+                var time = now.tv_sec, parts = tm()
+                localtime_r(&time, &parts)
+                var text = [CChar](repeating: 0, count: 32)
+                let count = strftime(&text, text.count, "%Y-%m-%dT%H:%M:%S%z", &parts)
+                state.stamp = String(decoding: text.prefix(count).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            }
+            return state.stamp
+        }
+    }
+
+    func append(_ line: String, urgent: Bool) {
+        let now = DispatchTime.now().uptimeNanoseconds
+        // Written while the lock is held, so batches reach the descriptor in the order their lines came.
+        state.withLockedValue { state in
+            state.buffer.append(contentsOf: line.utf8)
+            let oldest = state.oldest ?? now
+            state.oldest = oldest
+            if urgent || state.buffer.count >= Self.batchBytes || now - oldest >= patience { emit(&state) }
+        }
+    }
+
+    /// Writes what is buffered when its oldest line has waited `age` nanoseconds or more.
+    func flush(ifOlderThan age: UInt64) {
+        let now = DispatchTime.now().uptimeNanoseconds
+        state.withLockedValue { state in
+            guard let oldest = state.oldest, now - oldest >= age else { return }
+            emit(&state)
+        }
+    }
+
+    /// Writes the buffered lines and empties the buffer.
+    private func emit(_ state: inout State) {
+        defer {
+            state.buffer.removeAll(keepingCapacity: true)
+            state.oldest = nil
+        }
+        state.buffer.withUnsafeBytes { buffer in
+            var offset = 0
+            while offset < buffer.count {
+                let written = write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    return  // a closed or full standard error: the lines are lost, the server goes on
+                }
+                offset += written
+            }
+        }
+    }
+}

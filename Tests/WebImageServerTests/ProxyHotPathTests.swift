@@ -1,0 +1,134 @@
+import Foundation
+import Logging
+import NIOCore
+import Testing
+import WebImage
+
+@testable import WebImageServer
+
+/// What a render costs besides decoding, and what a hit costs at all: sources kept in memory and written to disk
+/// only when a second rendering uses them, tags that need no digest of the body, memory hits answered without a
+/// task, and an access log written in batches.
+@Suite struct ProxyHotPathTests {
+    private static func sourceEntry(_ harness: ProxyHarness, _ name: String) -> DiskCache.Entry? {
+        DiskCache(folder: harness.folder.appendingPathComponent("sources"))
+            .entry(forKey: harness.origin.url("/files/" + name).absoluteString)
+    }
+
+    @Test func aSourceGoesToDiskWhenASecondRenderingUsesIt() async throws {
+        try await ProxyHarness.with { harness in
+            #expect(await harness.get(harness.plainPath(["w:100"], "photo.jpg")).status == 200)
+            #expect(Self.sourceEntry(harness, "photo.jpg") == nil)
+            // Another size: from memory, not fetched again, and now worth a file.
+            #expect(await harness.get(harness.plainPath(["w:50"], "photo.jpg")).status == 200)
+            #expect(harness.origin.log.count("/files/photo.jpg") == 1)
+            let entry = try #require(Self.sourceEntry(harness, "photo.jpg"))
+            #expect(ImageFormat.detect(entry.data) == .jpeg)
+            // A restarted proxy renders a third size from that file.
+            var configuration = harness.proxy.configuration
+            configuration.cacheDirectory = harness.folder
+            let restarted = ImageProxy(configuration: configuration)
+            let third = await restarted.respond(to: ProxyRequest(method: "GET", path: harness.plainPath(["w:30"], "photo.jpg")))
+            #expect(third.status == 200)
+            #expect(try ProxyHarness.decode(third).size.width == 30)
+            #expect(harness.origin.log.count("/files/photo.jpg") == 1)
+            let metrics = String(buffer: await harness.get("/metrics").body)
+            #expect(metrics.split(separator: "\n").contains("webimage_serve_source_memory_hits_total 1"))
+        }
+    }
+
+    @Test func sourceMemoryIsBoundedAndZeroKeepsNothing() async throws {
+        try await ProxyHarness.with(configuring: { $0.sourceMemoryBytes = 0 }) { harness in
+            #expect(await harness.get(harness.plainPath(["w:100"], "photo.jpg")).status == 200)
+            #expect(await harness.get(harness.plainPath(["w:50"], "photo.jpg")).status == 200)
+            #expect(harness.origin.log.count("/files/photo.jpg") == 2)
+            #expect(Self.sourceEntry(harness, "photo.jpg") == nil)
+        }
+    }
+
+    @Test func aSourceThatFailsToDecodeIsNotKept() async throws {
+        try await ProxyHarness.with { harness in
+            #expect(await harness.get(harness.plainPath(["w:100"], "text.txt")).status == 422)
+            #expect(await harness.get(harness.plainPath(["w:50"], "text.txt")).status == 422)
+            #expect(harness.origin.log.count("/files/text.txt") == 2)
+        }
+    }
+
+    @Test func tagsNameTheKeyAndTheSourceVersionOrElseTheBytes() {
+        let body = Data([1, 2, 3]), other = Data([1, 2, 4])
+        let tag = ResultTag.etag(key: "k", sourceLastModified: "Wed, 21 Oct 2015 07:28:00 GMT", body: body)
+        #expect(tag.hasPrefix("\"") && tag.hasSuffix("\"") && tag.count == 34)
+        #expect(tag == ResultTag.etag(key: "k", sourceLastModified: "Wed, 21 Oct 2015 07:28:00 GMT", body: other))
+        #expect(tag != ResultTag.etag(key: "k2", sourceLastModified: "Wed, 21 Oct 2015 07:28:00 GMT", body: body))
+        #expect(tag != ResultTag.etag(key: "k", sourceLastModified: "Thu, 22 Oct 2015 07:28:00 GMT", body: body))
+        // Without a version of the source, the bytes are what identifies the result.
+        #expect(ResultTag.etag(key: "k", sourceLastModified: nil, body: body)
+                == ResultTag.etag(key: "other", sourceLastModified: nil, body: body))
+        #expect(ResultTag.etag(key: "k", sourceLastModified: nil, body: body)
+                != ResultTag.etag(key: "k", sourceLastModified: nil, body: other))
+    }
+
+    @Test func aResultInMemoryIsAnsweredWithoutWaiting() async throws {
+        try await ProxyHarness.with { harness in
+            let path = harness.plainPath(["w:100"], "photo.jpg")
+            #expect(harness.proxy.immediateResponse(to: ProxyRequest(method: "GET", path: path)) == nil)
+            let rendered = await harness.get(path)
+            #expect(rendered.status == 200)
+            let hit = try #require(harness.proxy.immediateResponse(to: ProxyRequest(method: "GET", path: path)))
+            #expect(hit.status == 200 && hit.body == rendered.body && hit.header("ETag") == rendered.header("ETag"))
+            #expect(hit.header("Content-Type") == "image/jpeg" && hit.header("Cache-Control") == rendered.header("Cache-Control"))
+            let etag = try #require(rendered.header("ETag"))
+            let unchanged = harness.proxy.immediateResponse(to: ProxyRequest(method: "GET", path: path, ifNoneMatch: etag))
+            #expect(unchanged?.status == 304 && unchanged?.body.readableBytes == 0)
+            let head = harness.proxy.immediateResponse(to: ProxyRequest(method: "HEAD", path: path))
+            #expect(head?.status == 200 && head?.body.readableBytes == 0
+                    && head?.header("Content-Length") == String(rendered.body.readableBytes))
+            // Anything else goes the long way: other methods, other results, bad URLs, the endpoints.
+            #expect(harness.proxy.immediateResponse(to: ProxyRequest(method: "POST", path: path)) == nil)
+            #expect(harness.proxy.immediateResponse(to: ProxyRequest(method: "GET", path: harness.plainPath(["w:99"], "photo.jpg"))) == nil)
+            #expect(harness.proxy.immediateResponse(to: ProxyRequest(method: "GET", path: "/_/w:abc/plain/x")) == nil)
+            #expect(harness.proxy.immediateResponse(to: ProxyRequest(method: "GET", path: "/health")) == nil)
+            let metrics = String(buffer: await harness.get("/metrics").body).split(separator: "\n")
+            #expect(metrics.contains(#"webimage_serve_result_hits_total{tier="memory"} 3"#))
+            #expect(metrics.contains(#"webimage_serve_requests_total{status="304"} 1"#))
+        }
+    }
+
+    @Test func logLinesAreWrittenInBatchesAndWarningsAtOnce() throws {
+        var ends: [Int32] = [0, 0]
+        #expect(pipe(&ends) == 0)
+        defer { close(ends[0]) }
+        _ = fcntl(ends[1], 1031, 1 << 20)  // F_SETPIPE_SZ: room for a whole batch and more
+        // Lines wait as long as they must here: only a full batch, a warning or a flush writes them.
+        let output = BufferedLogOutput(descriptor: ends[1], patience: .max)
+        let logger = Logger(label: "test.access") { BufferedLogHandler(label: $0, output: output) }
+        for index in 0..<100 { logger.info("GET /line/\(index) 200") }
+        #expect(Self.available(ends[0]) == 0)
+        logger.warning("something broke")
+        let first = Self.read(ends[0])
+        let lines = first.split(separator: "\n")
+        #expect(lines.count == 101 && lines[0].hasSuffix("info test.access : GET /line/0 200"))
+        #expect(lines[100].hasSuffix("warning test.access : something broke"))
+        // A full batch is written without being asked.
+        let long = String(repeating: "x", count: 1_000)
+        for _ in 0..<70 { logger.info("\(long)") }
+        #expect(Self.available(ends[0]) >= 64 * 1024)
+        _ = Self.read(ends[0])
+        logger.info("last", metadata: ["request": "7"])
+        output.flush(ifOlderThan: 0)
+        #expect(Self.read(ends[0]).hasSuffix("info test.access : request=7 last\n"))
+        close(ends[1])
+    }
+
+    private static func available(_ descriptor: Int32) -> Int {
+        var count: Int32 = 0
+        _ = ioctl(descriptor, UInt(FIONREAD), &count)
+        return Int(count)
+    }
+
+    private static func read(_ descriptor: Int32) -> String {
+        var bytes = [UInt8](repeating: 0, count: available(descriptor))
+        let count = bytes.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
+        return String(decoding: bytes.prefix(max(0, count)), as: UTF8.self)
+    }
+}
