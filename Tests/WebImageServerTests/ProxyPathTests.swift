@@ -1,5 +1,7 @@
+import Foundation
 import Testing
 
+@testable import WebImageProxyURL
 @testable import WebImageServer
 
 @Suite struct ProxyPathTests {
@@ -65,5 +67,25 @@ import Testing
             #expect(error.status == 404)
             #expect(!error.reason.isEmpty && !error.reason.contains("\n"))
         }
+    }
+}
+
+/// The proxy's own percent-decoding and path restoring give what Foundation's string functions gave.
+@Suite struct ProxyPathDecodingTests {
+    @Test func percentDecodingMatchesFoundation() {
+        let samples = ["", "plain", "a%20b", "%E2%82%AC", "%e2%82%ac%2F", "http%3A%2F%2Fexample.com%2Fa.jpg", "100%",
+                       "%2", "%zz", "%FF", "%C3", "a%%20", "%00x", "é%20ü", "%41%42%43"]
+        for sample in samples {
+            #expect(PercentDecoding.decode(sample[...]) == sample.removingPercentEncoding, "\(sample)")
+        }
+    }
+
+    @Test func restoringColonsAndTheSchemeSlash() {
+        #expect(ProxyPath.restored("rs%3Afill%3A10/g%3Asm/plain/http:/example.com/a.jpg")
+                == "rs:fill:10/g:sm/plain/http://example.com/a.jpg")
+        #expect(ProxyPath.restored("w%3A10/plain/https://e.com/a%3A.jpg") == "w:10/plain/https://e.com/a%3A.jpg")
+        #expect(ProxyPath.restored("plain/http:/e.com/x") == "plain/http://e.com/x")
+        #expect(ProxyPath.restored("w:10/plainly/aHR0cDov") == "w:10/plainly/aHR0cDov")
+        #expect(ProxyPath.restored("w%3a10/%3A") == "w%3a10/:")
     }
 }

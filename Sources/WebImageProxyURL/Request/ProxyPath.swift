@@ -79,14 +79,44 @@ public struct ProxyPath: Sendable, Equatable {
         let options: Substring, plain: Substring?
         if path.hasPrefix("plain/") {
             (options, plain) = ("", path.dropFirst("plain/".count))
-        } else if let range = path.range(of: "/plain/") {
-            (options, plain) = (path[..<range.lowerBound], path[range.upperBound...])
+        } else if let start = firstPlainSegment(in: path) {
+            (options, plain) = (path[..<start], path[path.index(start, offsetBy: "/plain/".count)...])
         } else {
             (options, plain) = (path, nil)
         }
-        let restoredOptions = options.replacingOccurrences(of: "%3A", with: ":")
+        // Byte by byte: Foundation's searches go through NSString here, and every request pays for them.
+        let restoredOptions = options.utf8.contains(UInt8(ascii: "%"))
+            ? String(decoding: Self.colonsRestored(options.utf8), as: UTF8.self) : String(options)
         guard let plain else { return restoredOptions }
         return (restoredOptions.isEmpty ? "" : restoredOptions + "/") + "plain/" + restoredScheme(plain)
+    }
+
+    /// Where the first `/plain/` starts in `path`.
+    private static func firstPlainSegment(in path: Substring) -> Substring.Index? {
+        let marker = Array("/plain/".utf8), utf8 = path.utf8
+        var index = utf8.startIndex
+        while let slash = utf8[index...].firstIndex(of: UInt8(ascii: "/")) {
+            if utf8[slash...].starts(with: marker) { return slash }
+            index = utf8.index(after: slash)
+        }
+        return nil
+    }
+
+    /// `bytes` with every `%3A` as `:`.
+    private static func colonsRestored(_ bytes: Substring.UTF8View) -> [UInt8] {
+        var restored = [UInt8]()
+        restored.reserveCapacity(bytes.count)
+        var index = bytes.startIndex
+        while index != bytes.endIndex {
+            if bytes[index...].starts(with: [UInt8(ascii: "%"), UInt8(ascii: "3"), UInt8(ascii: "A")]) {
+                restored.append(UInt8(ascii: ":"))
+                index = bytes.index(index, offsetBy: 3)
+            } else {
+                restored.append(bytes[index])
+                index = bytes.index(after: index)
+            }
+        }
+        return restored
     }
 
     /// `http:/host/…` as `http://host/…`: a scheme (letters, digits, `+`, `-`, `.`) whose `//` lost a slash.
@@ -111,7 +141,7 @@ public struct ProxyPath: Sendable, Equatable {
             encoded = text[..<at]
             outputExtension = try Self.outputExtension(text[text.index(after: at)...])
         }
-        guard let source = String(encoded).removingPercentEncoding, !source.isEmpty else {
+        guard let source = PercentDecoding.decode(encoded), !source.isEmpty else {
             throw .invalidURL("the plain source URL is empty or its percent-encoding is broken")
         }
         return (source, outputExtension)

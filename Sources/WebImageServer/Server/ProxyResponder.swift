@@ -52,8 +52,10 @@ struct ProxyResponder: Sendable {
         if stem.isEmpty { stem = "image" }
         let fileExtension = format == .unknown ? "" : "." + format.fileExtension
         let disposition = options.returnAttachment ? "attachment" : "inline"
-        let quoted = (stem + fileExtension).replacingOccurrences(of: "\"", with: "%22")
-            .filter { $0 != "\r" && $0 != "\n" }
+        var quoted = stem + fileExtension
+        if quoted.utf8.contains(where: { $0 == UInt8(ascii: "\"") || $0 == 0x0D || $0 == 0x0A }) {
+            quoted = quoted.replacingOccurrences(of: "\"", with: "%22").filter { $0 != "\r" && $0 != "\n" }
+        }
         return "\(disposition); filename=\"\(quoted)\""
     }
 
