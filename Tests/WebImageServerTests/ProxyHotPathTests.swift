@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import NIOConcurrencyHelpers
 import NIOCore
 import Testing
 import WebImage
@@ -118,6 +119,38 @@ import WebImage
         output.flush(ifOlderThan: 0)
         #expect(Self.read(ends[0]).hasSuffix("info test.access : request=7 last\n"))
         close(ends[1])
+    }
+
+    @Test func linesLoggedFromManyThreadsAllArriveWhole() throws {
+        var ends: [Int32] = [0, 0]
+        #expect(pipe(&ends) == 0)
+        defer { close(ends[0]) }
+        _ = fcntl(ends[1], 1031, 1 << 20)
+        // Batches of a few lines, so the buffer is often empty: each line compares its time with the oldest
+        // waiting line's, which a line from another thread may have stamped a moment after this one's.
+        let output = BufferedLogOutput(descriptor: ends[1], patience: .max, batchBytes: 100)
+        let logger = Logger(label: "test.threads") { BufferedLogHandler(label: $0, output: output) }
+        // The pipe is read as it fills, on a thread of its own.
+        let received = NIOLockedValueBox([UInt8]()), done = DispatchSemaphore(value: 0)
+        let readEnd = ends[0]
+        DispatchQueue.global().async {
+            var chunk = [UInt8](repeating: 0, count: 65_536)
+            while true {
+                let count = chunk.withUnsafeMutableBytes { Glibc.read(readEnd, $0.baseAddress, $0.count) }
+                if count <= 0 { break }
+                received.withLockedValue { $0 += chunk.prefix(count) }
+            }
+            done.signal()
+        }
+        DispatchQueue.concurrentPerform(iterations: 8) { thread in
+            for line in 0..<1_000 { logger.info("thread \(thread) line \(line)") }
+        }
+        output.flush(ifOlderThan: 0)
+        close(ends[1])
+        done.wait()
+        let lines = String(decoding: received.withLockedValue { $0 }, as: UTF8.self).split(separator: "\n")
+        #expect(lines.count == 8_000)
+        #expect(Set(lines.map { $0.split(separator: ":").last! }).count == 8_000)
     }
 
     private static func available(_ descriptor: Int32) -> Int {

@@ -66,17 +66,19 @@ public final class BufferedLogOutput: Sendable {
         return output
     }()
 
-    private static let batchBytes = 64 * 1024
     private let descriptor: Int32
     /// How long, in nanoseconds, a line may wait in the buffer.
     private let patience: UInt64
+    /// How many bytes make a batch that is written at once.
+    private let batchBytes: Int
     private let state = NIOLockedValueBox(State())
 
     /// An output to `descriptor` whose lines wait at most `patience` nanoseconds (checked as lines come, or by
-    /// a flushing thread).
-    init(descriptor: Int32, patience: UInt64 = 1_000_000_000) {
+    /// a flushing thread) and are written in batches of `batchBytes`.
+    init(descriptor: Int32, patience: UInt64 = 1_000_000_000, batchBytes: Int = 64 * 1024) {
         self.descriptor = descriptor
         self.patience = patience
+        self.batchBytes = batchBytes
     }
 
     /// Starts the thread that writes batches a second old.
@@ -109,21 +111,21 @@ public final class BufferedLogOutput: Sendable {
     }
 
     func append(_ line: String, urgent: Bool) {
-        let now = DispatchTime.now().uptimeNanoseconds
-        // Written while the lock is held, so batches reach the descriptor in the order their lines came.
+        // Written while the lock is held, so batches reach the descriptor in the order their lines came. The time
+        // is read under the lock too: read before it, another thread's later line could already be the oldest.
         state.withLockedValue { state in
+            let now = DispatchTime.now().uptimeNanoseconds
             state.buffer.append(contentsOf: line.utf8)
             let oldest = state.oldest ?? now
             state.oldest = oldest
-            if urgent || state.buffer.count >= Self.batchBytes || now - oldest >= patience { emit(&state) }
+            if urgent || state.buffer.count >= batchBytes || now - oldest >= patience { emit(&state) }
         }
     }
 
     /// Writes what is buffered when its oldest line has waited `age` nanoseconds or more.
     func flush(ifOlderThan age: UInt64) {
-        let now = DispatchTime.now().uptimeNanoseconds
         state.withLockedValue { state in
-            guard let oldest = state.oldest, now - oldest >= age else { return }
+            guard let oldest = state.oldest, DispatchTime.now().uptimeNanoseconds - oldest >= age else { return }
             emit(&state)
         }
     }
