@@ -59,7 +59,7 @@ public struct ProxyPath: Sendable, Equatable {
                 break
             }
             if segment == "enc" { throw .invalidURL("encrypted source URLs (/enc/) are not supported") }
-            if !onlyPresets, segment.contains(":") {
+            if !onlyPresets, segment.utf8.contains(UInt8(ascii: ":")) {
                 options.append(String(segment))
                 guard end < rest.endIndex else { throw .invalidURL("no source URL after the options") }
                 rest = rest[rest.index(after: end)...]

@@ -13,7 +13,7 @@ enum SourceURLNormalisation {
               let scheme = components.scheme?.lowercased(), scheme == "http" || scheme == "https",
               let rawHost = components.percentEncodedHost, !rawHost.isEmpty else { return nil }
         var host = normalisedEscapes(rawHost).lowercased()
-        if host.contains(":"), !host.hasPrefix("[") { host = "[\(host)]" }
+        if host.utf8.contains(UInt8(ascii: ":")), !host.hasPrefix("[") { host = "[\(host)]" }
         var text = "\(scheme)://\(host)"
         if let port = components.port, port != (scheme == "https" ? 443 : 80) { text += ":\(port)" }
         let path = removingDotSegments(normalisedEscapes(components.percentEncodedPath))
@@ -49,7 +49,7 @@ enum SourceURLNormalisation {
 
     /// RFC 3986's remove_dot_segments: `/a/./b/../c` → `/a/c`; `..` never climbs above the root.
     static func removingDotSegments(_ path: String) -> String {
-        guard path.contains(".") else { return path }
+        guard path.utf8.contains(UInt8(ascii: ".")) else { return path }
         var output: [Substring] = []
         let segments = path.split(separator: "/", omittingEmptySubsequences: false)
         for (position, segment) in segments.enumerated() {
