@@ -72,6 +72,8 @@ struct Exchange {
     let channel: any Channel
     let outbound: NIOAsyncChannelOutboundWriter<HTTPServerResponsePart>
     let head: HTTPRequestHead
+    /// The request's place in the log.
+    let sequence: Int
 
     /// The path segments after the leading slash (query removed).
     var segments: [String] {
@@ -104,6 +106,19 @@ struct Exchange {
     func sendBody(_ bytes: Data) async throws {
         guard !bytes.isEmpty else { return }
         try await outbound.write(.body(.byteBuffer(ByteBuffer(bytes: bytes))))
+        let sequence = self.sequence
+        server.update { $0.log.requests[sequence].bodyBytesSent += bytes.count }
+    }
+
+    /// Sends `bytes` in pieces of `piece` bytes, each counted once the connection took it: a client that stops
+    /// reading early leaves the rest unsent.
+    func sendBody(_ bytes: Data, inPiecesOf piece: Int) async throws {
+        var offset = bytes.startIndex
+        while offset < bytes.endIndex {
+            let end = min(bytes.endIndex, offset + piece)
+            try await sendBody(bytes[offset..<end])
+            offset = end
+        }
     }
 
     func sendEnd() async throws {

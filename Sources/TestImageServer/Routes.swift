@@ -15,6 +15,10 @@ extension TestImageServer {
             return try await serveSlowly(exchange, name: name)
         case ("stall", 2):
             return try await stall(exchange, name: name)
+        case ("stall-once", 2):
+            // The first request stalls like `stall`; later ones get the whole file.
+            if log.count("/stall-once/\(name)") > 1 { return try await serveFile(exchange, name: name) }
+            return try await stall(exchange, name: name)
         case ("short", 2):
             return try await serveShort(exchange, name: name)
         case ("short-once", 2):
@@ -119,7 +123,11 @@ extension TestImageServer {
                 return true
             }
         }
-        try await exchange.send(.ok, headers: headers, body: file.data)
+        // In pieces, so that a client that stops reading leaves the rest unsent (and uncounted).
+        headers.add(name: "Content-Length", value: String(file.data.count))
+        try await exchange.sendHead(.ok, headers)
+        try await exchange.sendBody(file.data, inPiecesOf: 16 * 1024)
+        try await exchange.sendEnd()
         return true
     }
 

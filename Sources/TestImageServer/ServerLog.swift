@@ -14,6 +14,9 @@ public struct RecordedRequest: Sendable {
     public let connection: Int
     /// The protocol version, `HTTP/1.1` or `HTTP/2.0`.
     public let version: String
+    /// Body bytes of the answer handed to the connection so far (a client that stops reading stops this count
+    /// once the socket buffers fill).
+    public internal(set) var bodyBytesSent = 0
 
     /// The first value of the header `name` (any letter case), or `nil`.
     public func header(_ name: String) -> String? {

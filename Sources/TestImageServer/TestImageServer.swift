@@ -8,10 +8,12 @@ import Synchronization
 /// misbehaves on purpose: slow, stalled, truncated, reset, redirected, 304, 4xx/5xx, wrong type, gzip, huge,
 /// basic auth, ranges. It logs every request and lets callers wait for what it saw (never for time).
 ///
-/// Routes (`NAME` is a file added with ``serve(_:data:contentType:etag:lastModified:)``):
+/// Routes (`NAME` is a file added with ``serve(_:data:contentType:etag:lastModified:)``); each request's body bytes
+/// handed to the connection are counted (``RecordedRequest/bodyBytesSent``):
 /// - `/files/NAME` — the bytes, with `ETag`, `Last-Modified`, `If-None-Match` → 304, `Range` / `If-Range` → 206
 /// - `/slow/NAME?chunk=N&delayMs=M` — in N-byte pieces with M ms between them
-/// - `/stall/NAME?after=N` — head and N bytes, then nothing until the client leaves
+/// - `/stall/NAME?after=N` — head and N bytes, then nothing until the client leaves; `/stall-once/NAME?after=N`
+///   does that only the first time, then serves the file as `/files/NAME` does
 /// - `/short/NAME` — the full `Content-Length`, half the body, then a clean close; `/short-once/NAME` does that
 ///   only the first time
 /// - `/reset/NAME?after=N` — N bytes, then a TCP reset; `/reset-once/NAME?after=N` resets only the first time
@@ -222,7 +224,7 @@ public final class TestImageServer: Sendable {
                                              version: "\(requestHead.version)")
                     }
                     let exchange = Exchange(server: self, connection: id, channel: channel, outbound: outbound,
-                                            head: requestHead)
+                                            head: requestHead, sequence: sequence)
                     let keepOpen = try await route(exchange)
                     update { $0.requestEnded(connection: id, sequence: sequence) }
                     guard keepOpen, requestHead.isKeepAlive else { return }

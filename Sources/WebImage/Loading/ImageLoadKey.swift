@@ -2,7 +2,8 @@ import Foundation
 
 /// What makes two load requests "the same bytes": everything that can change the response or how it is judged —
 /// the URL, headers, credentials, cookie and TLS switches, status and type filters, limits, and the timeout (a
-/// caller that allows 1 s must not ride on a transfer that allows 60 s, nor the reverse). Priority and whether a
+/// caller that allows 1 s must not ride on a transfer that allows 60 s, nor the reverse), and the early stop (a
+/// caller that needs the whole body must not ride on a transfer that may end early). Priority and whether a
 /// caller wants partial data are per caller and not part of it. The hash is computed once.
 struct ImageLoadKey: Hashable, Sendable {
     private let precomputedHash: Int
@@ -18,6 +19,7 @@ struct ImageLoadKey: Hashable, Sendable {
     let maximumRedirects: Int
     let timeout: Duration
     let retries: Bool
+    let earlyStop: EarlyStop?
 
     init(_ request: ImageLoadRequest, retries: Bool) {
         url = request.url.absoluteString
@@ -31,6 +33,7 @@ struct ImageLoadKey: Hashable, Sendable {
         maximumRedirects = request.maximumRedirects
         timeout = request.timeout
         self.retries = retries
+        earlyStop = request.earlyStop
         var hasher = Hasher()
         hasher.combine(url)
         hasher.combine(headers)
@@ -43,6 +46,7 @@ struct ImageLoadKey: Hashable, Sendable {
         hasher.combine(maximumRedirects)
         hasher.combine(timeout)
         hasher.combine(retries)
+        hasher.combine(earlyStop)
         precomputedHash = hasher.finalize()
     }
 

@@ -29,6 +29,10 @@ public struct ImageLoadRequest: Sendable {
     public var maximumRedirects: Int
     /// Where the request goes in the downloader's queue.
     public var priority: DownloadPriority
+    /// When set, the transfer may end as soon as the bytes received are all a decode with its options reads (see
+    /// ``EarlyStop``); the response then holds that prefix and says so (``ImageLoadResponse/isPrefix``). `nil`
+    /// (the default) reads the whole body.
+    public var earlyStop: EarlyStop?
 
     /// The `Accept` header sent by default: the formats ``ImageCoders/shared`` decodes, modern ones first (see
     /// ``ImageCoders/acceptHeader``). Read when a request is made, so coders registered later count.

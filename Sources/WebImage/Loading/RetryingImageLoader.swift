@@ -70,6 +70,9 @@ public struct RetryingImageLoader: ImageLoader {
         guard let resume else { return try await base.load(request, progress: progress) }
         var ranged = request
         ranged.headers.merge(resume.rangeHeaders)
+        // The rest of the body is read whole: the early stop judges a body from its first byte, and what is
+        // missing of a broken transfer is usually less than a new one would read anyway.
+        ranged.earlyStop = nil
         let prefix = resume.data
         let total = Locked<Int64?>(nil)
         var response = try await base.load(ranged) { report in

@@ -12,6 +12,10 @@ extension ImageDownloader {
             completion(.failure(failure))
             return DownloadToken(url: request.url, cancellation: nil)
         }
+        // A decryptor reads the bytes after the transfer: what arrives is not the image, so nothing can judge
+        // when it is enough.
+        var request = request
+        if decryptor != nil { request.earlyStop = nil }
         let subscriber = DownloadSubscriber(
             wantsPartialData: request.wantsPartialData, minimumProgressInterval: configuration.minimumProgressInterval,
             responseModifier: responseModifier, decryptor: decryptor, progress: progress, completion: completion)

@@ -55,6 +55,9 @@ extension HTTPImageLoader {
         if let expected { body.reserveCapacity(Int(expected)) }
         progress?(ImageLoadProgress(receivedBytes: Int64(body.count), expectedBytes: expected,
                                     partialData: request.wantsPartialData ? body : nil, response: metadata))
+        // A continuation of a broken transfer lacks the file's start, which the early stop reads from.
+        var earlyStop = askedForRange ? nil : request.earlyStop.map(EarlyStopWatch.init)
+        var isPrefix = false
         do {
             for try await chunk in response.body {
                 guard body.count + chunk.readableBytes <= limit else {
@@ -62,8 +65,15 @@ extension HTTPImageLoader {
                     throw ImageError(.responseTooLarge, "the body exceeds the limit of \(request.maximumBodySize) bytes")
                 }
                 chunk.withUnsafeReadableBytes { body.append(contentsOf: $0) }
+                if let prefix = earlyStop?.sufficientPrefix(of: body) {
+                    // Enough for the decode: leaving the loop abandons the rest, which closes the connection.
+                    body = prefix
+                    isPrefix = true
+                    earlyStop = nil
+                }
                 progress?(ImageLoadProgress(receivedBytes: Int64(body.count), expectedBytes: expected,
                                             partialData: request.wantsPartialData ? body : nil))
+                if isPrefix { break }
             }
         } catch {
             let mapped = ImageError.fromTransport(error)
@@ -71,14 +81,16 @@ extension HTTPImageLoader {
             throw ImageError(mapped.code, mapped.message, statusCode: status,
                              partialBody: Self.partial(body, validator: validator))
         }
-        if let expected, Int64(body.count) < expected {
+        if let expected, Int64(body.count) < expected, !isPrefix {
             throw ImageError(.connectionFailed, "the body ended after \(body.count) of \(expected) bytes",
                              statusCode: status, partialBody: Self.partial(body, validator: validator))
         }
         guard !body.isEmpty else {
             throw ImageError(.badImageData, "the response from \(url.absoluteString) has an empty body")
         }
-        return ImageLoadResponse(data: body, metadata: metadata)
+        var loaded = ImageLoadResponse(data: body, metadata: metadata)
+        loaded.isPrefix = isPrefix
+        return loaded
     }
 }
 

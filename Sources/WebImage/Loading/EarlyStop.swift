@@ -1,0 +1,77 @@
+import Foundation
+
+/// Lets a transfer end before its body does, once the bytes received hold everything the decode that follows
+/// reads. The body then delivered is that prefix, completed so that decoders read it as a whole file, and the
+/// response says so (``ImageLoadResponse/isPrefix``): it must never be kept as the resource.
+///
+/// Today one kind of file stops early: a progressive JPEG (Huffman-coded, gray or three components) whose decode
+/// happens at TurboJPEG's 1/8 DCT scale, which is what small thumbnails of large photos get. Such a decode reads
+/// only a few DCT coefficients per block, and a progressive file sends those first: a 12 MP photo needs about 16%
+/// of its bytes for a 300 px thumbnail, within 40 dB PSNR of the whole file's thumbnail. Every other file, and
+/// every other scale, is read whole.
+///
+/// Loaders that cannot save anything by stopping (files, `data:` URLs) ignore it. Two rules are equal when they
+/// were made from equal decode options, or with equal identities: a transfer is shared only by requests whose
+/// rules are equal.
+public struct EarlyStop: Sendable, Hashable {
+    private enum Identity: Hashable {
+        case options(DecodeOptions)
+        case named(String)
+    }
+
+    private let identity: Identity
+    /// The decode options for a file whose header is the argument (see ``init(identity:decodeOptions:)``).
+    let plan: @Sendable (Data) -> DecodeOptions?
+
+    /// A rule for bytes that will be decoded with `decodeOptions`; only the size-deciding options (thumbnail
+    /// box, aspect ratio, scale-down limit, orientation) change where the transfer can stop.
+    public init(decoding decodeOptions: DecodeOptions) {
+        identity = .options(decodeOptions)
+        plan = { _ in decodeOptions }
+    }
+
+    /// A rule for bytes whose decode options depend on the file, as an image server's do (the size a request
+    /// needs follows from the source's size). `decodeOptions` is given the file's header: its bytes up to its
+    /// first image data (every segment that describes the image), closed with an end-of-image marker so that a
+    /// coder's properties reader takes it for a whole file. It returns the options the file will be decoded with,
+    /// or `nil` when it will not be decoded (passed on as it is, for one). Rules with equal `identity` must plan
+    /// alike.
+    public init(identity: String, decodeOptions: @escaping @Sendable (_ header: Data) -> DecodeOptions?) {
+        self.identity = .named(identity)
+        plan = decodeOptions
+    }
+
+    public static func == (lhs: EarlyStop, rhs: EarlyStop) -> Bool { lhs.identity == rhs.identity }
+
+    public func hash(into hasher: inout Hasher) { hasher.combine(identity) }
+}
+
+/// Follows a body as it grows and says when it is enough for an ``EarlyStop``.
+struct EarlyStopWatch {
+    private var scanner: JPEGPrefixScanner
+    private var gaveUp = false
+
+    init(_ rule: EarlyStop) {
+        scanner = JPEGPrefixScanner(planning: { header in
+            var closed = Data(header)
+            closed.append(contentsOf: [0xFF, 0xD9])
+            return rule.plan(closed)
+        })
+    }
+
+    /// The body to deliver instead of reading on, once `body` (everything received so far) is enough; `nil`
+    /// while it is not, or when this body will never stop early.
+    mutating func sufficientPrefix(of body: Data) -> Data? {
+        guard !gaveUp else { return nil }
+        switch body.withUnsafeBytes({ scanner.advance($0) }) {
+        case .needsMore:
+            return nil
+        case .never:
+            gaveUp = true
+            return nil
+        case .enough(let length):
+            gaveUp = true
+            return JPEGPrefixScanner.prefix(of: body, length: length)
+        }
+    }
+}
