@@ -188,8 +188,9 @@ extension ImageManager {
         let stores = startStores {
             await self.store(result, original: original, resolved: resolved, validators: validators)
         }
-        return FinalImage(result: ImageResult(image: result, data: original.response.data, cacheType: .none,
-                                              url: resolved.url),
+        // The start of a file that stopped early is not the file: it is not handed out as its bytes.
+        let data = original.response.isPrefix ? nil : original.response.data
+        return FinalImage(result: ImageResult(image: result, data: data, cacheType: .none, url: resolved.url),
                           stores: stores)
     }
 }

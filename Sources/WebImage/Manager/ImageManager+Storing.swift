@@ -20,9 +20,10 @@ extension ImageManager {
         let data = original.response.data
         let lasting = !original.response.metadata.forbidsStorage
         if resolved.hasDerivedKey {
-            // The original is kept as bytes only: what was decoded is the thumbnail, not the original.
+            // The original is kept as bytes only: what was decoded is the thumbnail, not the original. Bytes
+            // that stopped early are not the original at all, and are not kept.
             let types = resolved.context.originalStoreCacheType.subtracting(.memory)
-            if !types.isEmpty, lasting {
+            if !types.isEmpty, lasting, !original.response.isPrefix {
                 // The context's serializer is for the delivered image; the original keeps the manager's.
                 await storeLogged(resolved.originalCache, nil, data: data, key: resolved.originalKey, types: types,
                                   validators: validators, serializer: configuration.cacheSerializer,
@@ -32,7 +33,8 @@ extension ImageManager {
                              isTrimmedAnimation: original.isTrimmedAnimation, allowsDisk: lasting)
         } else {
             await storeFinal(image, originalData: data, resolved: resolved, validators: validators,
-                             isTrimmedAnimation: original.isTrimmedAnimation, allowsDisk: lasting)
+                             isTrimmedAnimation: original.isTrimmedAnimation,
+                             allowsDisk: lasting && !original.response.isPrefix)
         }
     }
 

@@ -18,6 +18,8 @@ struct ResolvedImageRequest: Sendable {
     let decodeOptions: DecodeOptions
     /// Set for contexts with hooks that cannot be compared: the load shares no stage with others.
     let unique: Int?
+    /// Set for thumbnails: the transfer may end once the bytes are enough for the thumbnail's decode.
+    let earlyStop: EarlyStop?
 
     var options: ImageOptions { request.options }
     var context: ImageContext { request.context }
@@ -47,6 +49,10 @@ struct ResolvedImageRequest: Sendable {
         let hasHooks = context.requestModifier != nil || context.responseModifier != nil || context.decryptor != nil
             || context.cacheSerializer != nil
         unique = hasHooks ? manager.makeUniqueToken() : nil
+        // Only a thumbnail, which is cached under a key of its own, may be made from part of the bytes; a
+        // decryptor needs the whole body before anything can be read.
+        let thumbnail = context.thumbnailPixelSize != nil && keys.final != keys.original
+        earlyStop = thumbnail && context.decryptor == nil ? EarlyStop(decoding: decode) : nil
     }
 
     /// Whether the delivered image differs from the loaded one (a thumbnail or a transform), so the original
@@ -83,6 +89,7 @@ struct ResolvedImageRequest: Sendable {
         var request = try loader.makeRequest(for: url, options: options.downloadOptions, context: downloadContext)
         request.headers.merge(extraHeaders)
         request.priority = self.request.priority
+        request.earlyStop = earlyStop
         return request
     }
 

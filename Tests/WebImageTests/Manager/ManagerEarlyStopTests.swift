@@ -1,0 +1,97 @@
+import Foundation
+import TestImageServer
+import Testing
+@testable import WebImage
+
+/// A thumbnail of a progressive JPEG ends its download once the bytes hold what the thumbnail's decode reads.
+@Suite struct ManagerEarlyStopTests {
+    static let size = PixelSize(width: 1600, height: 1200)
+    /// 1/8 of the photo (200×150) is the DCT scale that covers this box.
+    static let box = PixelSize(width: 200, height: 150)
+
+    /// Body bytes the server sent for each request of `path`, once none is in flight.
+    static func bytesSent(_ server: TestImageServer, _ path: String) async -> [Int] {
+        await server.waitUntil { $0.inFlight == 0 }
+        return server.log.requests(for: path).map(\.bodyBytesSent)
+    }
+
+    @Test func aThumbnailOfAProgressiveJPEGReadsPartOfIt() async throws {
+        try await ManagerHarness.with { h in
+            let data = try GrainyPhoto.jpeg(width: Self.size.width, height: Self.size.height, progressive: true)
+            h.server.serve("photo.jpg", data: data, contentType: "image/jpeg")
+            // The first answer sends a fifth of the file and then waits for the client to leave: the load can
+            // only finish if that was enough, and the client must close the connection to end it. (A server that
+            // sends everything would see it vanish into the loopback's socket buffers before the client stops.)
+            let path = "/stall-once/photo.jpg"
+            let url = h.server.url("\(path)?after=\(data.count / 5)")
+            let context = ImageContext(thumbnailPixelSize: Self.box)
+            let thumbnail = try await h.manager.loadImage(from: url, options: [.waitStoreCache], context: context)
+
+            let sent = await Self.bytesSent(h.server, path)
+            #expect(sent == [data.count / 5])
+            #expect(h.server.log.clientClosedPaths == [path])
+            #expect(thumbnail.image.size == Self.box)
+            #expect(thumbnail.data == nil)
+            let reference = try ImageCoders.shared.decode(data, options: DecodeOptions(thumbnailPixelSize: Self.box))
+            #expect(PixelComparison.psnr(thumbnail.image.pixels.bytes, reference.pixels.bytes) >= 40)
+            // The start of the file is not the file: nothing is kept under the URL; the thumbnail is.
+            #expect(await h.cache.containsData(forKey: url.absoluteString) == false)
+            #expect(h.cache.image(forKey: h.manager.cacheKey(for: url, context: context)) != nil)
+
+            // The full picture afterwards is a second request that reads every byte.
+            let full = try await h.manager.loadImage(from: url, options: [.waitStoreCache])
+            #expect(await Self.bytesSent(h.server, path) == [data.count / 5, data.count])
+            #expect(full.image.size == Self.size)
+            #expect(full.data == data)
+            let whole = try ImageCoders.shared.decode(data)
+            #expect(full.image.pixels.bytes == whole.pixels.bytes)
+        }
+    }
+
+    @Test func aBaselineJPEGThumbnailStillReadsEverything() async throws {
+        try await ManagerHarness.with { h in
+            let data = try GrainyPhoto.jpeg(width: Self.size.width, height: Self.size.height, progressive: false)
+            h.server.serve("photo.jpg", data: data, contentType: "image/jpeg")
+            let url = h.server.url("/files/photo.jpg")
+            let thumbnail = try await h.manager.loadImage(from: url, options: [.waitStoreCache],
+                                                          context: ImageContext(thumbnailPixelSize: Self.box))
+            #expect(thumbnail.image.size == Self.box)
+            #expect(await Self.bytesSent(h.server, "/files/photo.jpg") == [data.count])
+            #expect(thumbnail.data == data)
+            #expect(await h.cache.containsData(forKey: url.absoluteString))
+        }
+    }
+
+    @Test func aLargerThumbnailReadsEverything() async throws {
+        // 400×300 decodes at 1/4, where the first scans are not close enough: the whole file is read and kept.
+        try await ManagerHarness.with { h in
+            let data = try GrainyPhoto.jpeg(width: Self.size.width, height: Self.size.height, progressive: true)
+            h.server.serve("photo.jpg", data: data, contentType: "image/jpeg")
+            let url = h.server.url("/files/photo.jpg")
+            let context = ImageContext(thumbnailPixelSize: PixelSize(width: 400, height: 300))
+            _ = try await h.manager.loadImage(from: url, options: [.waitStoreCache], context: context)
+            #expect(await Self.bytesSent(h.server, "/files/photo.jpg") == [data.count])
+            #expect(await h.cache.containsData(forKey: url.absoluteString))
+        }
+    }
+
+    @Test func aFullLoadAndAThumbnailAtOnceAreBothRight() async throws {
+        // The full load must not ride on the transfer that stops early (nor the reverse, which would only waste).
+        try await ManagerHarness.with { h in
+            let data = try GrainyPhoto.jpeg(width: Self.size.width, height: Self.size.height, progressive: true)
+            h.server.serve("photo.jpg", data: data, contentType: "image/jpeg")
+            let url = h.server.url("/files/photo.jpg")
+            async let thumbnail = h.manager.loadImage(from: url, options: [.waitStoreCache],
+                                                      context: ImageContext(thumbnailPixelSize: Self.box))
+            async let full = h.manager.loadImage(from: url, options: [.waitStoreCache])
+            let (small, large) = try await (thumbnail, full)
+            #expect(small.image.size == Self.box)
+            #expect(large.image.size == Self.size)
+            #expect(large.data == data)
+            let sent = await Self.bytesSent(h.server, "/files/photo.jpg")
+            #expect(sent.count == 2)
+            #expect(sent.contains(data.count))
+            #expect(await h.cache.containsData(forKey: url.absoluteString))
+        }
+    }
+}
