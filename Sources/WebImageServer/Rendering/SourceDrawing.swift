@@ -11,41 +11,21 @@ struct SourceDrawing: Sendable {
     let metrics: ProxyMetrics
     let configuration: ProxyConfiguration
 
+    /// What a source needs before it is drawn: passed on (as it came, or sanitised), or decoded by a plan.
+    enum Preparation {
+        case passOn(Data, ImageFormat)
+        case decode(properties: ImageProperties, output: OutputFormat, plan: SourceDecodePlan)
+    }
+
     /// The answer's bytes and their format.
     func draw(_ source: Data, request: RenderRequest) throws -> (Data, ImageFormat) {
+        let (output, plan): (OutputFormat, SourceDecodePlan)
+        switch try prepare(source, request: request) {
+        case .passOn(let data, let format): return (data, format)
+        case .decode(_, let format, let decodePlan): (output, plan) = (format, decodePlan)
+        }
         let options = request.options
         let coders = renderer.coders
-        let detected = ImageFormat.detect(source)
-        if options.raw { return (source, detected) }
-        // Before skip_processing: an SVG that is passed on is always a sanitised one.
-        if detected == .svg, passesSVGOn(options) {
-            // A gzipped document (`.svgz`) is answered as plain SVG: the sanitiser reads text.
-            let document = try Gzip.inflatedIfCompressed(source)
-            do {
-                return (try SVGSanitizer.sanitized(document), .svg)
-            } catch {
-                throw ProxyError(status: 422, "the SVG source is not a well-formed document: \(error.reason)")
-            }
-        }
-        // The URL's format decides, as in imgproxy: one negotiated from `Accept` does not stop the skip.
-        if let name = ProcessingOptions.sourceFormatName(of: detected), options.skipProcessing.contains(name),
-           options.format == nil || options.format?.imageFormat == detected {
-            return (source, detected)
-        }
-        if options.format == .svg {
-            throw ProxyError(status: 422, "this server cannot write svg from a \(detected.rawValue) source")
-        }
-        let properties = try coders.properties(of: source)
-        // An embedded thumbnail is what imgproxy checks the limits against: it is the source from here on.
-        let thumbnailFirst = options.enforceThumbnail == true
-            && SourceDecodePlan.embeddedThumbnailFormats.contains(properties.format)
-        if !thumbnailFirst { try checkLimits(size: properties.size, frames: properties.frameCount, options: options) }
-        let output = outputFormat(for: properties, request: request)
-        let plan = try SourceDecodePlan(
-            properties: properties, options: options, output: output,
-            limits: DecodeLimits(maxPixels: options.limits.maximumSourcePixels ?? configuration.maximumSourcePixels,
-                                 maxTotalPixels: configuration.maximumAnimationPixels),
-            maximumFrames: options.limits.maximumAnimationFrames ?? renderer.maximumFrames)
         let decodeStarted = ContinuousClock.now
         let image = try coders.decode(source, options: plan.decodeOptions)
         metrics.decoded(after: ContinuousClock.now - decodeStarted)
@@ -62,6 +42,46 @@ struct SourceDrawing: Sendable {
         let data = try renderer.render(image, options: rendering, format: output,
                                        geometry: plan.usesEmbeddedThumbnail ? nil : plan.geometry)
         return (data, output.imageFormat)
+    }
+
+    /// Everything decided before a pixel is decoded, from the source's headers: whether it is passed on, and if
+    /// not, its properties, the answer's format and the decode plan. The early stop of a source's download asks
+    /// the same question of the first bytes (``earlyStop(for:)``).
+    func prepare(_ source: Data, request: RenderRequest) throws -> Preparation {
+        let options = request.options
+        let coders = renderer.coders
+        let detected = ImageFormat.detect(source)
+        if options.raw { return .passOn(source, detected) }
+        // Before skip_processing: an SVG that is passed on is always a sanitised one.
+        if detected == .svg, passesSVGOn(options) {
+            // A gzipped document (`.svgz`) is answered as plain SVG: the sanitiser reads text.
+            let document = try Gzip.inflatedIfCompressed(source)
+            do {
+                return .passOn(try SVGSanitizer.sanitized(document), .svg)
+            } catch {
+                throw ProxyError(status: 422, "the SVG source is not a well-formed document: \(error.reason)")
+            }
+        }
+        // The URL's format decides, as in imgproxy: one negotiated from `Accept` does not stop the skip.
+        if let name = ProcessingOptions.sourceFormatName(of: detected), options.skipProcessing.contains(name),
+           options.format == nil || options.format?.imageFormat == detected {
+            return .passOn(source, detected)
+        }
+        if options.format == .svg {
+            throw ProxyError(status: 422, "this server cannot write svg from a \(detected.rawValue) source")
+        }
+        let properties = try coders.properties(of: source)
+        // An embedded thumbnail is what imgproxy checks the limits against: it is the source from here on.
+        let thumbnailFirst = options.enforceThumbnail == true
+            && SourceDecodePlan.embeddedThumbnailFormats.contains(properties.format)
+        if !thumbnailFirst { try checkLimits(size: properties.size, frames: properties.frameCount, options: options) }
+        let output = outputFormat(for: properties, request: request)
+        let plan = try SourceDecodePlan(
+            properties: properties, options: options, output: output,
+            limits: DecodeLimits(maxPixels: options.limits.maximumSourcePixels ?? configuration.maximumSourcePixels,
+                                 maxTotalPixels: configuration.maximumAnimationPixels),
+            maximumFrames: options.limits.maximumAnimationFrames ?? renderer.maximumFrames)
+        return .decode(properties: properties, output: output, plan: plan)
     }
 
     /// Whether an SVG source is answered as (sanitised) SVG, by imgproxy's rule: when the URL names SVG, or names

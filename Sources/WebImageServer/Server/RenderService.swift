@@ -103,13 +103,13 @@ final class RenderService: Sendable {
     {
         started.add(1, ordering: .relaxed)
         let loadStarted = ContinuousClock.now
+        let drawing = SourceDrawing(renderer: renderer, metrics: metrics, configuration: configuration)
         // No CPU slot is held while the source downloads: a slow origin delays only its own requests.
-        let source = try await sourceLoader.bytes(for: request.source)
+        let source = try await sourceLoader.bytes(for: request.source, earlyStop: drawing.earlyStop(for: request))
         metrics.sourceLoaded(after: ContinuousClock.now - loadStarted, from: source.origin)
         if let limit = request.options.limits.maximumSourceBytes, limit > 0, source.data.count > limit {
             throw ProxyError(status: 422, "the source has \(source.data.count) bytes, over this URL's limit of \(limit)")
         }
-        let drawing = SourceDrawing(renderer: renderer, metrics: metrics, configuration: configuration)
         let (data, output) = try await cpu.run(for: task) { [self] in
             drawn.add(1, ordering: .relaxed)
             return try drawing.draw(source.data, request: request)

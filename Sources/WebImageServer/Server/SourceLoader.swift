@@ -19,11 +19,13 @@ final class SourceLoader: Sendable {
     enum Origin { case memory, disk, redis, origin }
 
     /// A source's bytes, where they came from, and the origin's `Last-Modified` when it sent one (kept with the
-    /// bytes in every tier, so that a cached source still says when it changed).
+    /// bytes in every tier, so that a cached source still says when it changed). `isPrefix`: only the start of
+    /// the source, fetched for one request's decode (``EarlyStop``), never kept.
     struct Source: Sendable {
         let data: Data
         let origin: Origin
         let lastModified: String?
+        var isPrefix = false
     }
 
     /// A source kept in memory, and whether the disk cache has it too.
@@ -48,8 +50,9 @@ final class SourceLoader: Sendable {
         self.shared = shared
     }
 
-    /// The source's bytes, and where they came from. The disk cache is read and written on the I/O lanes.
-    func bytes(for url: URL) async throws -> Source {
+    /// The source's bytes, and where they came from. The disk cache is read and written on the I/O lanes. With
+    /// `earlyStop`, a download may end once the bytes are enough for the decode it plans.
+    func bytes(for url: URL, earlyStop: EarlyStop? = nil) async throws -> Source {
         let cache = self.cache, key = url.absoluteString
         if let kept = recent.value(forKey: key) {
             if !kept.isOnDisk { await persist(kept, forKey: key) }
@@ -65,14 +68,23 @@ final class SourceLoader: Sendable {
             remember(Recent(data: stored.data, lastModified: lastModified, isOnDisk: false), forKey: key)
             return Source(data: stored.data, origin: .redis, lastModified: lastModified)
         }
-        let response = try await downloader.download(url)
-        return Source(data: response.data, origin: .origin, lastModified: response.metadata.headers["Last-Modified"])
+        let response: ImageLoadResponse
+        if let earlyStop {
+            var request = try downloader.makeRequest(for: url)
+            request.earlyStop = earlyStop
+            response = try await downloader.load(request, progress: nil)
+        } else {
+            response = try await downloader.download(url)
+        }
+        return Source(data: response.data, origin: .origin, lastModified: response.metadata.headers["Last-Modified"],
+                      isPrefix: response.isPrefix)
     }
 
-    /// Keeps `source`, which decoded and came from the origin, in memory here and in Redis for other proxies. A
-    /// cache that cannot be written (Redis down) costs a later request a fetch, never this one its answer.
+    /// Keeps `source`, which decoded and came from the origin, in memory here and in Redis for other proxies (not
+    /// when it is only the start of the source). A cache that cannot be written (Redis down) costs a later request
+    /// a fetch, never this one its answer.
     func keep(_ source: Source, for url: URL) async {
-        guard source.origin == .origin else { return }
+        guard source.origin == .origin, !source.isPrefix else { return }
         let key = url.absoluteString
         remember(Recent(data: source.data, lastModified: source.lastModified, isOnDisk: false), forKey: key)
         try? await shared?.storeData(source.data, forKey: key,

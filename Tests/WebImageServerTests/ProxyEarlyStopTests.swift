@@ -1,0 +1,80 @@
+import Foundation
+import Testing
+import WebImage
+
+@testable import WebImageServer
+
+/// A small render of a large progressive JPEG fetches only the start of the source; anything needing more
+/// fetches it whole, and a prefix is never kept as the source.
+@Suite struct ProxyEarlyStopTests {
+    /// A 2400×1800 photo-like progressive JPEG: smooth colour under fine grain, so most bytes are luma detail.
+    static func grainyProgressivePhoto() throws -> Data {
+        let width = 2400, height = 1800
+        var state: UInt32 = 0x2545_F491
+        let pixels = try PixelBuffer(width: width, height: height) { raw in
+            for y in 0..<height {
+                for x in 0..<width {
+                    state ^= state << 13
+                    state ^= state >> 17
+                    state ^= state << 5
+                    let grain = Int(state & 63) - 32
+                    let offset = (y * width + x) * 4
+                    raw[offset] = UInt8(clamping: x * 255 / width + grain)
+                    raw[offset + 1] = UInt8(clamping: y * 255 / height + grain)
+                    raw[offset + 2] = UInt8(clamping: 160 - (x + y) * 96 / (width + height) + grain)
+                    raw[offset + 3] = 255
+                }
+            }
+        }
+        return try ImageCoders.shared.encode(Image(pixels: pixels), as: .jpeg,
+                                             options: EncodeOptions(quality: 0.85, progressive: true))
+    }
+
+    @Test func aThumbnailRenderFetchesAFifthAndAFullRenderFetchesItAll() async throws {
+        let source = try Self.grainyProgressivePhoto()
+        try await ProxyHarness.with { harness in
+            harness.origin.serve("big.jpg", data: source, contentType: "image/jpeg")
+            // The first answer from the origin is a fifth of the file, then nothing until the proxy leaves: the
+            // render can only succeed if that was enough. Later answers are the whole file.
+            let name = "big.jpg?after=\(source.count / 5)"
+            let originPath = "/stall-once/big.jpg"
+
+            // 300 px wide: TurboJPEG's 1/8 scale (300×225) is the decode, which the first scans hold.
+            let small = await harness.get(harness.plainPath(["rs:fit:300:0"], name, path: "/stall-once/", ext: "png"))
+            #expect(small.status == 200)
+            await harness.origin.waitUntil { $0.inFlight == 0 }
+            #expect(harness.origin.log.requests(for: originPath).map(\.bodyBytesSent) == [source.count / 5])
+            #expect(harness.origin.log.clientClosedPaths == [originPath])
+            let thumbnail = try ProxyHarness.decode(small)
+            #expect(thumbnail.size == PixelSize(width: 300, height: 225))
+
+            // The full size needs every byte: the prefix was not kept, so the origin is asked again, whole.
+            let full = await harness.get(harness.plainPath(["rs:fit:0:0"], name, path: "/stall-once/", ext: "jpg"))
+            #expect(full.status == 200)
+            await harness.origin.waitUntil { $0.inFlight == 0 }
+            #expect(harness.origin.log.requests(for: originPath).map(\.bodyBytesSent)
+                    == [source.count / 5, source.count])
+            #expect(try ProxyHarness.decode(full).size == PixelSize(width: 2400, height: 1800))
+
+            // The whole source is kept now: the same thumbnail under other options comes from it, without the
+            // origin, and matches the one made from the prefix.
+            let again = await harness.get(harness.plainPath(["w:300"], name, path: "/stall-once/", ext: "png"))
+            #expect(again.status == 200)
+            #expect(harness.origin.log.count(originPath) == 2)
+            let fromWhole = try ProxyHarness.decode(again)
+            #expect(fromWhole.size == thumbnail.size)
+            #expect(ReducedDecodeTests.psnr(thumbnail.pixels, fromWhole.pixels) >= 40)
+        }
+    }
+
+    @Test func aSourceByteLimitReadsTheWholeSource() async throws {
+        // A limit on the source's bytes is about the whole file: a prefix must not slip under it.
+        let source = try Self.grainyProgressivePhoto()
+        try await ProxyHarness.with(configuring: { $0.allowsSecurityOptions = true }) { harness in
+            harness.origin.serve("big.jpg", data: source, contentType: "image/jpeg")
+            let small = await harness.get(harness.plainPath(["rs:fit:300:0", "msfs:\(source.count / 2)"], "big.jpg",
+                                                            ext: "png"))
+            #expect(small.status == 422)
+        }
+    }
+}
