@@ -12,7 +12,7 @@ import Foundation
 ///
 /// Loaders that cannot save anything by stopping (files, `data:` URLs) ignore it. Two rules are equal when they
 /// were made from equal decode options, or with equal identities: a transfer is shared only by requests whose
-/// rules are equal.
+/// rules are equal, and it stops for the request that started it (see ``isSatisfied(by:)`` for the others).
 public struct EarlyStop: Sendable, Hashable {
     private enum Identity: Hashable {
         case options(DecodeOptions)
@@ -41,6 +41,15 @@ public struct EarlyStop: Sendable, Hashable {
         plan = decodeOptions
     }
 
+    /// Whether `prefix`, the body of a transfer that stopped early (``ImageLoadResponse/isPrefix``), holds all
+    /// that this rule's decode reads. A rule shared under one identity by callers that decode differently (several
+    /// thumbnail sizes) stops where the caller that started the transfer is served; another caller checks here
+    /// and, when the prefix falls short, loads the whole file.
+    public func isSatisfied(by prefix: Data) -> Bool {
+        var scanner = EarlyStopWatch(self).scanner
+        return prefix.withUnsafeBytes { scanner.isSatisfied(by: $0) }
+    }
+
     public static func == (lhs: EarlyStop, rhs: EarlyStop) -> Bool { lhs.identity == rhs.identity }
 
     public func hash(into hasher: inout Hasher) { hasher.combine(identity) }
@@ -48,7 +57,7 @@ public struct EarlyStop: Sendable, Hashable {
 
 /// Follows a body as it grows and says when it is enough for an ``EarlyStop``.
 struct EarlyStopWatch {
-    private var scanner: JPEGPrefixScanner
+    private(set) var scanner: JPEGPrefixScanner
     private var gaveUp = false
 
     init(_ rule: EarlyStop) {

@@ -16,13 +16,28 @@ extension ImageManager {
             [self] decodeTask in
             let previewer = progressive
                 ? ProgressivePreviewer(options: resolved.decodeOptions, coders: resolved.coders) : nil
-            let response = try await decodeTask.dependency(on: dataTasks, key: dataKey, onUpdate: { progress in
+            let onUpdate: @Sendable (ImageLoadProgress) -> Void = { progress in
                 decodeTask.report(.progress(progress))
                 if let previewer, let data = progress.partialData, let preview = previewer.preview(from: data) {
                     decodeTask.report(.preview(preview))
                 }
-            }) { [self] dataTask in
+            }
+            var response = try await decodeTask.dependency(on: dataTasks, key: dataKey, onUpdate: onUpdate) {
+                [self] dataTask in
                 try await load(loadRequest, resolved: resolved, in: dataTask)
+            }
+            // Thumbnails of every size share one transfer, which stops where the first of them is served: one
+            // that needs more (a larger scale) reads the whole file.
+            if response.isPrefix, let rule = loadRequest.earlyStop, !rule.isSatisfied(by: response.data) {
+                let whole = {
+                    var whole = loadRequest
+                    whole.earlyStop = nil
+                    return whole
+                }()
+                response = try await decodeTask.dependency(on: dataTasks, key: resolved.dataTaskKey(for: whole),
+                                                           onUpdate: onUpdate) { [self] dataTask in
+                    try await load(whole, resolved: resolved, in: dataTask)
+                }
             }
             let image = try await decode(response.data, resolved: resolved, options: resolved.decodeOptions)
             let trimmed = resolved.decodeOptions.firstFrameOnly

@@ -50,10 +50,15 @@ struct ResolvedImageRequest: Sendable {
             || context.cacheSerializer != nil
         unique = hasHooks ? manager.makeUniqueToken() : nil
         // Only a thumbnail, which is cached under a key of its own, may be made from part of the bytes; a
-        // decryptor needs the whole body before anything can be read.
+        // decryptor needs the whole body before anything can be read. One identity for every thumbnail, so that
+        // thumbnails of several sizes still share their download (a size it stopped too early for reads on).
         let thumbnail = context.thumbnailPixelSize != nil && keys.final != keys.original
-        earlyStop = thumbnail && context.decryptor == nil ? EarlyStop(decoding: decode) : nil
+        earlyStop = thumbnail && context.decryptor == nil
+            ? EarlyStop(identity: Self.thumbnailEarlyStop) { [decode] _ in decode } : nil
     }
+
+    /// The identity of the manager's thumbnail early stops (see ``EarlyStop``).
+    static let thumbnailEarlyStop = "ImageManager.thumbnail"
 
     /// Whether the delivered image differs from the loaded one (a thumbnail or a transform), so the original
     /// and the result are cached under different keys.

@@ -2,18 +2,22 @@ import Foundation
 import WebImage
 
 extension SourceDrawing {
+    /// The identity of every render's early stop (see ``earlyStop(for:)``).
+    static let earlyStopIdentity = "webimage serve source"
+
     /// The early stop for fetching `request`'s source: its download may end once the bytes are all the decode
     /// that ``prepare(_:request:)`` plans from the source's headers reads (a progressive JPEG made into a small
     /// thumbnail; see ``EarlyStop``). A source that is passed on, trimmed or decoded at a larger scale is read
     /// whole, as is every source of a request that limits the source's bytes: a prefix would pass a limit the
     /// whole file breaks.
     ///
-    /// The rule is named by the result's cache key, which holds everything the plan depends on, so only requests
-    /// for the same result share an early-stopping download.
+    /// Every render's rule has one identity, so that renders of one source still share its download: it stops
+    /// where the render that started it is served, and one that needs more reads the whole file
+    /// (``SourceLoader/bytes(for:earlyStop:)``).
     func earlyStop(for request: RenderRequest) -> EarlyStop? {
         if let limit = request.options.limits.maximumSourceBytes, limit > 0 { return nil }
         if request.options.raw { return nil }
-        return EarlyStop(identity: request.key) { header in
+        return EarlyStop(identity: Self.earlyStopIdentity) { header in
             guard case .decode(_, _, let plan)? = try? prepare(header, request: request),
                   !plan.usesEmbeddedThumbnail else { return nil }
             return plan.decodeOptions

@@ -68,11 +68,15 @@ final class SourceLoader: Sendable {
             remember(Recent(data: stored.data, lastModified: lastModified, isOnDisk: false), forKey: key)
             return Source(data: stored.data, origin: .redis, lastModified: lastModified)
         }
-        let response: ImageLoadResponse
+        var response: ImageLoadResponse
         if let earlyStop {
             var request = try downloader.makeRequest(for: url)
             request.earlyStop = earlyStop
             response = try await downloader.load(request, progress: nil)
+            // A download shared with a render that needs less stopped too early for this one.
+            if response.isPrefix, !earlyStop.isSatisfied(by: response.data) {
+                response = try await downloader.download(url)
+            }
         } else {
             response = try await downloader.download(url)
         }

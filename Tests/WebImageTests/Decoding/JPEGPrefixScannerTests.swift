@@ -82,6 +82,26 @@ import Testing
         #expect(try Self.psnrOfPrefix(data, length: length) >= 40)
     }
 
+    @Test func aCutPrefixSatisfiesOtherEighthScaleDecodesOnly() throws {
+        // A transfer shared by several thumbnail sizes stops for the first; the others check the prefix.
+        let data = try Fixtures.data("prefix/progressive-photo.jpg")
+        guard case .enough(let length) = Self.verdict(data) else {
+            Issue.record("no early stop")
+            return
+        }
+        let prefix = JPEGPrefixScanner.prefix(of: data, length: length)
+        let satisfied = { (box: PixelSize) -> Bool in
+            EarlyStop(decoding: DecodeOptions(thumbnailPixelSize: box)).isSatisfied(by: prefix)
+        }
+        #expect(satisfied(PixelSize(width: 120, height: 90)))
+        #expect(satisfied(PixelSize(width: 50, height: 50)))
+        #expect(!satisfied(PixelSize(width: 200, height: 150)))  // 1/4
+        #expect(!satisfied(PixelSize(width: 1000, height: 750)))  // full size
+        // Cut one scan earlier (no Cb band yet), it satisfies nobody.
+        let early = JPEGPrefixScanner.prefix(of: data, length: Self.scanEnds(data)[2])
+        #expect(!EarlyStop(decoding: Self.thumbnail).isSatisfied(by: early))
+    }
+
     @Test func theCutBeforeChromaArrivesIsBelowTheBar() throws {
         // Why DC alone is not enough on 4:2:0: the first scan's prefix is visibly worse than the chosen cut.
         let data = try Fixtures.data("prefix/progressive-photo.jpg")

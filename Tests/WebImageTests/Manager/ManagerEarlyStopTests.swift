@@ -75,6 +75,28 @@ import Testing
         }
     }
 
+    @Test func thumbnailsOfTwoScalesAtOnceAreBothRight() async throws {
+        // They share one download, which stops for whichever started it; the 1/4-scale thumbnail reads the whole
+        // file when the shared bytes fall short, and equals a decode of the whole file either way.
+        try await ManagerHarness.with { h in
+            let data = try GrainyPhoto.jpeg(width: Self.size.width, height: Self.size.height, progressive: true)
+            h.server.serve("photo.jpg", data: data, contentType: "image/jpeg")
+            let url = h.server.url("/files/photo.jpg")
+            let larger = PixelSize(width: 400, height: 300)
+            async let small = h.manager.loadImage(from: url, options: [.waitStoreCache],
+                                                  context: ImageContext(thumbnailPixelSize: Self.box))
+            async let large = h.manager.loadImage(from: url, options: [.waitStoreCache],
+                                                  context: ImageContext(thumbnailPixelSize: larger))
+            let (smallResult, largeResult) = try await (small, large)
+            let reference = try ImageCoders.shared.decode(data, options: DecodeOptions(thumbnailPixelSize: larger))
+            #expect(largeResult.image.size == larger)
+            #expect(largeResult.image.pixels.bytes == reference.pixels.bytes)
+            let smallReference = try ImageCoders.shared.decode(data, options: DecodeOptions(thumbnailPixelSize: Self.box))
+            #expect(PixelComparison.psnr(smallResult.image.pixels.bytes, smallReference.pixels.bytes) >= 40)
+            #expect((1...2).contains(h.server.log.count("/files/photo.jpg")))
+        }
+    }
+
     @Test func aFullLoadAndAThumbnailAtOnceAreBothRight() async throws {
         // The full load must not ride on the transfer that stops early (nor the reverse, which would only waste).
         try await ManagerHarness.with { h in

@@ -68,6 +68,9 @@ struct JPEGPrefixScanner {
     private var scanCount = 0
     /// The verdict so far; once it is not ``Verdict/needsMore`` it no longer changes.
     private(set) var verdict = Verdict.needsMore
+    /// Whether an end-of-image marker after a scan is judged like any other marker: for checking a prefix that
+    /// was already cut (which ends with one), rather than watching a file arrive (where it means the file is in).
+    var judgesEndOfImage = false
 
     /// A scanner for a decode with `options`.
     init(options: DecodeOptions) {
@@ -99,6 +102,14 @@ struct JPEGPrefixScanner {
             case .done(let verdict): return finish(verdict)
             }
         }
+    }
+
+    /// Whether `prefix`, cut by a scanner (possibly for other options) and closed with an end-of-image marker,
+    /// holds all that a decode planned by this scanner reads.
+    mutating func isSatisfied(by prefix: UnsafeRawBufferPointer) -> Bool {
+        judgesEndOfImage = true
+        if case .enough = advance(prefix) { return true }
+        return false
     }
 
     /// The prefix to decode: the first `length` bytes of `data` and an end-of-image marker.
@@ -265,7 +276,7 @@ struct JPEGPrefixScanner {
             for coefficient in scan.ss...scan.se { components[member].knownBits[coefficient] = scan.al }
         }
         // An end-of-image marker here means the whole file is in: nothing left to save.
-        guard marker != 0xD9 else { return .done(.never) }
+        guard marker != 0xD9 || judgesEndOfImage else { return .done(.never) }
         let enough = components.allSatisfy { component in
             component.needed.allSatisfy { (0...1).contains(component.knownBits[$0]) }
         }
