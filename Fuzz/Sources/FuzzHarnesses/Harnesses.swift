@@ -11,6 +11,7 @@ let harnesses: [String: @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt] = [
     "FuzzProperties": fuzzProperties, "FuzzBMP": fuzzBMP, "FuzzICO": fuzzICO, "FuzzAVIF": fuzzAVIF,
     "FuzzHEIF": fuzzHEIF, "FuzzJXL": fuzzJXL, "FuzzSVG": fuzzSVG, "FuzzPDF": fuzzPDF, "FuzzTIFF": fuzzTIFF,
     "FuzzRESP": fuzzRESP, "FuzzProxyURL": fuzzProxyURL, "FuzzColorProfile": fuzzColorProfile,
+    "FuzzJPEGPrefix": fuzzJPEGPrefix,
 ]
 
 /// The harness this process runs, chosen in `main` before libFuzzer starts.

@@ -1,0 +1,29 @@
+import Foundation
+import FuzzSupport
+@testable import WebImage
+
+/// The progressive-JPEG early stop (``JPEGPrefixScanner``) on any bytes, at 1/8 scale (a 1×1 thumbnail): the
+/// first byte picks the size of the pieces the rest arrives in. The verdict must not depend on how the bytes
+/// arrive, a claimed cut must lie inside the data at a marker, and the cut prefix must decode to an image or a
+/// typed error.
+func fuzzJPEGPrefix(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
+    var input = FuzzInput(start, count)
+    let piece = Int(input.takeByte()) + 1
+    let data = input.payload
+    let options = DecodeOptions(thumbnailPixelSize: PixelSize(width: 1, height: 1))
+    var whole = JPEGPrefixScanner(options: options)
+    let once = data.withUnsafeBytes { whole.advance($0) }
+    var pieces = JPEGPrefixScanner(options: options)
+    var verdict = JPEGPrefixScanner.Verdict.needsMore
+    var end = 0
+    while verdict == .needsMore, end < data.count {
+        end = min(data.count, end + piece)
+        verdict = data.prefix(end).withUnsafeBytes { pieces.advance($0) }
+    }
+    precondition(verdict == once, "\(verdict) in pieces of \(piece), \(once) at once")
+    if case .enough(let length) = once {
+        precondition(length < data.count && data[data.startIndex + length] == 0xFF, "a cut at \(length) is no marker")
+        _ = try? JPEGCoder().decode(JPEGPrefixScanner.prefix(of: data, length: length), options: options)
+    }
+    return 0
+}
