@@ -48,7 +48,13 @@ import WebImage
             let thumbnail = try ProxyHarness.decode(small)
             #expect(thumbnail.size == PixelSize(width: 300, height: 225))
 
-            // The full size needs every byte: the prefix was not kept, so the origin is asked again, whole.
+            // Another small size decodes at 1/8 too: the start kept in memory serves it, without the origin.
+            let smaller = await harness.get(harness.plainPath(["rs:fit:200:0"], name, path: "/stall-once/", ext: "png"))
+            #expect(smaller.status == 200)
+            #expect(try ProxyHarness.decode(smaller).size == PixelSize(width: 200, height: 150))
+            #expect(harness.origin.log.count(originPath) == 1)
+
+            // The full size needs every byte: the start is not enough, so the origin is asked again, whole.
             let full = await harness.get(harness.plainPath(["rs:fit:0:0"], name, path: "/stall-once/", ext: "jpg"))
             #expect(full.status == 200)
             await harness.origin.waitUntil { $0.inFlight == 0 }

@@ -28,11 +28,13 @@ final class SourceLoader: Sendable {
         var isPrefix = false
     }
 
-    /// A source kept in memory, and whether the disk cache has it too.
+    /// A source kept in memory, whether the disk cache has it too, and whether it is only the start of the source
+    /// (an early-stopped download: kept in memory for renders it is enough for, never written anywhere).
     private struct Recent: Sendable {
         let data: Data
         let lastModified: String?
         let isOnDisk: Bool
+        var isPrefix = false
     }
 
     /// Encoded sources, under the same keys (the absolute URL) the library's image cache would use.
@@ -55,8 +57,15 @@ final class SourceLoader: Sendable {
     func bytes(for url: URL, earlyStop: EarlyStop? = nil) async throws -> Source {
         let cache = self.cache, key = url.absoluteString
         if let kept = recent.value(forKey: key) {
-            if !kept.isOnDisk { await persist(kept, forKey: key) }
-            return Source(data: kept.data, origin: .memory, lastModified: kept.lastModified)
+            if !kept.isPrefix {
+                if !kept.isOnDisk { await persist(kept, forKey: key) }
+                return Source(data: kept.data, origin: .memory, lastModified: kept.lastModified)
+            }
+            // Another thumbnail of a progressive JPEG that stopped early: the kept start serves it when it holds
+            // everything this decode reads; otherwise the whole source is fetched (no other tier keeps starts).
+            if let earlyStop, earlyStop.isSatisfied(by: kept.data) {
+                return Source(data: kept.data, origin: .memory, lastModified: kept.lastModified, isPrefix: true)
+            }
         }
         if let entry = await files.run(lane: key.hashValue, { cache.entry(forKey: key) }) {
             let lastModified = entry.metadata.validators.lastModified
@@ -84,13 +93,15 @@ final class SourceLoader: Sendable {
                       isPrefix: response.isPrefix)
     }
 
-    /// Keeps `source`, which decoded and came from the origin, in memory here and in Redis for other proxies (not
-    /// when it is only the start of the source). A cache that cannot be written (Redis down) costs a later request
-    /// a fetch, never this one its answer.
+    /// Keeps `source`, which decoded and came from the origin, in memory here and in Redis for other proxies (only
+    /// in memory when it is the start of the source). A cache that cannot be written (Redis down) costs a later
+    /// request a fetch, never this one its answer.
     func keep(_ source: Source, for url: URL) async {
-        guard source.origin == .origin, !source.isPrefix else { return }
+        guard source.origin == .origin else { return }
         let key = url.absoluteString
-        remember(Recent(data: source.data, lastModified: source.lastModified, isOnDisk: false), forKey: key)
+        remember(Recent(data: source.data, lastModified: source.lastModified, isOnDisk: false,
+                        isPrefix: source.isPrefix), forKey: key)
+        guard !source.isPrefix else { return }
         try? await shared?.storeData(source.data, forKey: key,
                                      validators: HTTPValidators(lastModified: source.lastModified))
     }
