@@ -1,4 +1,5 @@
 import Foundation
+import CoderTestSupport
 import Testing
 import WebImage
 
@@ -9,25 +10,7 @@ import WebImage
 @Suite struct ProxyEarlyStopTests {
     /// A 2400×1800 photo-like progressive JPEG: smooth colour under fine grain, so most bytes are luma detail.
     static func grainyProgressivePhoto() throws -> Data {
-        let width = 2400, height = 1800
-        var state: UInt32 = 0x2545_F491
-        let pixels = try PixelBuffer(width: width, height: height) { raw in
-            for y in 0..<height {
-                for x in 0..<width {
-                    state ^= state << 13
-                    state ^= state >> 17
-                    state ^= state << 5
-                    let grain = Int(state & 63) - 32
-                    let offset = (y * width + x) * 4
-                    raw[offset] = UInt8(clamping: x * 255 / width + grain)
-                    raw[offset + 1] = UInt8(clamping: y * 255 / height + grain)
-                    raw[offset + 2] = UInt8(clamping: 160 - (x + y) * 96 / (width + height) + grain)
-                    raw[offset + 3] = 255
-                }
-            }
-        }
-        return try ImageCoders.shared.encode(Image(pixels: pixels), as: .jpeg,
-                                             options: EncodeOptions(quality: 0.85, progressive: true))
+        try GrainyPhoto.jpeg(width: 2400, height: 1800, progressive: true)
     }
 
     @Test func aThumbnailRenderFetchesAFifthAndAFullRenderFetchesItAll() async throws {

@@ -78,11 +78,13 @@ public struct DataURLImageLoader: ImageLoader {
     }
 }
 
-/// Percent-decoding to raw bytes (Foundation's `removingPercentEncoding` refuses bytes that are not UTF-8).
-enum PercentDecoding {
+/// Percent-decoding on UTF-8 bytes: to raw bytes (Foundation's `removingPercentEncoding` refuses bytes that are not
+/// UTF-8), or to text as `removingPercentEncoding` gives it (which on Linux goes through `NSString`, too slow for
+/// the proxy's every request).
+package enum PercentDecoding {
     /// The bytes of `text` with every `%XX` replaced by its byte, or `nil` if a `%` is not followed by two hex
     /// digits.
-    static func bytes<S: StringProtocol>(of text: S) -> Data? {
+    package static func bytes<S: StringProtocol>(of text: S) -> Data? {
         var output = Data()
         output.reserveCapacity(text.utf8.count)
         var iterator = text.utf8.makeIterator()
@@ -97,6 +99,13 @@ enum PercentDecoding {
             output.append(high << 4 | low)
         }
         return output
+    }
+
+    /// `text` percent-decoded as `removingPercentEncoding` does it: `nil` for a broken escape or bytes that are
+    /// not UTF-8.
+    package static func string<S: StringProtocol>(of text: S) -> String? {
+        guard text.utf8.contains(UInt8(ascii: "%")) else { return String(text) }
+        return bytes(of: text).flatMap { String(validating: $0, as: UTF8.self) }
     }
 
     private static func hexValue(_ byte: UInt8) -> UInt8? {

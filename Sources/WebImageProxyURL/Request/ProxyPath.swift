@@ -1,4 +1,5 @@
 import Foundation
+import WebImage
 
 /// A proxy URL's path taken apart, in imgproxy's two forms:
 ///
@@ -141,7 +142,7 @@ public struct ProxyPath: Sendable, Equatable {
             encoded = text[..<at]
             outputExtension = try Self.outputExtension(text[text.index(after: at)...])
         }
-        guard let source = PercentDecoding.decode(encoded), !source.isEmpty else {
+        guard let source = PercentDecoding.string(of: encoded), !source.isEmpty else {
             throw .invalidURL("the plain source URL is empty or its percent-encoding is broken")
         }
         return (source, outputExtension)

@@ -1,3 +1,4 @@
+import CoderTestSupport
 import Foundation
 import TestImageServer
 import Testing

@@ -1,11 +1,11 @@
 import Foundation
-@testable import WebImage
+import WebImage
 
 /// Photo-like JPEGs made on the spot: smooth colour fields under fine grain, as a camera's sensor leaves them. Most
 /// of such a file's bytes are luma detail, which a small thumbnail never reads.
-enum GrainyPhoto {
+public enum GrainyPhoto {
     /// The picture's pixels, the same for every call with the same size.
-    static func pixels(width: Int, height: Int) throws -> PixelBuffer {
+    public static func pixels(width: Int, height: Int) throws -> PixelBuffer {
         var state: UInt32 = 0x9E37_79B9
         return try PixelBuffer(width: width, height: height) { raw in
             for y in 0..<height {
@@ -26,7 +26,7 @@ enum GrainyPhoto {
     }
 
     /// The picture as a JPEG, progressive (libjpeg's standard 10-scan script) or baseline, 4:2:0, quality 85.
-    static func jpeg(width: Int, height: Int, progressive: Bool) throws -> Data {
+    public static func jpeg(width: Int, height: Int, progressive: Bool) throws -> Data {
         try ImageCoders.shared.encode(Image(pixels: pixels(width: width, height: height)), as: .jpeg,
                                       options: EncodeOptions(quality: 0.85, progressive: progressive))
     }
