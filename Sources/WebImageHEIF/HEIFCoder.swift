@@ -1,12 +1,13 @@
 import CHeif
 import Foundation
-import WebImage
+@_spi(CoderSupport) import WebImage
 
 /// HEIC and HEIF through libheif (the `WebImageHEIF` product; register it with
 /// `ImageCoders.shared.add(HEIFCoder())`). One coder reads both ``ImageFormat/heic`` (HEVC brands) and
 /// ``ImageFormat/heif`` (`mif1`/`msf1` brands); the decoded image and its properties carry the detected one.
 ///
-/// Decoding returns the primary image as RGBA8 with straight alpha. libheif applies the file's transformations
+/// Decoding returns the primary image as RGBA8 with straight alpha; a 10 or 12-bit primary image whose colour is
+/// converted (``DecodeOptions/colorHandling``) is converted from its own samples before they become 8 bits. libheif applies the file's transformations
 /// (`irot`, `imir`, `clap`) itself, so the pixels are upright, ``Image/orientation`` is ``Orientation/up`` and
 /// the size is the transformed one; ``DecodeOptions/applyOrientation`` has nothing to turn. When a thumbnail
 /// size or scale-down limit is asked, the smallest embedded thumbnail at least that large is decoded instead of
@@ -48,20 +49,30 @@ public struct HEIFCoder: ImageCoder {
                 }
                 let size = file.size
                 try options.limits.check(size)
+                let profile = HEIFColorProfile.profile(of: file.primary)
                 var reduced = false
+                var converted = false
+                var conversion: DeepColorConversion?
                 let pixels: PixelBuffer
                 if let target = options.targetSize(forDisplayed: size) {
+                    // A thumbnail is converted after its scale-down, from 8 bits: within rounding of converting
+                    // first, at a fraction of the cost.
                     pixels = try Self.decodeReduced(file, to: target, limits: options.limits)
                     reduced = true
                 } else {
-                    pixels = try HEIFImageDecoder.decode(file.primary, limits: options.limits)
+                    conversion = DeepColorConversion(from: profile, for: options.colorHandling)
+                    let decoded = try HEIFImageDecoder.decode(file.primary, limits: options.limits,
+                                                              converting: conversion)
+                    (pixels, converted) = (decoded.pixels, decoded.converted)
                     reduced = pixels.size != size
                 }
                 var flags: Image.Flags = file.hasAlpha ? .hasAlpha : []
                 if reduced { flags.insert(.thumbnail) }
                 var image = Image(frames: [ImageFrame(pixels: pixels)], loopCount: 1, format: format,
                                   scale: options.resolvedScale, orientation: .up, flags: flags)
-                image.colorProfile = HEIFColorProfile.profile(of: file.primary)
+                // A deep image converted from its own samples carries its new space; anything else the file's,
+                // for the shared conversion.
+                image.colorProfile = converted ? conversion?.resultProfile : profile
                 return image
             }
         }
@@ -93,7 +104,7 @@ public struct HEIFCoder: ImageCoder {
         let thumbnails = file.thumbnails()
         defer { thumbnails.forEach { heif_image_handle_release($0.handle) } }
         let source = thumbnailIndex(sizes: thumbnails.map(\.size), covering: target).map { thumbnails[$0].handle }
-        let pixels = try HEIFImageDecoder.decode(source ?? file.primary, limits: limits)
+        let pixels = try HEIFImageDecoder.decode(source ?? file.primary, limits: limits).pixels
         return pixels.size == target ? pixels : try pixels.resized(to: target, filter: .area)
     }
 

@@ -24,7 +24,7 @@ extension HEIFCoder {
         let thumbnails = file.thumbnails()
         defer { thumbnails.forEach { heif_image_handle_release($0.handle) } }
         guard let thumbnail = thumbnails.first else { return nil }
-        var pixels = try HEIFImageDecoder.decode(thumbnail.handle, limits: options.limits)
+        var pixels = try HEIFImageDecoder.decode(thumbnail.handle, limits: options.limits).pixels
         if let target = options.targetSize(forDisplayed: pixels.size) {
             pixels = try pixels.resized(to: target, filter: .area)
         }

@@ -1,45 +1,101 @@
 import CHeif
-import WebImage
+@_spi(CoderSupport) import WebImage
 
 /// Decodes one image handle (the primary image or an embedded thumbnail) to RGBA8 with straight alpha.
 enum HEIFImageDecoder {
-    /// Decodes `handle` after checking its displayed and coded sizes against `limits`.
-    static func decode(_ handle: OpaquePointer, limits: DecodeLimits) throws -> PixelBuffer {
+    /// Decodes `handle` after checking its displayed and coded sizes against `limits`. With a `conversion`, a
+    /// 10 or 12-bit image is decoded at its own depth and converted from those samples; 8-bit images and
+    /// premultiplied ones (whose colour must be made straight first, at 8 bits) take the usual path and are
+    /// converted afterwards. The second value says whether `conversion` was applied.
+    static func decode(_ handle: OpaquePointer, limits: DecodeLimits,
+                       converting conversion: DeepColorConversion? = nil) throws -> (pixels: PixelBuffer, converted: Bool) {
         let size = HEIFFile.size(of: handle)
         try limits.check(size)
         let coded = HEIFFile.codedSize(of: handle)
         if coded.width > 0, coded.height > 0 { try limits.check(coded) }
 
+        if let conversion, heif_image_handle_get_luma_bits_per_pixel(handle) > 8,
+           heif_image_handle_is_premultiplied_alpha(handle) == 0 {
+            return (try decodeDeep(handle, with: conversion), true)
+        }
+        let image = try decodedImage(handle, chroma: heif_chroma_interleaved_RGBA, hdrTo8Bit: true)
+        defer { heif_image_release(image) }
+        let plane = try interleavedPlane(of: image, bytesPerPixel: PixelBuffer.bytesPerPixel)
+        let premultiplied = heif_image_is_premultiplied_alpha(image) != 0
+        let pixels = try PixelBuffer(width: plane.width, height: plane.height) { output in
+            let rowBytes = plane.width * PixelBuffer.bytesPerPixel
+            for row in 0..<plane.height {
+                let destination = output.baseAddress! + row * rowBytes
+                destination.copyMemory(from: plane.base + row * plane.stride, byteCount: rowBytes)
+            }
+            if premultiplied {
+                AlphaPremultiplication.unpremultiply(
+                    output.baseAddress!.assumingMemoryBound(to: UInt8.self), pixels: plane.width * plane.height)
+            }
+        }
+        return (pixels, false)
+    }
+
+    /// A deep image as libheif's little-endian 16-bit interleaved samples (holding the image's own bit depth),
+    /// widened row by row to full-range RGBA16 and taken to RGBA8 by `conversion`.
+    private static func decodeDeep(_ handle: OpaquePointer, with conversion: DeepColorConversion) throws -> PixelBuffer {
+        let hasAlpha = heif_image_handle_has_alpha_channel(handle) != 0
+        let chroma = hasAlpha ? heif_chroma_interleaved_RRGGBBAA_LE : heif_chroma_interleaved_RRGGBB_LE
+        let image = try decodedImage(handle, chroma: chroma, hdrTo8Bit: false)
+        defer { heif_image_release(image) }
+        let channels = hasAlpha ? 4 : 3
+        let plane = try interleavedPlane(of: image, bytesPerPixel: channels * 2)
+        let depth = Int(heif_image_get_bits_per_pixel_range(image, heif_channel_interleaved))
+        guard (9...16).contains(depth) else {
+            throw ImageError(.badImageData, "HEIF: a deep image reports \(depth) bits a sample")
+        }
+        // Full range of 16 bits, rounded: 1023 becomes 65 535, as a 16-bit PNG of the same samples would hold.
+        let maximum = UInt32(1 << depth - 1)
+        func widen(_ value: UInt16) -> UInt16 { UInt16((min(UInt32(value), maximum) * 65_535 + maximum / 2) / maximum) }
+        let width = plane.width
+        let row16 = UnsafeMutablePointer<UInt16>.allocate(capacity: width * 4)
+        defer { row16.deallocate() }
+        return try PixelBuffer(width: width, height: plane.height) { output in
+            for row in 0..<plane.height {
+                let source = plane.base + row * plane.stride
+                for x in 0..<width {
+                    for channel in 0..<channels {
+                        let offset = (x * channels + channel) * 2
+                        // Little-endian bytes, whatever the machine's order.
+                        let value = UInt16(source.load(fromByteOffset: offset, as: UInt8.self))
+                            | UInt16(source.load(fromByteOffset: offset + 1, as: UInt8.self)) << 8
+                        row16[x * 4 + channel] = widen(value)
+                    }
+                    if !hasAlpha { row16[x * 4 + 3] = .max }
+                }
+                conversion.convert(UnsafeRawPointer(row16), into: output.baseAddress! + row * width * 4, count: width)
+            }
+        }
+    }
+
+    private static func decodedImage(_ handle: OpaquePointer, chroma: heif_chroma, hdrTo8Bit: Bool) throws -> OpaquePointer {
         guard let options = heif_decoding_options_alloc() else {
             throw ImageError(.imageTooLarge, "HEIF: cannot allocate decoding options")
         }
         defer { heif_decoding_options_free(options) }
-        options.pointee.convert_hdr_to_8bit = 1  // 10- and 12-bit images come out as 8-bit RGBA
+        options.pointee.convert_hdr_to_8bit = hdrTo8Bit ? 1 : 0
         var image: OpaquePointer?
-        try HEIFError.check(heif_decode_image(handle, &image, heif_colorspace_RGB, heif_chroma_interleaved_RGBA, options),
-                            "decoding the image")
+        try HEIFError.check(heif_decode_image(handle, &image, heif_colorspace_RGB, chroma, options), "decoding the image")
         guard let image else { throw ImageError(.badImageData, "HEIF: libheif returned no image") }
-        defer { heif_image_release(image) }
+        return image
+    }
 
+    private static func interleavedPlane(of image: OpaquePointer, bytesPerPixel: Int) throws
+        -> (base: UnsafeRawPointer, stride: Int, width: Int, height: Int)
+    {
         let width = Int(heif_image_get_width(image, heif_channel_interleaved))
         let height = Int(heif_image_get_height(image, heif_channel_interleaved))
         var stride: Int32 = 0
         guard width > 0, height > 0, let plane = heif_image_get_plane_readonly(image, heif_channel_interleaved, &stride),
-              Int(stride) >= width * PixelBuffer.bytesPerPixel
+              Int(stride) >= width * bytesPerPixel
         else {
-            throw ImageError(.badImageData, "HEIF: the decoded image has no RGBA plane")
+            throw ImageError(.badImageData, "HEIF: the decoded image has no interleaved plane")
         }
-        let premultiplied = heif_image_is_premultiplied_alpha(image) != 0
-        return try PixelBuffer(width: width, height: height) { output in
-            let rowBytes = width * PixelBuffer.bytesPerPixel
-            for row in 0..<height {
-                let destination = output.baseAddress! + row * rowBytes
-                destination.copyMemory(from: plane + row * Int(stride), byteCount: rowBytes)
-            }
-            if premultiplied {
-                AlphaPremultiplication.unpremultiply(
-                    output.baseAddress!.assumingMemoryBound(to: UInt8.self), pixels: width * height)
-            }
-        }
+        return (UnsafeRawPointer(plane), Int(stride), width, height)
     }
 }
