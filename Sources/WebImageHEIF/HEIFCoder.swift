@@ -7,13 +7,13 @@ import Foundation
 /// ``ImageFormat/heif`` (`mif1`/`msf1` brands); the decoded image and its properties carry the detected one.
 ///
 /// Decoding returns the primary image as RGBA8 with straight alpha; a 10 or 12-bit primary image whose colour is
-/// converted (``DecodeOptions/colorHandling``) is converted from its own samples before they become 8 bits. libheif applies the file's transformations
-/// (`irot`, `imir`, `clap`) itself, so the pixels are upright, ``Image/orientation`` is ``Orientation/up`` and
-/// the size is the transformed one; ``DecodeOptions/applyOrientation`` has nothing to turn. When a thumbnail
-/// size or scale-down limit is asked, the smallest embedded thumbnail at least that large is decoded instead of
-/// the primary image, then area-averaged to the exact size. ``DecodeOptions/prefersEmbeddedThumbnail`` decodes
-/// the first embedded thumbnail whatever its size (see ``embeddedThumbnail(of:options:)``). Limits are checked against the item sizes in the
-/// header before anything is decoded (libheif keeps its own security limits too).
+/// converted (``DecodeOptions/colorHandling``) is converted from its own samples before they become 8 bits. libheif
+/// applies the file's transformations (`irot`, `imir`, `clap`) itself, so the pixels are upright, ``Image/orientation``
+/// is ``Orientation/up`` and the size is the transformed one; ``DecodeOptions/applyOrientation`` has nothing to turn.
+/// When a thumbnail size or scale-down limit is asked, the smallest embedded thumbnail at least that large is decoded
+/// instead of the primary image, then area-averaged to the exact size. ``DecodeOptions/prefersEmbeddedThumbnail``
+/// decodes the first embedded thumbnail whatever its size (see ``embeddedThumbnail(of:options:)``). Limits are checked
+/// against the item sizes in the header before anything is decoded (libheif keeps its own security limits too).
 ///
 /// Image sequences (`.heics`): libheif 1.15 reads only still items, so a sequence file gives its still primary
 /// image when it has one, and throws ``ImageError/Code/unsupportedFormat`` when it holds nothing but a `moov`
