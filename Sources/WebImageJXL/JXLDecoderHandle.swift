@@ -71,9 +71,9 @@ final class JXLDecoderHandle {
     /// Skips the next `count` displayed frames without writing their pixels.
     func skipFrames(_ count: Int) { JxlDecoderSkipFrames(decoder, count) }
 
-    /// Points the current frame's output at `buffer`, which must hold exactly the frame as RGBA8.
-    func setImageOut(_ buffer: UnsafeMutableRawBufferPointer) throws {
-        var format = Self.rgba8
+    /// Points the current frame's output at `buffer`, which must hold exactly the frame in `format`.
+    func setImageOut(_ buffer: UnsafeMutableRawBufferPointer, format: JxlPixelFormat) throws {
+        var format = format
         var needed = 0
         guard JxlDecoderImageOutBufferSize(decoder, &format, &needed) == JXL_DEC_SUCCESS, needed == buffer.count,
               JxlDecoderSetImageOutBuffer(decoder, &format, buffer.baseAddress, buffer.count) == JXL_DEC_SUCCESS
@@ -97,4 +97,7 @@ final class JXLDecoderHandle {
     /// Interleaved 8-bit RGBA, rows tightly packed: ``PixelBuffer``'s layout.
     static let rgba8 = JxlPixelFormat(num_channels: 4, data_type: JXL_TYPE_UINT8, endianness: JXL_NATIVE_ENDIAN,
                                       align: 0)
+    /// Interleaved RGBA of 16 bits a sample, full range, in the machine's byte order.
+    static let rgba16 = JxlPixelFormat(num_channels: 4, data_type: JXL_TYPE_UINT16, endianness: JXL_NATIVE_ENDIAN,
+                                       align: 0)
 }

@@ -16,6 +16,8 @@ struct JXLHeader {
     let loopCount: Int
     /// The colour channels are one grey channel.
     let isGray: Bool
+    /// Bits of each colour sample as coded (8 for most lossy files; 10, 12 or 16 for deep ones).
+    let bitsPerSample: Int
     private let secondsPerTick: Double
 
     init(_ info: JxlBasicInfo) {
@@ -25,6 +27,7 @@ struct JXLHeader {
         isAnimated = info.have_animation != 0
         loopCount = Int(info.animation.num_loops)
         isGray = info.num_color_channels == 1
+        bitsPerSample = Int(info.bits_per_sample)
         let animation = info.animation
         // A tick is tps_denominator / tps_numerator seconds; a zero numerator (a broken header) reads as 0 s,
         // which plays at the default speed.

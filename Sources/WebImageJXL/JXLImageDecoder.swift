@@ -1,7 +1,9 @@
 import CJXL
-import WebImage
+@_spi(CoderSupport) import WebImage
 
-/// Decodes a JPEG XL file, still or animated, through libjxl's event loop into RGBA8 frames.
+/// Decodes a JPEG XL file, still or animated, through libjxl's event loop into RGBA8 frames. The frames of a file
+/// with more than 8 bits a sample whose colour is converted come out of libjxl as RGBA16 and are converted from
+/// those samples.
 ///
 /// The basic info is checked against ``DecodeOptions/limits`` before any pixel buffer exists. JPEG XL does not
 /// list its frames up front, so the frame and total-pixel limits are checked on the running count as each frame
@@ -22,6 +24,9 @@ enum JXLImageDecoder {
         var duration = 0.0
         var reduced = false
         var colorProfile: ColorProfile?
+        // Set for samples of more than 8 bits whose colour is converted: frames then come out as RGBA16 and are
+        // converted before they become 8 bits.
+        var conversion: DeepColorConversion?
 
         events: while true {
             let status = handle.next()
@@ -40,6 +45,12 @@ enum JXLImageDecoder {
                 handle.preferSRGB(gray: header?.isGray ?? false)
                 // What the output pixels are in: sRGB for XYB files (asked for above), the file's space otherwise.
                 colorProfile = handle.colorProfile(JXL_COLOR_PROFILE_TARGET_DATA)
+                // A thumbnail is converted after its scale-down, from 8 bits: within rounding of converting first,
+                // at a fraction of the cost.
+                if let header, header.bitsPerSample > 8, !header.isGray,
+                   options.targetSize(forDisplayed: header.displayedSize) == nil {
+                    conversion = DeepColorConversion(from: colorProfile, for: options.colorHandling)
+                }
             case JXL_DEC_FRAME:
                 guard let header else { throw JXLDecoderHandle.error(for: status, while: "reading a frame") }
                 try options.limits.check(frameCount: frames.count + 1, canvas: header.storedSize)
@@ -49,10 +60,14 @@ enum JXLImageDecoder {
                 let size = header.storedSize
                 // libjxl writes the frame straight into the new buffer; the closure returns once it is whole.
                 let pixels = try PixelBuffer(width: size.width, height: size.height) { output in
-                    try handle.setImageOut(output)
-                    let done = handle.next()
-                    guard done == JXL_DEC_FULL_IMAGE else {
-                        throw JXLDecoderHandle.error(for: done, while: "decoding frame \(frames.count + 1)")
+                    if let conversion {
+                        try handle.decodeFrame(converting: conversion, into: output, frame: frames.count + 1)
+                    } else {
+                        try handle.setImageOut(output, format: JXLDecoderHandle.rgba8)
+                        let done = handle.next()
+                        guard done == JXL_DEC_FULL_IMAGE else {
+                            throw JXLDecoderHandle.error(for: done, while: "decoding frame \(frames.count + 1)")
+                        }
                     }
                 }
                 let finished = try options.finish(pixels, sourceSize: size, orientation: header.orientation)
@@ -79,7 +94,9 @@ enum JXLImageDecoder {
         if frames.count == 1 { frames[0].duration = 0 }
         var image = Image(frames: frames, loopCount: frames.count > 1 ? header.loopCount : 1, format: .jxl,
                           scale: options.resolvedScale, orientation: header.orientation, flags: flags)
-        image.colorProfile = colorProfile
+        // Frames converted from their deep samples carry their new space; others the file's, for the shared
+        // conversion.
+        image.colorProfile = conversion.map(\.resultProfile) ?? colorProfile
         return image
     }
 }
