@@ -14,3 +14,9 @@ static inline int webimage_tiff_get_uint32(TIFF *tiff, uint32_t tag, uint32_t *v
 static inline int webimage_tiff_get_icc_profile(TIFF *tiff, uint32_t *count, void **data) {
     return TIFFGetField(tiff, TIFFTAG_ICCPROFILE, count, data);
 }
+
+// The kinds of the extra samples (tag 338): alpha associated, unassociated, or unspecified; `count` is 0 without
+// the tag. The array is libtiff's, valid while the directory is.
+static inline int webimage_tiff_get_extra_samples(TIFF *tiff, uint16_t *count, uint16_t **kinds) {
+    return TIFFGetFieldDefaulted(tiff, TIFFTAG_EXTRASAMPLES, count, kinds);
+}

@@ -40,12 +40,12 @@ public struct TIFFCoder: SingleFormatImageCoder {
                     try file.checkErrors("reading page \(index)")
                 }
                 let page = try TIFFPage(file)
-                let result = try page.decode(options: options)
+                let result = try page.decode(options: options, profile: TIFFColorProfile.profile(of: file.tiff))
                 var flags: Image.Flags = page.hasAlpha ? .hasAlpha : []
                 if result.reduced { flags.insert(.thumbnail) }
                 var image = Image(frames: [ImageFrame(pixels: result.pixels)], loopCount: 1, format: .tiff,
                                   scale: options.resolvedScale, orientation: page.orientation, flags: flags)
-                image.colorProfile = TIFFColorProfile.profile(of: file.tiff)
+                image.colorProfile = result.colorProfile
                 return image
             }
         }

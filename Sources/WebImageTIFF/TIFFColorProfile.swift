@@ -2,9 +2,9 @@ import CTIFF
 import Foundation
 import WebImage
 
-/// The ICC profile of the current TIFF directory (tag 34675), read while the page is the current one. CMYK
-/// pages are turned into RGB by libtiff's reader without it, so their profile is not applied: such a profile
-/// is reported by `info` and dropped by decoding.
+/// The ICC profile of the current TIFF directory (tag 34675), read while the page is the current one. A CMYK
+/// page's profile is applied by ``TIFFColorManagedReader``; an RGB or gray page's by the shared conversion, or
+/// from the 16-bit samples by that reader.
 enum TIFFColorProfile {
     static func profile(of tiff: OpaquePointer) -> ColorProfile? {
         var count: UInt32 = 0

@@ -4,7 +4,8 @@ import WebImage
 /// One page (image file directory) of a TIFF, read through libtiff's RGBA interface, which converts every common
 /// photometric interpretation (bilevel and gray either way round, RGB, palette, CMYK, YCbCr, CIE Lab, LogLuv;
 /// 1 to 16 bits; strips or tiles; contiguous or planar) to 8-bit RGBA, except 16-bit CMYK, which
-/// ``TIFFCMYK16Reader`` reads instead.
+/// ``TIFFCMYK16Reader`` reads instead, and pages whose colour is converted from their stored samples, which
+/// ``TIFFColorManagedReader`` reads.
 ///
 /// `TIFFRGBAImageBegin` only reads the directory's tags (and builds small colour tables), so the header facts
 /// come from it without touching pixel data; ``decode(options:)`` then checks the limits before the raster is
@@ -46,14 +47,29 @@ struct TIFFPage {
         (hasAlpha, rasterIsPremultiplied) = Self.alphaHandling(of: image)
     }
 
-    /// Decodes the page to upright RGBA (straight alpha), then the thumbnail and scale-down options.
-    func decode(options: DecodeOptions) throws -> (pixels: PixelBuffer, reduced: Bool) {
+    /// Decodes the page to upright RGBA (straight alpha), then the thumbnail and scale-down options. `profile` is
+    /// the page's colour description; the result says what the pixels carry: `profile` itself, for the shared
+    /// conversion, or the space of a conversion done here from the stored samples (``TIFFColorManagedReader``).
+    func decode(options: DecodeOptions, profile: ColorProfile?) throws
+        -> (pixels: PixelBuffer, reduced: Bool, colorProfile: ColorProfile?)
+    {
         try options.limits.check(storedSize)
+        // A thumbnail is converted after its scale-down, from 8 bits: within rounding of converting first.
+        let fullSize = options.targetSize(forDisplayed: orientation.displayedSize(of: storedSize)) == nil
+        if let managed = TIFFColorManagedReader(file, profile: profile, handling: options.colorHandling,
+                                                convertsDeepSamples: fullSize) {
+            let raster = try PixelBuffer(width: storedSize.width, height: storedSize.height) {
+                try managed.read(into: $0)
+            }
+            let finished = try options.finish(raster, sourceSize: storedSize, orientation: orientation)
+            return (finished.pixels, finished.reduced, managed.resultProfile)
+        }
         if let cmyk16 {
             let raster = try PixelBuffer(width: storedSize.width, height: storedSize.height) {
                 try cmyk16.read(into: $0)
             }
-            return try options.finish(raster, sourceSize: storedSize, orientation: orientation)
+            let finished = try options.finish(raster, sourceSize: storedSize, orientation: orientation)
+            return (finished.pixels, finished.reduced, profile)
         }
         var image = TIFFRGBAImage()
         var message = [CChar](repeating: 0, count: 1024)
@@ -82,7 +98,8 @@ struct TIFFPage {
                     bytes.assumingMemoryBound(to: UInt8.self).baseAddress!, pixels: width * height)
             }
         }
-        return try options.finish(raster, sourceSize: storedSize, orientation: orientation)
+        let finished = try options.finish(raster, sourceSize: storedSize, orientation: orientation)
+        return (finished.pixels, finished.reduced, profile)
     }
 
     /// Which pages keep alpha, and whether libtiff's raster has it premultiplied: its RGB (and planar RGB)

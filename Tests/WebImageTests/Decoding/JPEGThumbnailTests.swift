@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import WebImage
+@_spi(CoderSupport) @testable import WebImage
 
 /// large-quadrants.jpg is 1600×1200: red, green / blue, yellow quadrants.
 @Suite struct JPEGThumbnailTests {
@@ -93,7 +93,7 @@ import Testing
             let target = options.storedTargetSize(for: markers.frameSize, orientation: .up)
             let factor = JPEGScaling.factor(for: markers.frameSize, target: target)
             return try JPEGDecoder.decodePixels(bytes, markers: markers, factor: factor,
-                                                cmyk: JPEGCMYKColor(profile: nil, handling: .sRGB))
+                                                cmyk: CMYKColorConversion(profile: nil, handling: .sRGB))
         }
         #expect(intermediate.size == PixelSize(width: 500, height: 375))
     }

@@ -37,31 +37,3 @@ enum JPEGCMYKConversion {
         return ((biased >> 8) + biased) >> 8
     }
 }
-
-/// How a CMYK JPEG's inks become RGB: through its CMYK ICC profile with Little CMS when it carries one (into sRGB,
-/// or Display P3 when asked), else by the naive formula above. RGBA cannot hold inks, so even a decode that keeps
-/// the original colour converts them.
-struct JPEGCMYKColor {
-    let profile: ColorProfile?
-    let target: ColorTransform.Target
-
-    init(profile: ColorProfile?, handling: DecodeOptions.ColorHandling) {
-        self.profile = profile?.space == .cmyk ? profile : nil
-        target = handling == .displayP3 ? .displayP3 : .sRGB
-    }
-
-    /// The profile the converted pixels carry: Display P3's when they were converted into it.
-    var resultProfile: ColorProfile? {
-        target == .displayP3 && profile != nil ? .displayP3 : nil
-    }
-
-    func convert(_ bytes: UnsafeMutableRawBufferPointer, inverted: Bool) {
-        guard let profile, let base = bytes.baseAddress,
-              let transform = ColorTransform.cached(from: profile, layout: .cmyk(inverted: inverted), to: target)
-        else {
-            JPEGCMYKConversion.convertToRGBA(bytes, inverted: inverted)
-            return
-        }
-        transform.convert(UnsafeRawPointer(base), into: base, count: bytes.count / 4)
-    }
-}

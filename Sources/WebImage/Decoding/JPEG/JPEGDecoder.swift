@@ -19,7 +19,7 @@ enum JPEGDecoder {
             let target = options.storedTargetSize(for: markers.frameSize, orientation: orientation)
             let factor = JPEGScaling.factor(for: markers.frameSize, target: target)
             let profile = markers.colorProfile(in: bytes)
-            let cmyk = JPEGCMYKColor(profile: profile, handling: options.colorHandling)
+            let cmyk = CMYKColorConversion(profile: profile, handling: options.colorHandling)
             let stored = try decodePixels(bytes, markers: markers, factor: factor, cmyk: cmyk)
             let finished = try options.finish(stored, sourceSize: markers.frameSize, orientation: orientation)
             var image = Image(frames: [ImageFrame(pixels: finished.pixels)], format: .jpeg,
@@ -50,7 +50,7 @@ enum JPEGDecoder {
 
     /// Decodes the stored (not yet oriented) pixels at `factor`, straight into the returned buffer's memory.
     static func decodePixels(_ bytes: UnsafeRawBufferPointer, markers: JPEGMarkers, factor: JPEGScaleFactor,
-                             cmyk: JPEGCMYKColor) throws -> PixelBuffer
+                             cmyk: CMYKColorConversion) throws -> PixelBuffer
     {
         guard let source = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) else {
             throw ImageError(.badImageData, "the data is empty")
