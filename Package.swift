@@ -157,10 +157,14 @@ let package = Package(
                            .product(name: "NIOCore", package: "swift-nio")],
             swiftSettings: strict
         ),
+        // `webimage demo` serves its generated images from TestImageServer: the demo's real server, not test
+        // scaffolding left in the binary. The demo promises an offline run over real HTTP on 127.0.0.1, and this
+        // server (NIO, already linked through the library) is the one the tests trust for exactly that; its
+        // fault-injecting routes stay unused unless a test asks for them. Its target adds no library to the binary.
         .executableTarget(
             name: "WebImageCLI",
             dependencies: [
-                "WebImage", "TestImageServer",  // the loopback server of `webimage demo`
+                "WebImage", "TestImageServer",
                 "WebImageAVIF", "WebImageHEIF", "WebImageJXL", "WebImageSVG", "WebImagePDF", "WebImageTIFF",
                 "WebImageServer", "WebImageRedis",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
