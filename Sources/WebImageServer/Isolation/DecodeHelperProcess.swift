@@ -34,7 +34,8 @@ final class DecodeHelperProcess: Sendable {
 
     /// Starts `executable arguments`, its standard error shared with this process's.
     init(executable: String, arguments: [String]) throws(HelperFailure) {
-        (pid, requests, answers) = try Self.spawning.withLock { _ throws(HelperFailure) in
+        (pid, requests, answers) = try Self.spawning.withLock {
+            (_: inout ()) throws(HelperFailure) -> (pid: pid_t, requests: Int32, answers: Int32) in
             try Self.spawn(executable: executable, arguments: arguments)
         }
         _ = fcntl(requests, F_SETFL, fcntl(requests, F_GETFL) | O_NONBLOCK)
