@@ -1,6 +1,5 @@
 import Foundation
 import Logging
-import NIOConcurrencyHelpers
 import NIOCore
 import Testing
 import WebImage
@@ -131,14 +130,14 @@ import WebImage
         let output = BufferedLogOutput(descriptor: ends[1], patience: .max, batchBytes: 100)
         let logger = Logger(label: "test.threads") { BufferedLogHandler(label: $0, output: output) }
         // The pipe is read as it fills, on a thread of its own.
-        let received = NIOLockedValueBox([UInt8]()), done = DispatchSemaphore(value: 0)
+        let received = Locked([UInt8]()), done = DispatchSemaphore(value: 0)
         let readEnd = ends[0]
         DispatchQueue.global().async {
             var chunk = [UInt8](repeating: 0, count: 65_536)
             while true {
                 let count = chunk.withUnsafeMutableBytes { Glibc.read(readEnd, $0.baseAddress, $0.count) }
                 if count <= 0 { break }
-                received.withLockedValue { $0 += chunk.prefix(count) }
+                received.withLock { $0 += chunk.prefix(count) }
             }
             done.signal()
         }
@@ -148,7 +147,7 @@ import WebImage
         output.flush(ifOlderThan: 0)
         close(ends[1])
         done.wait()
-        let lines = String(decoding: received.withLockedValue { $0 }, as: UTF8.self).split(separator: "\n")
+        let lines = String(decoding: received.withLock { $0 }, as: UTF8.self).split(separator: "\n")
         #expect(lines.count == 8_000)
         #expect(Set(lines.map { $0.split(separator: ":").last! }).count == 8_000)
     }

@@ -12,8 +12,8 @@ import Foundation
 /// - **Lookups.** The file system is the index, as in SDWebImage, Kingfisher and Nuke: a lookup opens the one
 ///   path its key names. A miss costs one failed `open` (one per additional folder), a hit five or six system
 ///   calls, whatever the number of entries and in any process; nothing is listed or held in memory per entry.
-///   Another process's writes are visible at once. (Until issue 18 this cache listed the folder on first use and
-///   kept ~750 bytes per entry, 10 s and 750 MB before the first answer at a million entries.)
+///   Another process's writes are visible at once. (Listing the folder on first use and keeping ~750 bytes per
+///   entry instead costs 10 s and 750 MB before the first answer at a million entries.)
 /// - **Last access** is the file's modification time. A hit rewrites it at most once per
 ///   ``Configuration/accessTimeResolution``; hits in between are remembered in a small table (at most
 ///   ``recentAccessCapacity`` entries, ~80 bytes each; when it is full a hit writes the time at once).

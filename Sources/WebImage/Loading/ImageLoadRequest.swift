@@ -28,7 +28,7 @@ public struct ImageLoadRequest: Sendable {
     /// The most redirects followed; a loop is refused before that.
     public var maximumRedirects: Int
     /// Where the request goes in the downloader's queue.
-    public var priority: DownloadPriority
+    public var priority: ImagePriority
     /// When set, the transfer may end as soon as the bytes received are all a decode with its options reads (see
     /// ``EarlyStop``); the response then holds that prefix and says so (``ImageLoadResponse/isPrefix``). `nil`
     /// (the default) reads the whole body.
@@ -57,7 +57,7 @@ public struct ImageLoadRequest: Sendable {
                 acceptableContentTypes: Set<String>? = nil,
                 maximumBodySize: Int = 100 * 1024 * 1024,
                 maximumRedirects: Int = 10,
-                priority: DownloadPriority = .normal) {
+                priority: ImagePriority = .normal) {
         self.url = url
         self.headers = headers
         self.timeout = timeout
@@ -103,5 +103,9 @@ public struct BasicCredentials: Sendable, Hashable {
     }
 }
 
-/// The priority of a download in the downloader's queue: the same scale as an image load's.
+/// The priority of a download in the downloader's queue, which is the same scale as an image load's.
+///
+/// Kept so that code written against the earlier name still compiles: downloads and loads share one
+/// ``ImagePriority``, so new code names that.
+@available(*, deprecated, renamed: "ImagePriority")
 public typealias DownloadPriority = ImagePriority

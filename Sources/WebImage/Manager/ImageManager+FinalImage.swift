@@ -59,18 +59,14 @@ extension ImageManager {
     /// decoding options) and put in memory.
     private func queryFinal(_ resolved: ResolvedImageRequest) async throws -> ImageResult? {
         let options = resolved.options
-        // An animation asked for without decoding all frames comes with its bytes, from memory too.
-        // Revalidation needs the stored validators, which come with the stored bytes.
-        let wantsData = options.contains(.queryMemoryData) || options.contains(.refreshCached)
-            || options.contains(.refreshIfStale)
-            || (options.contains(.avoidDecodeImage) && !options.contains(.preloadAllFrames))
-        let synchronous = options.contains(.queryDiskDataSync)
-            || (wantsData && options.contains(.queryMemoryDataSync))
         let types = resolved.context.queryCacheType
         let cache = resolved.cache
         let key = resolved.finalKey
         // For a memory hit the disk is read only for its bytes: a missing entry leaves the hit a hit.
         let remembered = types.contains(.memory) ? cache.image(forKey: key) : nil
+        let wantsData = options.hitNeedsStoredData(animated: remembered?.isAnimated ?? true)
+        let synchronous = options.contains(.queryDiskDataSync)
+            || (wantsData && options.contains(.queryMemoryDataSync))
         let stored: CachedImageData?
         if (remembered == nil && types.contains(.disk)) || (remembered != nil && wantsData) {
             stored = synchronous ? cache.cachedDataSynchronously(forKey: key) : await cache.cachedData(forKey: key)
@@ -87,9 +83,9 @@ extension ImageManager {
                   let decoded = try? await decode(data, resolved: resolved, options: resolved.cachedDecodeOptions) {
             image = decoded
             cacheType = stored?.tier ?? .disk
-            let trimmed = resolved.decodeOptions.firstFrameOnly
-                && ((try? resolved.coders.properties(of: data))?.frameCount ?? 1) > 1
-            if resolved.context.storeCacheType.contains(.memory), !trimmed { cache.storeImage(image, forKey: key) }
+            if resolved.context.storeCacheType.contains(.memory), !resolved.isTrimmedAnimation(data) {
+                cache.storeImage(image, forKey: key)
+            }
         } else {
             return nil  // A miss; bytes no coder reads count as one too, and the load replaces them.
         }
@@ -133,8 +129,7 @@ extension ImageManager {
         metrics.recordHit(hitType)
         if events.hasListeners { events.emit(.cacheHit(resolved.url, hitType)) }
         try checkCancellation()
-        let trimmed = resolved.decodeOptions.firstFrameOnly
-            && ((try? resolved.coders.properties(of: data))?.frameCount ?? 1) > 1
+        let trimmed = resolved.isTrimmedAnimation(data)
         let stores = startStores {
             await self.storeFinal(result, originalData: nil, resolved: resolved,
                                   validators: hit.metadata?.validators ?? .none, isTrimmedAnimation: trimmed)

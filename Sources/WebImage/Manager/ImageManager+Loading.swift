@@ -40,9 +40,8 @@ extension ImageManager {
                 }
             }
             let image = try await decode(response.data, resolved: resolved, options: resolved.decodeOptions)
-            let trimmed = resolved.decodeOptions.firstFrameOnly
-                && ((try? resolved.coders.properties(of: response.data))?.frameCount ?? 1) > 1
-            return DecodedOriginal(image: image, response: response, isTrimmedAnimation: trimmed)
+            return DecodedOriginal(image: image, response: response,
+                                   isTrimmedAnimation: resolved.isTrimmedAnimation(response.data))
         }
     }
 

@@ -8,17 +8,17 @@ extension ImageManager {
         guard let url = request.url else { return nil }
         let request = processed(request, url: url)
         let options = request.options
-        guard !options.contains(.fromLoaderOnly), !options.contains(.refreshCached), !options.contains(.refreshIfStale),
-              !options.contains(.queryMemoryData), request.context.queryCacheType.contains(.memory),
+        // A hit that comes with its stored bytes, which memory does not hold, takes the full path: decided before
+        // the lookup when the options alone decide it, after it when the image's being animated does.
+        guard !options.contains(.fromLoaderOnly), !options.hitNeedsStoredData(animated: false),
+              request.context.queryCacheType.contains(.memory),
               !failedURLs.contains(url) || options.contains(.retryFailed) else { return nil }
         let context = request.context
         let key = cacheKeys(for: url, context: context, transformer: transformer(for: context)).final
-        guard let image = (context.cache ?? cache).image(forKey: key) else { return nil }
-        let avoidsDecoding = options.contains(.avoidDecodeImage) && !options.contains(.preloadAllFrames)
-        // An animation delivered without all its frames comes with its bytes, which memory does not hold.
-        if image.isAnimated, avoidsDecoding { return nil }
-        let firstFrameOnly = options.contains(.decodeFirstFrameOnly) || avoidsDecoding
-        let delivered = Self.deliverable(image, decodeOptions: DecodeOptions(firstFrameOnly: firstFrameOnly))
+        guard let image = (context.cache ?? cache).image(forKey: key),
+              !options.hitNeedsStoredData(animated: image.isAnimated) else { return nil }
+        let decodeOptions = DecodeOptions(firstFrameOnly: options.decodesFirstFrameOnly)
+        let delivered = Self.deliverable(image, decodeOptions: decodeOptions)
         metrics.recordHit(.memory)
         if events.hasListeners {
             events.emit(.started(url))

@@ -18,29 +18,13 @@ public final class ImageTask: Sendable, Hashable {
     /// The URL asked for; `nil` when the caller passed none.
     public let url: URL?
     private let id: Int
-    private let state: Locked<State>
-
-    private struct State {
-        var result: Result<ImageResult, ImageError>?
-        var listeners: [Int: AsyncThrowingStream<ImageTaskEvent, any Error>.Continuation] = [:]
-        var nextListener = 0
-        var waiters: [CheckedContinuation<ImageResult, any Error>] = []
-        var completion: ImageCompletion?
-        var progress: ImageLoadProgressHandler?
-        var subscription: SharedTaskSubscription?
-        var lastPreview: Image?
-        var priority: ImagePriority
-    }
+    private let state: Locked<StateMachine>
 
     init(id: Int, url: URL?, priority: ImagePriority = .normal, completion: ImageCompletion? = nil,
          progress: ImageLoadProgressHandler? = nil) {
         self.id = id
         self.url = url
-        state = Locked(State(priority: priority))
-        state.withLock {
-            $0.completion = completion
-            $0.progress = progress
-        }
+        state = Locked(StateMachine(priority: priority, completion: completion, progress: progress))
     }
 
     /// How urgent this load is. Changing it while the load runs moves the shared work (and its download, while
@@ -48,11 +32,7 @@ public final class ImageTask: Sendable, Hashable {
     public var priority: ImagePriority {
         get { state.withLock { $0.priority } }
         set {
-            let subscription = state.withLock { state -> SharedTaskSubscription? in
-                guard state.priority != newValue else { return nil }
-                state.priority = newValue
-                return state.result == nil ? state.subscription : nil
-            }
+            let subscription = state.withLock { $0.setPriority(newValue) }
             subscription?.setPriority(newValue)
         }
     }
@@ -62,19 +42,21 @@ public final class ImageTask: Sendable, Hashable {
     /// ``ImageError``. Each read of this property makes a new stream.
     public var events: AsyncThrowingStream<ImageTaskEvent, any Error> {
         let (stream, continuation) = AsyncThrowingStream.makeStream(of: ImageTaskEvent.self)
-        let (finished, preview) = state.withLock { state -> (Result<ImageResult, ImageError>?, Image?) in
-            if state.result == nil {
-                let key = state.nextListener
-                state.nextListener += 1
-                state.listeners[key] = continuation
+        let action = state.withLock { state -> StateMachine.AddListenerAction in
+            let action = state.addListener(continuation)
+            if case .added(let key, _) = action {
                 continuation.onTermination = { [weak self] _ in
-                    self?.state.withLock { _ = $0.listeners.removeValue(forKey: key) }
+                    self?.state.withLock { $0.removeListener(key) }
                 }
             }
-            return (state.result, state.lastPreview)
+            return action
         }
-        if let preview, finished == nil { continuation.yield(.preview(preview)) }
-        if let finished { Self.end(continuation, with: finished) }
+        switch action {
+        case .added(_, let preview):
+            if let preview { continuation.yield(.preview(preview)) }
+        case .finished(let result):
+            Self.end(continuation, with: result)
+        }
         return stream
     }
 
@@ -82,10 +64,7 @@ public final class ImageTask: Sendable, Hashable {
     public var result: ImageResult {
         get async throws {
             try await withCheckedThrowingContinuation { continuation in
-                let finished = state.withLock { state -> Result<ImageResult, ImageError>? in
-                    if state.result == nil { state.waiters.append(continuation) }
-                    return state.result
-                }
+                let finished = state.withLock { $0.addWaiter(continuation) }
                 if let finished { continuation.resume(with: finished.mapError { $0 as any Error }) }
             }
         }
@@ -96,12 +75,11 @@ public final class ImageTask: Sendable, Hashable {
 
     /// Ends this caller's load with ``ImageError/Code/cancelled``. Does nothing once it has finished.
     public func cancel() {
-        let (cancelled, subscription) = state.withLock { state -> (Bool, SharedTaskSubscription?) in
-            (state.result == nil, state.subscription)
-        }
-        guard cancelled else { return }
-        finish(.failure(ImageError(.cancelled, "the load of \(url?.absoluteString ?? "nil") was cancelled")))
-        subscription?.cancel()
+        let result = Result<ImageResult, ImageError>.failure(
+            ImageError(.cancelled, "the load of \(url?.absoluteString ?? "nil") was cancelled"))
+        guard let taken = state.withLock({ $0.finish(result) }) else { return }
+        Self.deliver(result, to: taken.delivery)
+        taken.subscription?.cancel()
     }
 
     // MARK: Driven by the manager
@@ -109,52 +87,34 @@ public final class ImageTask: Sendable, Hashable {
     /// Holds this caller's place in the shared work: cancelling leaves it, a priority change goes to it. Leaves
     /// at once if the task was cancelled already.
     func attach(_ subscription: SharedTaskSubscription) {
-        let leaveNow = state.withLock { state -> Bool in
-            if case .failure(let error)? = state.result, error.code == .cancelled { return true }
-            state.subscription = subscription
-            return false
-        }
+        let leaveNow = state.withLock { $0.attach(subscription) }
         if leaveNow { subscription.cancel() }
     }
 
     func report(_ progress: ImageLoadProgress) {
-        let (listeners, handler) = state.withLock { state in
-            (state.result == nil ? Array(state.listeners.values) : [], state.result == nil ? state.progress : nil)
-        }
+        let (listeners, handler) = state.withLock { $0.progressTargets() }
         handler?(progress)
         let event = ImageTaskEvent.progress(received: progress.receivedBytes, expected: progress.expectedBytes)
         for listener in listeners { listener.yield(event) }
     }
 
     func report(preview: Image) {
-        let listeners = state.withLock { state -> [AsyncThrowingStream<ImageTaskEvent, any Error>.Continuation] in
-            guard state.result == nil else { return [] }
-            state.lastPreview = preview
-            return Array(state.listeners.values)
-        }
+        let listeners = state.withLock { $0.preview(preview) }
         for listener in listeners { listener.yield(.preview(preview)) }
     }
 
     /// Delivers the result once; later calls do nothing. Returns whether this call delivered it.
     @discardableResult
     func finish(_ result: Result<ImageResult, ImageError>) -> Bool {
-        let taken = state.withLock { state -> State? in
-            guard state.result == nil else { return nil }
-            state.result = result
-            let taken = state
-            state.listeners = [:]
-            state.waiters = []
-            state.completion = nil
-            state.progress = nil
-            state.subscription = nil
-            state.lastPreview = nil
-            return taken
-        }
-        guard let taken else { return false }
-        for listener in taken.listeners.values { Self.end(listener, with: result) }
-        for waiter in taken.waiters { waiter.resume(with: result.mapError { $0 as any Error }) }
-        taken.completion?(result)
+        guard let taken = state.withLock({ $0.finish(result) }) else { return false }
+        Self.deliver(result, to: taken.delivery)
         return true
+    }
+
+    private static func deliver(_ result: Result<ImageResult, ImageError>, to delivery: StateMachine.Delivery) {
+        for listener in delivery.listeners { end(listener, with: result) }
+        for waiter in delivery.waiters { waiter.resume(with: result.mapError { $0 as any Error }) }
+        delivery.completion?(result)
     }
 
     private static func end(_ continuation: AsyncThrowingStream<ImageTaskEvent, any Error>.Continuation,

@@ -38,8 +38,7 @@ struct ResolvedImageRequest: Sendable {
         finalKey = keys.final
         var decode = DecodeOptions(
             thumbnailPixelSize: context.thumbnailPixelSize, preserveAspectRatio: context.preserveAspectRatio,
-            firstFrameOnly: options.contains(.decodeFirstFrameOnly)
-                || (options.contains(.avoidDecodeImage) && !options.contains(.preloadAllFrames)),
+            firstFrameOnly: options.decodesFirstFrameOnly,
             scaleFactor: context.scaleFactor, fileNameHint: keys.original,
             limits: context.decodeLimits ?? manager.configuration.decodeLimits)
         if options.contains(.scaleDownLargeImages) {
@@ -73,6 +72,12 @@ struct ResolvedImageRequest: Sendable {
         options.scaleDownLimitBytes = nil
         options.fileNameHint = finalKey
         return options
+    }
+
+    /// Whether `data`, decoded for this load, gives less than the whole image: an animation of which only the
+    /// first frame is decoded. Such an image is not cached in memory, which holds complete images.
+    func isTrimmedAnimation(_ data: Data) -> Bool {
+        decodeOptions.firstFrameOnly && ((try? coders.properties(of: data))?.frameCount ?? 1) > 1
     }
 
     /// The key of the final stage.

@@ -1,5 +1,5 @@
 import Foundation
-import NIOConcurrencyHelpers
+import WebImage
 import NIOCore
 import NIOPosix
 
@@ -8,8 +8,8 @@ import NIOPosix
 /// server that is down costs a fast failure, not a connection attempt, per command.
 final class RedisConnectionPool: Sendable {
     let configuration: RedisConfiguration
-    private let slots: [NIOLockedValueBox<Slot>]
-    private let turn = NIOLockedValueBox(0)
+    private let slots: [Locked<Slot>]
+    private let turn = Locked(0)
     /// One event loop for all of the pool's connections: replies that arrive together are read in one wake-up,
     /// and commands written while the loop is awake need no wake-up of their own (with the connections spread
     /// over every loop, each command woke a thread, which cost a third of SET throughput on two cores).
@@ -24,13 +24,13 @@ final class RedisConnectionPool: Sendable {
     init(configuration: RedisConfiguration) {
         self.configuration = configuration
         slots = (0..<max(1, configuration.poolSize)).map { _ in
-            NIOLockedValueBox(.idle(failures: 0, retryAfter: nil, lastError: nil))
+            Locked(.idle(failures: 0, retryAfter: nil, lastError: nil))
         }
     }
 
     /// Sends `arguments` on the next connection in turn; an error reply is returned, not thrown.
     func send(_ arguments: [RedisArgument]) async throws(RedisError) -> RESPValue {
-        let index = turn.withLockedValue { turn in
+        let index = turn.withLock { turn in
             defer { turn &+= 1 }
             return turn % slots.count
         }
@@ -52,7 +52,7 @@ final class RedisConnectionPool: Sendable {
     private func connection(at index: Int) async throws(RedisError) -> RedisConnection {
         let slot = slots[index]
         let configuration = configuration
-        let route: Route = slot.withLockedValue { state in
+        let route: Route = slot.withLock { state in
             var failures = 0
             switch state {
             case .ready(let connection) where connection.isActive:
@@ -79,13 +79,13 @@ final class RedisConnectionPool: Sendable {
         }
         do {
             let connection = try await task.value
-            slot.withLockedValue { state in
+            slot.withLock { state in
                 if case .connecting(let current, _) = state, current == task { state = .ready(connection) }
             }
             return connection
         } catch {
             let failure = (error as? RedisError) ?? .connectionFailed("\(error)")
-            slot.withLockedValue { state in
+            slot.withLock { state in
                 guard case .connecting(let current, _) = state, current == task else { return }
                 let backoff = Duration.milliseconds(50 << min(failures, 5))  // 50 ms … 1.6 s
                 state = .idle(failures: failures + 1, retryAfter: .now + backoff, lastError: failure)

@@ -1,4 +1,4 @@
-import NIOConcurrencyHelpers
+import WebImage
 
 /// Stops asking a server that keeps failing. Closed, every request goes through; after `threshold` failures in a
 /// row it opens and refuses requests for `openTime`; then it lets one request through (half-open): a success
@@ -12,7 +12,7 @@ final class CircuitBreaker: Sendable {
         case halfOpen
     }
 
-    private let state = NIOLockedValueBox(State.closed(failures: 0))
+    private let state = Locked(State.closed(failures: 0))
     let threshold: Int
     let openTime: Duration
 
@@ -24,7 +24,7 @@ final class CircuitBreaker: Sendable {
     /// Whether a request may go to the server now. In the open state, the first call after `openTime` is let
     /// through as the trial and moves the breaker to half-open.
     func allowsRequest(now: ContinuousClock.Instant = .now) -> Bool {
-        state.withLockedValue { state in
+        state.withLock { state in
             switch state {
             case .closed: return true
             case .halfOpen: return false
@@ -37,11 +37,11 @@ final class CircuitBreaker: Sendable {
     }
 
     func recordSuccess() {
-        state.withLockedValue { $0 = .closed(failures: 0) }
+        state.withLock { $0 = .closed(failures: 0) }
     }
 
     func recordFailure(now: ContinuousClock.Instant = .now) {
-        state.withLockedValue { state in
+        state.withLock { state in
             switch state {
             case .closed(let failures) where failures + 1 < threshold:
                 state = .closed(failures: failures + 1)
@@ -55,7 +55,7 @@ final class CircuitBreaker: Sendable {
 
     /// Whether requests are being refused or tried one at a time: the tier is degraded.
     var isOpen: Bool {
-        state.withLockedValue { state in
+        state.withLock { state in
             if case .closed = state { return false }
             return true
         }

@@ -1,7 +1,6 @@
 import Dispatch
 import Foundation
 import Metrics
-import NIOConcurrencyHelpers
 import WebImage
 
 /// A few pre-started helper processes that decode for this one, so that a decoder that crashes, hangs or eats
@@ -43,7 +42,7 @@ public final class DecodeHelperPool: Sendable {
 
     /// What the pool was started with.
     public let configuration: Configuration
-    private let state = NIOLockedValueBox(State())
+    private let state = Locked(State())
     /// One permit per helper: a caller waits here while every helper is busy.
     private let permits: DispatchSemaphore
     private let restartCounter: CoreMetrics.Counter?
@@ -65,11 +64,11 @@ public final class DecodeHelperPool: Sendable {
         // A helper that dies while its request is being written must cost an EPIPE, not this process.
         _ = signal(SIGPIPE, SIG_IGN)
         let helpers = try (0..<configuration.size).map { _ in try Self.start(configuration) }
-        state.withLockedValue { $0.idle = helpers }
+        state.withLock { $0.idle = helpers }
     }
 
     deinit {
-        state.withLockedValue { state in
+        state.withLock { state in
             state.idle.forEach { $0.stop() }
             state.idle = []
         }
@@ -92,22 +91,22 @@ public final class DecodeHelperPool: Sendable {
     }
 
     /// Helpers working on a request now.
-    public var busyCount: Int { state.withLockedValue { $0.busy } }
+    public var busyCount: Int { state.withLock { $0.busy } }
 
     /// Helpers replaced since the pool started, because they died, hung or broke the protocol.
-    public var restartCount: Int { state.withLockedValue { $0.restarts } }
+    public var restartCount: Int { state.withLock { $0.restarts } }
 
     private func exchange(_ request: HelperWireFormat.Request, source: Data) throws -> DecodeHelperProcess.Outcome {
         permits.wait()
         defer { permits.signal() }
-        var waiting = state.withLockedValue { state in
+        var waiting = state.withLock { state in
             state.busy += 1
             return state.idle.popLast()
         }
         if let ended = waiting, ended.endedWhileIdle {
             // Not this source's fault: replaced before the request, which then goes to the new helper.
             let ending = ended.stop()
-            state.withLockedValue { $0.restarts += 1 }
+            state.withLock { $0.restarts += 1 }
             restartCounter?.increment()
             onRestart("ended while idle (\(ending))")
             waiting = nil
@@ -117,7 +116,7 @@ public final class DecodeHelperPool: Sendable {
             // A slot is empty when starting its replacement failed: try again now.
             helper = try waiting ?? Self.start(configuration)
         } catch {
-            state.withLockedValue { $0.busy -= 1 }
+            state.withLock { $0.busy -= 1 }
             throw error
         }
         let outcome: DecodeHelperProcess.Outcome
@@ -136,7 +135,7 @@ public final class DecodeHelperPool: Sendable {
     }
 
     private func release(_ helper: DecodeHelperProcess) {
-        state.withLockedValue { state in
+        state.withLock { state in
             state.idle.append(helper)
             state.busy -= 1
         }
@@ -145,7 +144,7 @@ public final class DecodeHelperPool: Sendable {
     /// Starts a helper in place of one that was stopped; when that fails, the next request tries again.
     private func replace(reason: String) {
         let replacement = try? Self.start(configuration)
-        state.withLockedValue { state in
+        state.withLock { state in
             if let replacement { state.idle.append(replacement) }
             state.busy -= 1
             state.restarts += 1

@@ -1,5 +1,4 @@
 import Foundation
-import NIOConcurrencyHelpers
 import WebImage
 
 #if canImport(Glibc)
@@ -35,15 +34,16 @@ final class DecodeHelperProcess: Sendable {
 
     /// Starts `executable arguments`, its standard error shared with this process's.
     init(executable: String, arguments: [String]) throws(HelperFailure) {
-        Self.spawning.lock()
-        defer { Self.spawning.unlock() }
-        (pid, requests, answers) = try Self.spawn(executable: executable, arguments: arguments)
+        (pid, requests, answers) = try Self.spawning.withLock {
+            (_: inout ()) throws(HelperFailure) -> (pid: pid_t, requests: Int32, answers: Int32) in
+            try Self.spawn(executable: executable, arguments: arguments)
+        }
         _ = fcntl(requests, F_SETFL, fcntl(requests, F_GETFL) | O_NONBLOCK)
     }
 
     /// Held from making a helper's pipes to starting it: no other helper may be started in between and inherit
     /// them before they are marked close-on-exec (one helper holding another's pipe open would hide its death).
-    private static let spawning = NIOLock()
+    private static let spawning = Locked(())
 
     private static func spawn(executable: String, arguments: [String]) throws(HelperFailure)
         -> (pid: pid_t, requests: Int32, answers: Int32)

@@ -10,10 +10,10 @@ import WebImage
 ///
 /// The same placement puts a smaller image on a larger canvas (`extend`): the canvas is then the "image" and the
 /// smaller image the "crop".
-public enum GravityPlacement {
+enum GravityPlacement {
     /// The rectangle of `crop` in an image of `image` pixels, placed by `gravity`; offsets in pixels are
     /// multiplied by `dpr`.
-    public static func rect(of crop: PixelSize, in image: PixelSize, gravity: Gravity, dpr: Double = 1,
+    static func rect(of crop: PixelSize, in image: PixelSize, gravity: Gravity, dpr: Double = 1,
                             allowsOverflow: Bool = false) -> PixelRect {
         let free = (x: image.width - crop.width, y: image.height - crop.height)
         var x: Int, y: Int

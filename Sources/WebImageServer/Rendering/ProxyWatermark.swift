@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import WebImage
 
 /// The server's watermark image, which the `watermark` option draws (imgproxy's `IMGPROXY_WATERMARK_PATH` and
@@ -37,10 +36,10 @@ public struct ProxyWatermark: Sendable {
 /// Where a renderer finds the watermark: set once at start-up (the image may have to be downloaded first), read by
 /// every rendering.
 final class WatermarkStore: Sendable {
-    private let watermark: Mutex<ProxyWatermark?>
+    private let watermark: Locked<ProxyWatermark?>
 
     init(_ watermark: ProxyWatermark? = nil) {
-        self.watermark = Mutex(watermark)
+        self.watermark = Locked(watermark)
     }
 
     /// The watermark, `nil` while none is configured (the `watermark` option then draws nothing, as in imgproxy).

@@ -8,37 +8,37 @@ import WebImage
 ///
 /// Crops are sizes plus the gravity that places them; ``GravityPlacement`` turns them into rectangles (the smart
 /// gravity needs the pixels).
-public struct ResizePlan: Sendable, Equatable {
+struct ResizePlan: Sendable, Equatable {
     /// A crop: its size and where it sits.
-    public struct CropStep: Sendable, Equatable {
+    struct CropStep: Sendable, Equatable {
         /// The size of the area kept.
-        public var size: PixelSize
+        var size: PixelSize
         /// Where the area sits in the image.
-        public var gravity: Gravity
+        var gravity: Gravity
     }
 
     /// The crop of the source (the `crop` option), if it cuts anything.
-    public var sourceCrop: CropStep?
+    var sourceCrop: CropStep?
     /// The size the (cropped) source is scaled to.
-    public var scaledSize: PixelSize
+    var scaledSize: PixelSize
     /// The crop of the scaled image, if it cuts anything.
-    public var finalCrop: CropStep?
+    var finalCrop: CropStep?
     /// The device pixel ratio actually used: the `dpr` option, lowered when the source is too small to reach the
     /// box without enlarging (so the result keeps its composition). Offsets in pixels, the padding and the
     /// watermark's offsets are multiplied by it.
-    public var dprScale: Double
+    var dprScale: Double
     /// The box a smaller result is extended to (`extend`); a side of 0 keeps the result's own.
-    public var extendedSize: PixelSize?
+    var extendedSize: PixelSize?
     /// The canvas that gives the result the box's aspect ratio (`extend_aspect_ratio`), when it differs.
-    public var aspectRatioSize: PixelSize?
+    var aspectRatioSize: PixelSize?
     /// The padding in pixels (the `padding` option times ``dprScale``).
-    public var padding: ProcessingOptions.Padding
+    var padding: ProcessingOptions.Padding
 
     /// The size after the crops, before extending and padding.
-    public var croppedSize: PixelSize { finalCrop?.size ?? scaledSize }
+    var croppedSize: PixelSize { finalCrop?.size ?? scaledSize }
 
     /// The size of the result: cropped, extended and padded.
-    public var outputSize: PixelSize {
+    var outputSize: PixelSize {
         var size = croppedSize
         // The canvases only ever grow the image; a side of 0 in the box keeps the image's.
         for box in [extendedSize, aspectRatioSize].compactMap({ $0 }) {
@@ -49,7 +49,7 @@ public struct ResizePlan: Sendable, Equatable {
     }
 
     /// The plan for a source of `source` pixels (after its orientation and the `rotate` option).
-    public init(source: PixelSize, options: ProcessingOptions) {
+    init(source: PixelSize, options: ProcessingOptions) {
         var working = source
         if let crop = options.crop {
             let size = PixelSize(width: Self.cropSide(crop.width, of: source.width),

@@ -6,9 +6,9 @@ import WebImage
 ///
 /// The crop moves along one axis at most: after a `fill`, one side of the crop already equals the image's. A crop
 /// smaller on both sides (the `crop` option) is placed along x first, then along y inside that column band.
-public enum SmartCrop {
+enum SmartCrop {
     /// The rectangle of `crop` in `pixels` with the most detail.
-    public static func rect(of crop: PixelSize, in pixels: PixelBuffer) -> PixelRect {
+    static func rect(of crop: PixelSize, in pixels: PixelBuffer) -> PixelRect {
         let (columns, rows) = detailProfiles(pixels)
         return PixelRect(x: bestStart(of: crop.width, in: columns), y: bestStart(of: crop.height, in: rows),
                          width: crop.width, height: crop.height)

@@ -7,7 +7,7 @@ import Darwin
 #endif
 import Foundation
 import Logging
-import NIOConcurrencyHelpers
+import WebImage
 
 /// A log handler that writes to standard error in batches: one `write` for many access-log lines instead of one
 /// per request, and the timestamp formatted once a second. Lines at `warning` and above, and a batch a second old,
@@ -71,7 +71,7 @@ public final class BufferedLogOutput: Sendable {
     private let patience: UInt64
     /// How many bytes make a batch that is written at once.
     private let batchBytes: Int
-    private let state = NIOLockedValueBox(State())
+    private let state = Locked(State())
 
     /// An output to `descriptor` whose lines wait at most `patience` nanoseconds (checked as lines come, or by
     /// a flushing thread) and are written in batches of `batchBytes`.
@@ -97,7 +97,7 @@ public final class BufferedLogOutput: Sendable {
     func timestamp() -> String {
         var now = timespec()
         clock_gettime(CLOCK_REALTIME, &now)
-        return state.withLockedValue { state in
+        return state.withLock { state in
             if state.second != now.tv_sec {
                 state.second = now.tv_sec
                 var time = now.tv_sec, parts = tm()
@@ -113,7 +113,7 @@ public final class BufferedLogOutput: Sendable {
     func append(_ line: String, urgent: Bool) {
         // Written while the lock is held, so batches reach the descriptor in the order their lines came. The time
         // is read under the lock too: read before it, another thread's later line could already be the oldest.
-        state.withLockedValue { state in
+        state.withLock { state in
             let now = DispatchTime.now().uptimeNanoseconds
             state.buffer.append(contentsOf: line.utf8)
             let oldest = state.oldest ?? now
@@ -124,7 +124,7 @@ public final class BufferedLogOutput: Sendable {
 
     /// Writes what is buffered when its oldest line has waited `age` nanoseconds or more.
     func flush(ifOlderThan age: UInt64) {
-        state.withLockedValue { state in
+        state.withLock { state in
             guard let oldest = state.oldest, DispatchTime.now().uptimeNanoseconds - oldest >= age else { return }
             emit(&state)
         }

@@ -1,4 +1,4 @@
-import NIOConcurrencyHelpers
+import WebImage
 import NIOCore
 
 /// Cancels the work of a request whose client went away. Hummingbird runs a request's responder to the end
@@ -14,11 +14,11 @@ final class ClientDisconnects: Sendable {
             var nextID = 0
         }
 
-        private let state = NIOLockedValueBox(State())
+        private let state = Locked(State())
 
         /// Runs `cancel` when the client goes (at once when it has); the returned id withdraws it.
         func onGone(_ cancel: @escaping @Sendable () -> Void) -> Int? {
-            let id = state.withLockedValue { state -> Int? in
+            let id = state.withLock { state -> Int? in
                 guard !state.gone else { return nil }
                 defer { state.nextID += 1 }
                 state.cancellations[state.nextID] = cancel
@@ -30,11 +30,11 @@ final class ClientDisconnects: Sendable {
 
         func withdraw(_ id: Int?) {
             guard let id else { return }
-            _ = state.withLockedValue { $0.cancellations.removeValue(forKey: id) }
+            _ = state.withLock { $0.cancellations.removeValue(forKey: id) }
         }
 
         func clientWent() {
-            let cancellations = state.withLockedValue { state -> [@Sendable () -> Void] in
+            let cancellations = state.withLock { state -> [@Sendable () -> Void] in
                 state.gone = true
                 defer { state.cancellations = [:] }
                 return Array(state.cancellations.values)
@@ -43,7 +43,7 @@ final class ClientDisconnects: Sendable {
         }
     }
 
-    private let connections = NIOLockedValueBox<[ObjectIdentifier: Connection]>([:])
+    private let connections = Locked<[ObjectIdentifier: Connection]>([:])
 
     init() {}
 
@@ -53,11 +53,11 @@ final class ClientDisconnects: Sendable {
     }
 
     /// Connections being watched now.
-    var count: Int { connections.withLockedValue { $0.count } }
+    var count: Int { connections.withLock { $0.count } }
 
     /// `body`'s value, computed in a task that is cancelled if the client of `channel` goes away first.
     func run<T: Sendable>(on channel: any Channel, _ body: @escaping @Sendable () async -> T) async -> T {
-        guard let connection = connections.withLockedValue({ $0[ObjectIdentifier(channel)] }) else {
+        guard let connection = connections.withLock({ $0[ObjectIdentifier(channel)] }) else {
             return await body()
         }
         let task = Task { await body() }
@@ -67,15 +67,15 @@ final class ClientDisconnects: Sendable {
     }
 
     fileprivate func opened(_ channel: any Channel) {
-        connections.withLockedValue { $0[ObjectIdentifier(channel)] = Connection() }
+        connections.withLock { $0[ObjectIdentifier(channel)] = Connection() }
     }
 
     fileprivate func closed(_ channel: any Channel) {
-        connections.withLockedValue { $0.removeValue(forKey: ObjectIdentifier(channel)) }?.clientWent()
+        connections.withLock { $0.removeValue(forKey: ObjectIdentifier(channel)) }?.clientWent()
     }
 
     fileprivate func inputClosed(_ channel: any Channel) {
-        connections.withLockedValue { $0[ObjectIdentifier(channel)] }?.clientWent()
+        connections.withLock { $0[ObjectIdentifier(channel)] }?.clientWent()
     }
 }
 

@@ -1,7 +1,7 @@
 import Metrics
 import Foundation
 import Prometheus
-import NIOConcurrencyHelpers
+import WebImage
 
 /// The proxy's metrics, in one Prometheus registry with the library's own (the downloader's requests, bytes,
 /// joined fetches and errors), served as text by `GET /metrics`.
@@ -28,7 +28,7 @@ final class ProxyMetrics: Sendable {
     private let sourceRedisHits: CoreMetrics.Counter
     private let misses: CoreMetrics.Counter
     /// One counter per status seen: made once, not per request (a factory lookup takes its lock).
-    private let byStatus = NIOLockedValueBox<[Int: CoreMetrics.Counter]>([:])
+    private let byStatus = Locked<[Int: CoreMetrics.Counter]>([:])
 
     init(registry: PrometheusCollectorRegistry) {
         self.registry = registry
@@ -57,7 +57,7 @@ final class ProxyMetrics: Sendable {
 
     /// One answered request: counted by status, timed from parsing to the last header.
     func answered(status: Int, after duration: Duration) {
-        let counter = byStatus.withLockedValue { counters in
+        let counter = byStatus.withLock { counters in
             if let counter = counters[status] { return counter }
             let counter = CoreMetrics.Counter(label: "webimage_serve_requests_total",
                                               dimensions: [("status", String(status))], factory: factory)

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import Testing
 @testable import WebImage
 
@@ -14,7 +13,7 @@ import Testing
             defer { parent.remove() }
             let cache = DiskCache(folder: parent.url.appendingPathComponent("cache/nested"),
                                   configuration: .init(sweepInterval: nil))
-            let failures = Mutex<[String]>([])
+            let failures = Locked<[String]>([])
             DispatchQueue.concurrentPerform(iterations: writers) { index in
                 do {
                     try cache.store(Data(repeating: UInt8(index), count: 100), forKey: "key-\(index)")

@@ -1,6 +1,5 @@
 import Foundation
 import MetricsTestKit
-import Synchronization
 import TestImageServer
 import Testing
 @testable import WebImage
@@ -94,7 +93,7 @@ final class ResultCollector: Sendable {
         var waiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// A completion handler that stores its result under `index`.
     func completion(_ index: Int) -> DownloadCompletion {
@@ -135,7 +134,7 @@ final class ResultCollector: Sendable {
 
 /// A value that several callbacks append to.
 final class Recorder<Element: Sendable>: Sendable {
-    private let items = Mutex<[Element]>([])
+    private let items = Locked<[Element]>([])
 
     func append(_ item: Element) { items.withLock { $0.append(item) } }
     var all: [Element] { items.withLock { $0 } }

@@ -3,8 +3,9 @@ import TestImageServer
 import Testing
 @testable import WebImage
 
-/// The bugs of issue #14, each with the behaviour that was wrong.
-@Suite("Image manager: issue 14 bugs")
+/// Behaviours of the image manager that were once wrong, each test named after what was wrong and checking
+/// what is right.
+@Suite("Image manager: behaviours once wrong")
 struct ManagerBugTests {
     @Test("bug 2: the memory fast path trims an animation for decodeFirstFrameOnly and gives bytes for avoidDecodeImage")
     func fastPathFrames() async throws {

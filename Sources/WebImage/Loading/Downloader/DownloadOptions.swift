@@ -19,7 +19,7 @@ public struct DownloadOptions: OptionSet, Sendable, Hashable {
     public static let noRetry = DownloadOptions(rawValue: 1 << 5)
 
     /// The queue priority these options ask for.
-    public var priority: DownloadPriority {
+    public var priority: ImagePriority {
         if contains(.highPriority) { return .high }
         if contains(.lowPriority) { return .low }
         return .normal

@@ -1,6 +1,6 @@
 import Foundation
 
-/// HTTP dates (RFC 9110 §5.6.7) read without a date formatter: the IMF-fixdate servers must send
+/// HTTP dates (RFC 9110 §5.6.7), read and written without a date formatter. Read here: the IMF-fixdate servers must send
 /// (`Sun, 06 Nov 1994 08:49:37 GMT`), the obsolete RFC 850 (`Sunday, 06-Nov-94 08:49:37 GMT`) and asctime
 /// (`Sun Nov  6 08:49:37 1994`) forms recipients must still read, and the variants cookies use.
 ///
@@ -10,10 +10,13 @@ import Foundation
 /// The algorithm is the tolerant one of RFC 6265 §5.1.1, which reads all three forms: the text is split at
 /// delimiters and the first token shaped like a time, a day of the month, a month name and a year fills each
 /// field. All four must be found, and the date must exist. Two-digit years 70–99 are 19xx and 00–69 are 20xx.
-/// The zone is always GMT: HTTP dates have no other.
-enum HTTPDate {
+/// The zone is always GMT: HTTP dates have no other. Written (`HTTPDate+Formatting.swift`): the IMF-fixdate form
+/// only, as RFC 9110 requires of senders.
+///
+/// `package`: the loaders read dates here, and the proxy in `WebImageServer` writes its `Last-Modified` with it.
+package enum HTTPDate {
     /// The date `text` names, or `nil` if it is not an HTTP date (an `Expires: 0`, say).
-    static func parse(_ text: String) -> Date? {
+    package static func parse(_ text: String) -> Date? {
         var fields = Fields()
         var token: [UInt8] = []
         token.reserveCapacity(16)
