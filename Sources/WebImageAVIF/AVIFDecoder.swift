@@ -6,8 +6,8 @@ import CAVIF
 /// Every size and count is checked against ``DecodeOptions/limits`` from the parsed container, before the AV1
 /// decoder runs; libavif is also given the pixel limit, so the AV1 decoder refuses a frame whose sequence
 /// header is larger than the container said. 8, 10 and 12-bit images are converted to RGBA8 by libavif
-/// (straight alpha; a premultiplied file is unpremultiplied); a deep still whose colour is converted goes through
-/// RGBA16 so that the conversion sees every bit. Thumbnails and orientation are the shared
+/// (straight alpha; a premultiplied file is unpremultiplied); a deep image (still or each frame of a sequence)
+/// whose colour is converted goes through RGBA16 so that the conversion sees every bit. Thumbnails and orientation are the shared
 /// ``DecodeOptions/finish(_:sourceSize:orientation:)``.
 enum AVIFDecoder {
     static func decode(_ bytes: UnsafeRawBufferPointer, options: DecodeOptions) throws -> Image {
@@ -37,7 +37,8 @@ enum AVIFDecoder {
             return (try still(handle, header: header, options: options, conversion: conversion), conversion != nil)
         }
         if header.isAnimated, !options.firstFrameOnly {
-            return (try AVIFSequenceDecoder.decode(handle, header: header, options: options), false)
+            return (try AVIFSequenceDecoder.decode(handle, header: header, options: options, conversion: conversion),
+                    conversion != nil)
         }
         try handle.decodeNextFrame()
         var image = try still(handle, header: header, options: options, conversion: conversion)

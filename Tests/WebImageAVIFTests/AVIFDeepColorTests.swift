@@ -17,7 +17,7 @@ import WebImageAVIF
 
     /// A lossless 10-bit 4:4:4 AVIF (identity matrix, so the samples come back exactly) labelled Display P3 by
     /// its code points.
-    static func file() throws -> Data {
+    static func file(frames: Int = 1) throws -> Data {
         let image = try #require(avifImageCreate(UInt32(width), UInt32(height), 10, AVIF_PIXEL_FORMAT_YUV444))
         defer { avifImageDestroy(image) }
         image.pointee.yuvRange = AVIF_RANGE_FULL
@@ -45,7 +45,16 @@ import WebImageAVIF
         encoder.pointee.speed = 10
         var output = avifRWData(data: nil, size: 0)
         defer { avifRWDataFree(&output) }
-        #expect(avifEncoderWrite(encoder, image, &output) == AVIF_RESULT_OK)
+        if frames == 1 {
+            #expect(avifEncoderWrite(encoder, image, &output) == AVIF_RESULT_OK)
+        } else {
+            encoder.pointee.timescale = 10
+            for _ in 0..<frames {
+                #expect(avifEncoderAddImage(encoder, image, 1, avifAddImageFlags(AVIF_ADD_IMAGE_FLAG_NONE.rawValue))
+                        == AVIF_RESULT_OK)
+            }
+            #expect(avifEncoderFinish(encoder, &output) == AVIF_RESULT_OK)
+        }
         return Data(bytes: try #require(output.data), count: output.size)
     }
 
@@ -76,5 +85,19 @@ import WebImageAVIF
         let ours = zip(converted.pixels.bytes, reference).filter { $0 != $1 }.count
         #expect(differing > 100 && ours * 10 < differing,
                 "\(ours) samples differ from the 16-bit conversion, \(differing) from the 8-bit one")
+    }
+
+    @Test func eachFrameOfATenBitSequenceIsConvertedFromItsTenBitSamples() throws {
+        let avif = try Self.file(frames: 3)
+        let coders = ImageCoders(coders: [AVIFCoder()])
+        let stored = try coders.decode(avif, options: DecodeOptions(colorHandling: .original))
+        let profile = try #require(stored.colorProfile)
+        let converted = try coders.decode(avif)
+        #expect(converted.frames.count == 3 && converted.colorProfile == nil)
+        let reference = Self.reference(icc: profile.iccData)
+        for frame in converted.frames {
+            let largest = zip(frame.pixels.bytes, reference).map { abs(Int($0) - Int($1)) }.max() ?? 0
+            #expect(largest <= 1, "off by \(largest) from Little CMS's 16-bit conversion")
+        }
     }
 }
