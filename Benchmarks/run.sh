@@ -2,7 +2,7 @@
 # Runs the side-by-side benchmarks on this machine and rewrites BENCHMARKS.md.
 # Usage: Benchmarks/run.sh [SUITE...]      (no suite: all of them)
 #   decode animated transform incremental throughput   decoding, animation, transforms, pipelines (issues 2, 3, 7)
-#   color                                              Display P3 to sRGB beside Pillow's ImageCms (Little CMS)
+#   color                                              Display P3 to sRGB beside Pillow's ImageCms (Little CMS) and libvips
 #   formats                                            header-only properties, AVIF/HEIC/JXL/SVG decoders (issue 13)
 #   cache                                              memory and disk caches (issue 4)
 #   cache-scale                                        the disk cache at a million entries (issue 18; ~6 GB of disk)
@@ -35,6 +35,14 @@ bench=Benchmarks/.build/release/WebImageBenchmarks
 suite_color() {
     taskset -c 0 "$bench" color "$data"
     taskset -c 0 /usr/bin/python3 Benchmarks/pillow_bench.py color "$data"
+    # libvips' icc_transform in-process on the same photo (its whole conversion: libvips has no cheaper split).
+    if pkg-config --exists vips; then
+        # shellcheck disable=SC2046
+        cc -O2 -o "$out/vips_icc_bench" Benchmarks/reference/vips_icc_bench.c $(pkg-config --cflags --libs vips)
+        taskset -c 0 "$out/vips_icc_bench" "$data"
+    else
+        echo "color: no libvips-dev (pkg-config vips), skipping libvips' icc_transform" >&2
+    fi
 }
 
 suite_decode() {
