@@ -1,8 +1,8 @@
 import Foundation
 
 /// A ``DiskCache`` as a tier of bytes (``ImageDataCaching``): each call runs on the I/O threads shared by every
-/// cache in the process, in order per key, never on the threads of Swift's cooperative pool: a
-/// ``DataCacheTiers`` takes one as its disk tier.
+/// cache in the process, in order per key, never on the threads of Swift's cooperative pool. ``ImageCache`` keeps
+/// its disk behind one; a ``DataCacheTiers`` takes one as its disk tier.
 public final class DiskDataCache: ImageDataCaching {
     /// The entries.
     public let disk: DiskCache

@@ -52,8 +52,9 @@ extension ImageDataCaching {
 }
 
 /// A cache the manager can use for a whole load: images in memory in front of bytes on a slower tier.
-/// ``ImageCache`` (memory + disk) and ``ImageCaches`` (several caches chained) are such caches; so can a custom
-/// one be (a shared cache server behind a small memory cache, say).
+/// ``ImageCache`` (memory in front of disk and any tiers behind it) and ``ImageCaches`` (several caches chained)
+/// are such caches; so can a custom one be. A tier of bytes only (a cache server, say) is an ``ImageDataCaching``
+/// and goes behind one of these: `ImageCache(folder:remoteTiers:)`, or a member of ``ImageCaches``.
 public typealias ImageCaching = ImageDataCaching & ImageMemoryCaching
 
 /// What a data tier holds for a key: the stored bytes and what was written with them.
