@@ -3,6 +3,9 @@ import Foundation
 /// Several caches used as one (SDWebImage's `SDImageCachesManager`): say a small fast cache in front of a
 /// large shared one. Each kind of operation follows its own ``Policy``.
 ///
+/// A member may hold bytes only (an ``ImageDataCaching`` that is no ``ImageMemoryCaching``, such as a cache
+/// server's tier): it takes part in the operations on bytes and is passed over by those on images.
+///
 /// Caches are ordered by priority, lowest first: the cache added last has the highest priority (as in
 /// SDWebImage, and as with ``ImageCoders``, where the coder added last is asked first).
 public final class ImageCaches: ImageCaching {
@@ -43,22 +46,33 @@ public final class ImageCaches: ImageCaching {
         }
     }
 
+    /// A member, with its images part found once when it is added rather than on every memory lookup.
+    private struct Member: Sendable {
+        let data: any ImageDataCaching
+        let memory: (any ImageMemoryCaching)?
+
+        init(_ cache: any ImageDataCaching) {
+            data = cache
+            memory = cache as? any ImageMemoryCaching
+        }
+    }
+
     private struct State {
-        var caches: [any ImageCaching]
+        var members: [Member]
         var policies: Policies
     }
 
     private let state: Locked<State>
 
     /// Chains `caches`, given from lowest to highest priority.
-    public init(caches: [any ImageCaching] = [], policies: Policies = Policies()) {
-        state = Locked(State(caches: caches, policies: policies))
+    public init(caches: [any ImageDataCaching] = [], policies: Policies = Policies()) {
+        state = Locked(State(members: caches.map(Member.init), policies: policies))
     }
 
     /// The caches, lowest priority first.
-    public var caches: [any ImageCaching] {
-        get { state.withLock { $0.caches } }
-        set { state.withLock { $0.caches = newValue } }
+    public var caches: [any ImageDataCaching] {
+        get { state.withLock { $0.members.map(\.data) } }
+        set { state.withLock { $0.members = newValue.map(Member.init) } }
     }
 
     /// The policies in force.
@@ -68,25 +82,36 @@ public final class ImageCaches: ImageCaching {
     }
 
     /// Adds `cache` with the highest priority.
-    public func add(_ cache: any ImageCaching) {
-        state.withLock { $0.caches.append(cache) }
+    public func add(_ cache: any ImageDataCaching) {
+        state.withLock { $0.members.append(Member(cache)) }
     }
 
     /// Removes `cache` (compared by identity).
-    public func remove(_ cache: any ImageCaching) {
-        state.withLock { $0.caches.removeAll { $0 === cache } }
+    public func remove(_ cache: any ImageDataCaching) {
+        state.withLock { $0.members.removeAll { $0.data === cache } }
     }
 
-    /// The caches an operation under `policy` visits, in the order a serial run visits them.
-    private func targets(_ policy: KeyPath<Policies, Policy>) -> (caches: [any ImageCaching], policy: Policy) {
+    /// The members an operation under `policy` visits, in the order a serial run visits them.
+    private func members(_ policy: KeyPath<Policies, Policy>) -> (members: [Member], policy: Policy) {
         state.withLock { state in
             let policy = state.policies[keyPath: policy]
             switch policy {
-            case .serial, .concurrent: return (state.caches.reversed(), policy)
-            case .highestOnly: return (state.caches.last.map { [$0] } ?? [], policy)
-            case .lowestOnly: return (state.caches.first.map { [$0] } ?? [], policy)
+            case .serial, .concurrent: return (state.members.reversed(), policy)
+            case .highestOnly: return (state.members.last.map { [$0] } ?? [], policy)
+            case .lowestOnly: return (state.members.first.map { [$0] } ?? [], policy)
             }
         }
+    }
+
+    /// The caches of bytes an operation under `policy` visits, in the order a serial run visits them.
+    private func targets(_ policy: KeyPath<Policies, Policy>) -> (caches: [any ImageDataCaching], policy: Policy) {
+        let visited = members(policy)
+        return (visited.members.map(\.data), visited.policy)
+    }
+
+    /// The images parts an operation under `policy` visits (members of bytes only have none).
+    private func memories(_ policy: KeyPath<Policies, Policy>) -> [any ImageMemoryCaching] {
+        members(policy).members.compactMap(\.memory)
     }
 
     // MARK: Memory
@@ -94,22 +119,22 @@ public final class ImageCaches: ImageCaching {
     /// The first memory hit, highest priority first. Under ``Policy/concurrent`` this runs serially: a
     /// synchronous call cannot wait for several caches at once.
     public func image(forKey key: String) -> Image? {
-        for cache in targets(\.query).caches {
+        for cache in memories(\.query) {
             if let image = cache.image(forKey: key) { return image }
         }
         return nil
     }
 
     public func storeImage(_ image: Image, forKey key: String) {
-        for cache in targets(\.store).caches { cache.storeImage(image, forKey: key) }
+        for cache in memories(\.store) { cache.storeImage(image, forKey: key) }
     }
 
     public func removeImage(forKey key: String) {
-        for cache in targets(\.remove).caches { cache.removeImage(forKey: key) }
+        for cache in memories(\.remove) { cache.removeImage(forKey: key) }
     }
 
     public func removeAllImages() {
-        for cache in targets(\.clear).caches { cache.removeAllImages() }
+        for cache in memories(\.clear) { cache.removeAllImages() }
     }
 
     // MARK: Data
@@ -183,7 +208,7 @@ public final class ImageCaches: ImageCaching {
     }
 
     private func forEach(_ policy: KeyPath<Policies, Policy>,
-                         _ body: @escaping @Sendable (any ImageCaching) async -> Void) async {
+                         _ body: @escaping @Sendable (any ImageDataCaching) async -> Void) async {
         let (caches, policy) = targets(policy)
         if policy == .concurrent {
             await withTaskGroup(of: Void.self) { group in
@@ -195,8 +220,8 @@ public final class ImageCaches: ImageCaching {
     }
 
     /// Asks every cache at once; the first non-nil answer wins and the other questions are cancelled.
-    private func firstHit<T: Sendable>(of caches: [any ImageCaching],
-                                       _ ask: @escaping @Sendable (any ImageCaching) async -> T?) async -> T? {
+    private func firstHit<T: Sendable>(of caches: [any ImageDataCaching],
+                                       _ ask: @escaping @Sendable (any ImageDataCaching) async -> T?) async -> T? {
         await withTaskGroup(of: T?.self) { group in
             for cache in caches { group.addTask { await ask(cache) } }
             for await answer in group {

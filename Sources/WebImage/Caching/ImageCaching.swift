@@ -34,17 +34,27 @@ public protocol ImageDataCaching: AnyObject, Sendable {
     func containsData(forKey key: String) async -> Bool
     /// Deletes every entry.
     func removeAllData() async
+    /// Keeps a copy of `hit`, which a slower tier of a ``DataCacheTiers`` answered (its `tier` says which kind),
+    /// so that this tier answers next time. A tier that can keep the hit's metadata as it is (its format, its
+    /// times) does so; the default stores the bytes with their validators.
+    func backFill(_ hit: CachedImageData, forKey key: String) async throws
 }
 
 extension ImageDataCaching {
     /// Keeps no validators: returns `false`.
     @discardableResult
     public func updateValidators(_ validators: HTTPValidators, forKey key: String) async throws -> Bool { false }
+
+    /// Stores the hit's bytes with its validators (``storeData(_:forKey:validators:)``).
+    public func backFill(_ hit: CachedImageData, forKey key: String) async throws {
+        try await storeData(hit.data, forKey: key, validators: hit.metadata?.validators ?? .none)
+    }
 }
 
 /// A cache the manager can use for a whole load: images in memory in front of bytes on a slower tier.
-/// ``ImageCache`` (memory + disk) and ``ImageCaches`` (several caches chained) are such caches; so can a custom
-/// one be (a shared cache server behind a small memory cache, say).
+/// ``ImageCache`` (memory in front of disk and any tiers behind it) and ``ImageCaches`` (several caches chained)
+/// are such caches; so can a custom one be. A tier of bytes only (a cache server, say) is an ``ImageDataCaching``
+/// and goes behind one of these: `ImageCache(folder:remoteTiers:)`, or a member of ``ImageCaches``.
 public typealias ImageCaching = ImageDataCaching & ImageMemoryCaching
 
 /// What a data tier holds for a key: the stored bytes and what was written with them.
@@ -53,8 +63,9 @@ public struct CachedImageData: Sendable {
     public var data: Data
     /// Validators and times kept with the bytes (`nil` for a tier that keeps none).
     public var metadata: CacheEntryMetadata?
-    /// Which kind of tier answered: ``ImageCacheType/disk``, or ``ImageCacheType/remote`` for a cache server.
-    /// The manager reports it as the result's `cacheType`.
+    /// Which kind of tier answered: ``ImageCacheType/disk``, ``ImageCacheType/remote`` for a cache server, or
+    /// ``ImageCacheType/memory`` for bytes kept in memory (``MemoryDataCache``). The manager reports it as the
+    /// result's `cacheType`.
     public var tier: ImageCacheType
 
     /// Creates a hit.

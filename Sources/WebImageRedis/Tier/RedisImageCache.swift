@@ -4,7 +4,8 @@ import Foundation
 import NIOCore
 
 /// A cache tier on Redis (or Valkey), shared by every process that points at the same server: the third tier
-/// behind memory and disk (`ImageCaches(caches: [redis, ImageCache.shared])`), or `webimage serve --redis`.
+/// behind memory and disk (`ImageCache(folder:remoteTiers: [redis])`, a ``DataCacheTiers`` of one's own, or a
+/// member of `ImageCaches`), or `webimage serve --redis`.
 ///
 /// Values are the disk cache's entry format (a checksummed header, then the bytes): a value damaged in Redis or on
 /// the way reads as a miss and is deleted. Keys are `namespace:` followed by the SHA-256 of the cache key in hex,
@@ -13,9 +14,9 @@ import NIOCore
 ///
 /// It degrades, never fails: while Redis is down, slow or refusing writes, every lookup is a miss and every
 /// store is dropped (counted in `webimage_redis_errors_total`), and a circuit breaker stops asking after three
-/// failures in a row, trying again once a second. It holds bytes only: the memory half of ``ImageCaching``
-/// keeps nothing, so put a memory cache in front of it.
-public final class RedisImageCache: ImageCaching {
+/// failures in a row, trying again once a second. It holds bytes only (an ``ImageDataCaching``, not an
+/// ``ImageMemoryCaching``): the manager uses it behind a cache that keeps decoded images in memory.
+public final class RedisImageCache: ImageDataCaching {
     /// The server, as configured.
     public let configuration: RedisConfiguration
     /// The prefix of every key this cache writes (followed by `:`).
@@ -162,11 +163,4 @@ public final class RedisImageCache: ImageCaching {
         let prefix = namespace + ":"
         _ = await attempt({ () async throws(RedisError) in try await commands.deleteAll(withPrefix: prefix) })
     }
-
-    // MARK: ImageMemoryCaching: this tier keeps no decoded images.
-
-    public func image(forKey key: String) -> Image? { nil }
-    public func storeImage(_ image: Image, forKey key: String) {}
-    public func removeImage(forKey key: String) {}
-    public func removeAllImages() {}
 }

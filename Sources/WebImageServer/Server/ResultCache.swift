@@ -3,60 +3,54 @@ import Foundation
 import WebImageRedis
 
 /// Rendered results, in memory (bounded by cost in bytes), on disk (the library's disk cache, with the ETag and
-/// Last-Modified stored as the entry's validators) and, when configured, in Redis shared with other proxies. A hit
-/// in a slower tier is copied into the faster ones.
+/// Last-Modified stored as the entry's validators) and, when configured, in Redis shared with other proxies: one
+/// chain of tiers (``DataCacheTiers``), so a hit in a slower tier is copied into the faster ones.
 final class ResultCache: Sendable {
     /// Where a result was found.
     enum Tier { case memory, disk, redis }
 
-    private let memory: MemoryCache<String, RenderedResult>
-    private let disk: ImageCache
+    private let memory: ResultMemory
+    private let tiers: DataCacheTiers
     let shared: RedisImageCache?
 
     init(folder: URL, memoryBytes: Int, disk configuration: DiskCache.Configuration, shared: RedisImageCache?) {
-        memory = MemoryCache(limits: .init(costLimit: max(1, memoryBytes)))
-        // The image half of this cache is never used: results are bytes.
-        disk = ImageCache(folder: folder, memoryLimits: .init(costLimit: 1, countLimit: 1),
-                          diskConfiguration: configuration)
+        memory = ResultMemory(bytes: memoryBytes)
+        var tiers = [DataCacheTiers.Tier(memory, kind: .memory),
+                     DataCacheTiers.Tier(DiskDataCache(disk: DiskCache(folder: folder, configuration: configuration)),
+                                         kind: .disk)]
+        if let shared { tiers.append(DataCacheTiers.Tier(shared, kind: .remote)) }
+        self.tiers = DataCacheTiers(tiers)
         self.shared = shared
     }
 
     /// The result for `key` when memory holds it.
     func memoryResult(forKey key: String) -> RenderedResult? {
-        memory.value(forKey: key)
+        memory.result(forKey: key)
     }
 
     /// The result for `key`, from memory, disk or Redis, with where it was found.
     func result(forKey key: String) async -> (result: RenderedResult, tier: Tier)? {
-        if let hit = memory.value(forKey: key) { return (hit, .memory) }
-        if let stored = await disk.cachedData(forKey: key), let result = Self.result(from: stored) {
-            memory.setValue(result, forKey: key, cost: result.body.readableBytes)
-            return (result, .disk)
-        }
-        guard let shared, let stored = await shared.cachedData(forKey: key), let result = Self.result(from: stored) else {
-            return nil
-        }
-        await keepLocally(result, forKey: key)
-        return (result, .redis)
+        // Memory is asked here rather than through the chain, so a hit is the stored result itself, not a copy.
+        if let hit = memory.result(forKey: key) { return (hit, .memory) }
+        guard let hit = await tiers.lookup(forKey: key, from: 1),
+              let result = memory.result(forKey: key) ?? Self.result(from: hit.entry)
+        else { return nil }
+        return (result, hit.kind == .disk ? .disk : .redis)
     }
 
     /// A result stored by another proxy while this one waited for its lease: kept in memory and on disk.
     func adopt(_ stored: CachedImageData, forKey key: String) async -> RenderedResult? {
         guard let result = Self.result(from: stored) else { return nil }
-        await keepLocally(result, forKey: key)
+        memory.keep(result, forKey: key)
+        try? await tiers.store(stored.data, forKey: key, validators: Self.validators(of: result), in: .disk)
         return result
     }
 
     /// Keeps `result` (whose bytes are `data`, so they are not copied out of its buffer again) in every tier; a
     /// failed write only costs a later render.
     func store(_ result: RenderedResult, data: Data, forKey key: String) async {
-        await keepLocally(result, data: data, forKey: key)
-        try? await shared?.storeData(data, forKey: key, validators: Self.validators(of: result))
-    }
-
-    private func keepLocally(_ result: RenderedResult, data: Data? = nil, forKey key: String) async {
-        memory.setValue(result, forKey: key, cost: result.body.readableBytes)
-        try? await disk.storeData(data ?? result.data, forKey: key, validators: Self.validators(of: result))
+        memory.keep(result, forKey: key)
+        try? await tiers.store(data, forKey: key, validators: Self.validators(of: result), in: [.disk, .remote])
     }
 
     private static func validators(of result: RenderedResult) -> HTTPValidators {
@@ -64,9 +58,7 @@ final class ResultCache: Sendable {
     }
 
     private static func result(from stored: CachedImageData) -> RenderedResult? {
-        guard let metadata = stored.metadata,
-              let etag = metadata.validators.etag, let lastModified = metadata.validators.lastModified
-        else { return nil }
-        return RenderedResult(data: stored.data, format: metadata.format, etag: etag, lastModified: lastModified)
+        guard let metadata = stored.metadata else { return nil }
+        return ResultMemory.result(stored.data, format: metadata.format, validators: metadata.validators)
     }
 }

@@ -28,35 +28,30 @@ final class SourceLoader: Sendable {
         var isPrefix = false
     }
 
-    /// A source kept in memory, whether the disk cache has it too, and whether it is only the start of the source
-    /// (an early-stopped download: kept in memory for renders it is enough for, never written anywhere).
-    private struct Recent: Sendable {
-        let data: Data
-        let lastModified: String?
-        let isOnDisk: Bool
-        var isPrefix = false
-    }
-
     /// Encoded sources, under the same keys (the absolute URL) the library's image cache would use.
     let cache: DiskCache
-    private let recent: MemoryCache<String, Recent>
-    private let shared: RedisImageCache?
+    private let recent: RecentSources
+    /// Memory, then the disk cache, then Redis when configured. A Redis hit is copied to memory only: the disk
+    /// takes a source on its second rendering, as any other.
+    private let tiers: DataCacheTiers
     private let downloader: ImageDownloader
-    /// Where the cache's file reads and writes run: off the cooperative pool, without taking a CPU slot.
-    private let files = IOExecutor.shared
 
     init(downloader: ImageDownloader, cache: DiskCache, memoryBytes: Int, shared: RedisImageCache?) {
         self.downloader = downloader
         self.cache = cache
-        recent = MemoryCache(limits: .init(costLimit: max(1, memoryBytes)))
-        self.shared = shared
+        recent = RecentSources(bytes: memoryBytes)
+        var tiers = [DataCacheTiers.Tier(recent, kind: .memory),
+                     DataCacheTiers.Tier(DiskDataCache(disk: cache), kind: .disk, isBackFilled: false)]
+        if let shared { tiers.append(DataCacheTiers.Tier(shared, kind: .remote)) }
+        self.tiers = DataCacheTiers(tiers)
     }
 
     /// The source's bytes, and where they came from. The disk cache is read and written on the I/O lanes. With
     /// `earlyStop`, a download may end once the bytes are enough for the decode it plans.
     func bytes(for url: URL, earlyStop: EarlyStop? = nil) async throws -> Source {
-        let cache = self.cache, key = url.absoluteString
-        if let kept = recent.value(forKey: key) {
+        let key = url.absoluteString
+        // Memory is asked here rather than through the chain: a kept start of the source may serve this decode.
+        if let kept = recent.kept(forKey: key) {
             if !kept.isPrefix {
                 if !kept.isOnDisk { await persist(kept, forKey: key) }
                 return Source(data: kept.data, origin: .memory, lastModified: kept.lastModified)
@@ -67,15 +62,9 @@ final class SourceLoader: Sendable {
                 return Source(data: kept.data, origin: .memory, lastModified: kept.lastModified, isPrefix: true)
             }
         }
-        if let entry = await files.run(lane: key.hashValue, { cache.entry(forKey: key) }) {
-            let lastModified = entry.metadata.validators.lastModified
-            remember(Recent(data: entry.data, lastModified: lastModified, isOnDisk: true), forKey: key)
-            return Source(data: entry.data, origin: .disk, lastModified: lastModified)
-        }
-        if let shared, let stored = await shared.cachedData(forKey: key) {
-            let lastModified = stored.metadata?.validators.lastModified
-            remember(Recent(data: stored.data, lastModified: lastModified, isOnDisk: false), forKey: key)
-            return Source(data: stored.data, origin: .redis, lastModified: lastModified)
+        if let hit = await tiers.lookup(forKey: key, from: 1) {
+            return Source(data: hit.entry.data, origin: hit.kind == .disk ? .disk : .redis,
+                          lastModified: hit.entry.metadata?.validators.lastModified)
         }
         var response: ImageLoadResponse
         if let earlyStop {
@@ -99,24 +88,23 @@ final class SourceLoader: Sendable {
     func keep(_ source: Source, for url: URL) async {
         guard source.origin == .origin else { return }
         let key = url.absoluteString
-        remember(Recent(data: source.data, lastModified: source.lastModified, isOnDisk: false,
-                        isPrefix: source.isPrefix), forKey: key)
-        guard !source.isPrefix else { return }
-        try? await shared?.storeData(source.data, forKey: key,
-                                     validators: HTTPValidators(lastModified: source.lastModified))
-    }
-
-    private func remember(_ kept: Recent, forKey key: String) {
-        recent.setValue(kept, forKey: key, cost: kept.data.count)
+        guard !source.isPrefix else {
+            recent.remember(RecentSources.Recent(data: source.data, lastModified: source.lastModified,
+                                                 isOnDisk: false, isPrefix: true), forKey: key)
+            return
+        }
+        try? await tiers.store(source.data, forKey: key, validators: HTTPValidators(lastModified: source.lastModified),
+                               in: [.memory, .remote])
     }
 
     /// Writes a source that a second rendering uses to the disk cache (a file write: on the I/O lanes), so it
     /// outlives its place in memory and a restart. A full disk costs a later request a fetch.
-    private func persist(_ kept: Recent, forKey key: String) async {
-        let cache = self.cache, data = kept.data, validators = HTTPValidators(lastModified: kept.lastModified)
-        let stored = (try? await files.run(lane: key.hashValue) {
-            try cache.store(data, forKey: key, validators: validators)
-        }) != nil
-        if stored { remember(Recent(data: data, lastModified: kept.lastModified, isOnDisk: true), forKey: key) }
+    private func persist(_ kept: RecentSources.Recent, forKey key: String) async {
+        let validators = HTTPValidators(lastModified: kept.lastModified)
+        let stored = (try? await tiers.store(kept.data, forKey: key, validators: validators, in: .disk)) != nil
+        if stored {
+            recent.remember(RecentSources.Recent(data: kept.data, lastModified: kept.lastModified, isOnDisk: true),
+                            forKey: key)
+        }
     }
 }

@@ -1,0 +1,68 @@
+@_spi(ServerSupport) import WebImage
+import Foundation
+
+/// The memory tier of the result cache: rendered results as they are answered (their body a `ByteBuffer`), so a
+/// hot result goes out without a copy; bounded by the bytes of their bodies. As a tier of a ``DataCacheTiers`` it
+/// takes back-filled hits from disk and Redis (a hit without an ETag and a Last-Modified is no result, and is not
+/// kept).
+final class ResultMemory: ImageDataCaching {
+    private let results: MemoryCache<String, RenderedResult>
+
+    init(bytes: Int) {
+        results = MemoryCache(limits: .init(costLimit: max(1, bytes)))
+    }
+
+    /// The result for `key` when memory holds it.
+    func result(forKey key: String) -> RenderedResult? {
+        results.value(forKey: key)
+    }
+
+    func keep(_ result: RenderedResult, forKey key: String) {
+        results.setValue(result, forKey: key, cost: result.body.readableBytes)
+    }
+
+    /// A result of `data` when its metadata holds the result's tags.
+    static func result(_ data: Data, format: ImageFormat?, validators: HTTPValidators) -> RenderedResult? {
+        guard let etag = validators.etag, let lastModified = validators.lastModified else { return nil }
+        return RenderedResult(data: data, format: format ?? ImageFormat.detect(data), etag: etag,
+                              lastModified: lastModified)
+    }
+
+    // MARK: ImageDataCaching
+
+    func cachedData(forKey key: String) async -> CachedImageData? {
+        cachedDataSynchronously(forKey: key)
+    }
+
+    func cachedDataSynchronously(forKey key: String) -> CachedImageData? {
+        guard let result = results.value(forKey: key) else { return nil }
+        let data = result.data, now = Date().timeIntervalSince1970
+        let metadata = CacheEntryMetadata(
+            key: key, format: result.format, payloadLength: data.count, fileSize: data.count, created: now,
+            lastAccess: now, validators: HTTPValidators(etag: result.etag, lastModified: result.lastModified))
+        return CachedImageData(data: data, metadata: metadata, tier: .memory)
+    }
+
+    func storeData(_ data: Data, forKey key: String, validators: HTTPValidators) async throws {
+        if let result = Self.result(data, format: nil, validators: validators) { keep(result, forKey: key) }
+    }
+
+    func backFill(_ hit: CachedImageData, forKey key: String) async throws {
+        guard let metadata = hit.metadata,
+              let result = Self.result(hit.data, format: metadata.format, validators: metadata.validators)
+        else { return }
+        keep(result, forKey: key)
+    }
+
+    func removeData(forKey key: String) async {
+        results.removeValue(forKey: key)
+    }
+
+    func containsData(forKey key: String) async -> Bool {
+        results.contains(key)
+    }
+
+    func removeAllData() async {
+        results.removeAll()
+    }
+}
