@@ -8,7 +8,7 @@ import WebImage
 /// ``TIFFColorManagedReader`` reads.
 ///
 /// `TIFFRGBAImageBegin` only reads the directory's tags (and builds small colour tables), so the header facts
-/// come from it without touching pixel data; ``decode(options:)`` then checks the limits before the raster is
+/// come from it without touching pixel data; ``decode(options:profile:)`` then checks the limits before the raster is
 /// allocated.
 struct TIFFPage {
     /// Width and height as stored (before the orientation tag is applied).
