@@ -86,6 +86,20 @@ public enum ColorReference {
         return output
     }
 
+    /// The largest difference between two images' samples.
+    public static func largestDifference(_ a: [UInt8], _ b: [UInt8]) -> Int {
+        zip(a, b).map { abs(Int($0) - Int($1)) }.max() ?? 0
+    }
+
+    /// How many samples differ from a deep source's 16-bit `reference` conversion: in the `converted` decode, and in
+    /// Little CMS's conversion (from `icc`) of the `stored` samples, rounded to 8 bits as a decode that keeps the
+    /// original colour gives them. A deep path is what keeps the first count far below the second.
+    public static func differingSamples(converted: [UInt8], stored: [UInt8], icc: Data,
+                                        reference: [UInt8]) -> (fromEightBits: Int, ours: Int) {
+        let fromEightBits = toSRGB(stored, from: icc)
+        return (zip(fromEightBits, reference).filter { $0 != $1 }.count, zip(converted, reference).filter { $0 != $1 }.count)
+    }
+
     /// A CMYK output profile with a lookup table (A2B0, 9 points a side) built by lcms: each ink darkens as in
     /// the naive conversion, with 20% more dot gain, so that applying it differs visibly from ignoring it.
     public static func cmykProfile() -> Data {

@@ -94,12 +94,11 @@ import WebImageHEIF
         let converted = try coders.decode(heic)
         #expect(converted.colorProfile == nil)
         let reference = ColorReference.toSRGB(sixteenBit: try Self.decodedSamples(heic), from: icc)
-        let largest = zip(converted.pixels.bytes, reference).map { abs(Int($0) - Int($1)) }.max() ?? 0
+        let largest = ColorReference.largestDifference(converted.pixels.bytes, reference)
         #expect(largest <= 1, "off by \(largest) from Little CMS's 16-bit conversion")
         // Converting the samples rounded to 8 bits gives other values for many of them: the test can tell.
-        let fromEightBits = ColorReference.toSRGB(stored.pixels.bytes, from: icc)
-        let differing = zip(fromEightBits, reference).filter { $0 != $1 }.count
-        let ours = zip(converted.pixels.bytes, reference).filter { $0 != $1 }.count
+        let (differing, ours) = ColorReference.differingSamples(
+            converted: converted.pixels.bytes, stored: stored.pixels.bytes, icc: icc, reference: reference)
         #expect(differing > 100 && ours * 10 < differing,
                 "\(ours) samples differ from the 16-bit conversion, \(differing) from the 8-bit one")
         // Display P3 asked of a Display P3 file: the samples as stored, rounded as usual, and the tag.

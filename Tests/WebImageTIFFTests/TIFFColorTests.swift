@@ -39,14 +39,13 @@ import WebImageTIFF
         let converted = try coders.decode(tiff)
         #expect(converted.colorProfile == nil && converted.hasAlpha)
         let reference = ColorReference.toSRGB(sixteenBit: rgba, from: icc)
-        let largest = zip(converted.pixels.bytes, reference).map { abs(Int($0) - Int($1)) }.max() ?? 0
+        let largest = ColorReference.largestDifference(converted.pixels.bytes, reference)
         #expect(largest <= 1, "off by \(largest) from Little CMS's 16-bit conversion")
         // Converting the samples rounded to 8 bits gives other values for many of them: the test can tell.
         let stored = try coders.decode(tiff, options: DecodeOptions(colorHandling: .original))
         #expect(stored.colorProfile?.space == .displayP3)
-        let fromEightBits = ColorReference.toSRGB(stored.pixels.bytes, from: icc)
-        let differing = zip(fromEightBits, reference).filter { $0 != $1 }.count
-        let ours = zip(converted.pixels.bytes, reference).filter { $0 != $1 }.count
+        let (differing, ours) = ColorReference.differingSamples(
+            converted: converted.pixels.bytes, stored: stored.pixels.bytes, icc: icc, reference: reference)
         #expect(differing > 100 && ours * 10 < differing,
                 "\(ours) samples differ from the 16-bit conversion, \(differing) from the 8-bit one")
         // A thumbnail converts after its scale-down and still comes out in sRGB.
