@@ -11,7 +11,7 @@ struct DestinationCheckTests {
     let image = LoadingTest.bytes(3_000, seed: 9)
 
     private func configuration(_ policy: AddressPolicy, check: HTTPHopCheck? = nil) -> HTTPImageLoader.Configuration {
-        var configuration = HTTPImageLoader.Configuration(connectTimeout: .seconds(8))
+        var configuration = HTTPImageLoader.Configuration(connectTimeout: .seconds(60))
         configuration.addressPolicy = policy
         configuration.hopCheck = check
         return configuration
