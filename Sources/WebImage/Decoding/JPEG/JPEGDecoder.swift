@@ -49,11 +49,18 @@ enum JPEGDecoder {
     }
 
     /// Decodes the stored (not yet oriented) pixels at `factor`, straight into the returned buffer's memory.
+    /// `readingPrefixes` off sends a progressive file's start to libjpeg too (for comparing the two).
     static func decodePixels(_ bytes: UnsafeRawBufferPointer, markers: JPEGMarkers, factor: JPEGScaleFactor,
-                             cmyk: CMYKColorConversion) throws -> PixelBuffer
+                             cmyk: CMYKColorConversion, readingPrefixes: Bool = true) throws -> PixelBuffer
     {
         guard let source = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) else {
             throw ImageError(.badImageData, "the data is empty")
+        }
+        // The start of a progressive file (a download stopped early for a thumbnail) is read at 1/8 from the few
+        // coefficients that scale uses, without libjpeg's whole-image coefficient buffer.
+        if readingPrefixes, factor == JPEGScaleFactor(numerator: 1, denominator: 8), markers.frameMarker == 0xC2,
+           let pixels = JPEGEighthScaleDecoder.decode(bytes) {
+            return pixels
         }
         return try TurboJPEGHandle.withDecompressor { handle in
             var width: Int32 = 0, height: Int32 = 0, subsampling: Int32 = 0, colorspace: Int32 = 0
