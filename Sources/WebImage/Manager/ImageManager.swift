@@ -21,7 +21,8 @@ public final class ImageManager: Sendable {
 
     /// The cache loads use unless their context names another.
     public let cache: any ImageCaching
-    /// The loader loads use unless their context names another.
+    /// The loader loads use unless their context names another (for a downloader given to
+    /// ``init(cache:loader:coders:configuration:)``, its transfers without its queue).
     public let loader: any ImageLoader
     /// The coders loads use unless their context names others.
     public let coders: ImageCoders

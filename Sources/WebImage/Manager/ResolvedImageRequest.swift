@@ -35,8 +35,8 @@ struct ResolvedImageRequest: Sendable {
         cache = context.cache ?? manager.cache
         originalCache = context.originalCache ?? context.cache ?? manager.cache
         loader = ImageManager.stageLoader(for: context.loader ?? manager.loader)
-        // The context's hooks replace the downloader's (as in ``ImageDownloader/download(_:options:context:progress:completion:)``):
-        // each response passes one response modifier and one decryptor, once.
+        // The context's hooks replace the downloader's, as they do for the downloader's own downloads: each
+        // response passes one response modifier and one decryptor, once.
         let transfers = loader as? DownloaderTransferLoader
         responseModifier = context.responseModifier ?? transfers?.responseModifier
         decryptor = context.decryptor ?? transfers?.decryptor
