@@ -45,8 +45,8 @@ extension ImageManager {
         }
     }
 
-    /// Loads `request` with the resolved loader once a load slot is free, then applies the context's response
-    /// modifier and decryptor. The same path for every loader.
+    /// Loads `request` with the resolved loader once a load slot is free, then applies the response modifier and
+    /// decryptor (the context's, else the downloader's), once. The same path for every loader.
     private func load(_ request: ImageLoadRequest, resolved: ResolvedImageRequest,
                       in task: DataTask) async throws -> ImageLoadResponse {
         try await loadSlots.run(for: task) {
@@ -56,14 +56,13 @@ extension ImageManager {
             } catch {
                 throw ImageError.fromTransport(error)
             }
-            let context = resolved.context
-            if let modifier = context.responseModifier {
+            if let modifier = resolved.responseModifier {
                 guard let metadata = modifier(response.metadata) else {
                     throw ImageError(.invalidDownloadResponse, "the response modifier rejected the response")
                 }
                 response.metadata = metadata
             }
-            if let decryptor = context.decryptor {
+            if let decryptor = resolved.decryptor {
                 guard let data = decryptor.decrypt(response.data, response: response.metadata), !data.isEmpty else {
                     throw ImageError(.badImageData, "the loaded data could not be decrypted")
                 }

@@ -21,7 +21,8 @@ public final class ImageManager: Sendable {
 
     /// The cache loads use unless their context names another.
     public let cache: any ImageCaching
-    /// The loader loads use unless their context names another.
+    /// The loader loads use unless their context names another (for a downloader given to
+    /// ``init(cache:loader:coders:configuration:)``, its transfers without its queue).
     public let loader: any ImageLoader
     /// The coders loads use unless their context names others.
     public let coders: ImageCoders
@@ -31,7 +32,7 @@ public final class ImageManager: Sendable {
     public let failedURLs: FailedURLs
 
     let decoding: CPUExecutor
-    /// The load slots every loader's loads wait for, the highest priority first.
+    /// The load slots every loader's loads wait for, the highest priority first: the only queue a load waits in.
     let loadSlots: PrioritySlots
     let events = EventBroadcaster<ImageManagerEvent>()
     let metrics: ManagerMetrics
@@ -49,10 +50,14 @@ public final class ImageManager: Sendable {
     }
 
     /// A manager from its parts; each defaults to the shared one.
+    ///
+    /// The default loader is the shared downloader's HTTP, `file:` and `data:` loaders with its retries. A
+    /// downloader given here (or in a context) lends its requests, retries, events and counters, not its queue:
+    /// the manager alone merges and queues its loads.
     public init(cache: any ImageCaching = ImageCache.shared, loader: any ImageLoader = ImageDownloader.shared,
                 coders: ImageCoders = .shared, configuration: Configuration = Configuration()) {
         self.cache = cache
-        self.loader = loader
+        self.loader = Self.stageLoader(for: loader)
         self.coders = coders
         self.configuration = configuration
         failedURLs = FailedURLs(expiry: configuration.failedURLExpiry)
@@ -179,6 +184,13 @@ public final class ImageManager: Sendable {
         }
         if let transformer { final = CacheKeys.key(final, appending: transformer.key) }
         return (original, final)
+    }
+
+    /// The loader the data stage calls for `loader`: a downloader's transfers without its queue and merging,
+    /// which would otherwise stand between this stage and the transfer (a second line a priority change never
+    /// reaches); any other loader as it is.
+    static func stageLoader(for loader: any ImageLoader) -> any ImageLoader {
+        (loader as? ImageDownloader)?.transferLoader ?? loader
     }
 
     /// The number of the next caller's task.

@@ -20,6 +20,10 @@ struct ResolvedImageRequest: Sendable {
     let unique: Int?
     /// Set for thumbnails: the transfer may end once the bytes are enough for the thumbnail's decode.
     let earlyStop: EarlyStop?
+    /// The response modifier the data stage applies: the context's, else the downloader's.
+    let responseModifier: DownloadResponseModifier?
+    /// The decryptor the data stage applies: the context's, else the downloader's.
+    let decryptor: (any DownloadDecryptor)?
 
     var options: ImageOptions { request.options }
     var context: ImageContext { request.context }
@@ -30,7 +34,12 @@ struct ResolvedImageRequest: Sendable {
         let context = request.context, options = request.options
         cache = context.cache ?? manager.cache
         originalCache = context.originalCache ?? context.cache ?? manager.cache
-        loader = context.loader ?? manager.loader
+        loader = ImageManager.stageLoader(for: context.loader ?? manager.loader)
+        // The context's hooks replace the downloader's, as they do for the downloader's own downloads: each
+        // response passes one response modifier and one decryptor, once.
+        let transfers = loader as? DownloaderTransferLoader
+        responseModifier = context.responseModifier ?? transfers?.responseModifier
+        decryptor = context.decryptor ?? transfers?.decryptor
         coders = context.coders ?? manager.coders
         transformer = manager.transformer(for: context)
         let keys = manager.cacheKeys(for: url, context: context, transformer: transformer)
@@ -52,7 +61,7 @@ struct ResolvedImageRequest: Sendable {
         // decryptor needs the whole body before anything can be read. One identity for every thumbnail, so that
         // thumbnails of several sizes still share their download (a size it stopped too early for reads on).
         let thumbnail = context.thumbnailPixelSize != nil && keys.final != keys.original
-        earlyStop = thumbnail && context.decryptor == nil
+        earlyStop = thumbnail && decryptor == nil
             ? EarlyStop(identity: Self.thumbnailEarlyStop) { [decode] _ in decode } : nil
     }
 

@@ -17,7 +17,11 @@ final class LoadingSession: Sendable {
         downloader = ImageDownloader(configuration: configuration)
         cache = ImageCache(folder: settings.resolvedCacheFolder,
                            diskConfiguration: DiskCache.Configuration(sweepInterval: nil))
-        manager = ImageManager(cache: cache, loader: downloader)
+        // The manager queues its own loads (the downloader lends it transfers, not its queue): the concurrency
+        // asked for is the manager's.
+        var managerConfiguration = ImageManager.Configuration()
+        if let concurrency = settings.concurrency { managerConfiguration.maxConcurrentLoads = concurrency }
+        manager = ImageManager(cache: cache, loader: downloader, configuration: managerConfiguration)
     }
 
     /// The manager's options for these settings.

@@ -12,22 +12,30 @@ import Logging
 ///
 /// Requests go to the first loader of ``loaders`` that accepts the URL (HTTP(S), `file:` and `data:` built in).
 /// A URL no loader accepts fails at once with ``ImageError/Code/invalidURL`` and sends nothing.
+///
+/// An ``ImageManager`` given a downloader (as its loader or a context's) does not stack this queue under its
+/// own: it sends the downloader's requests (its headers, timeouts, limits, retries, events and counters) but
+/// merges and queues them in its own stage, under ``ImageManager/Configuration/maxConcurrentLoads``, where a
+/// priority change reaches them. The downloader's queue, ``maxConcurrentDownloads`` and coalescing serve the
+/// calls made here: ``download(_:options:context:progress:completion:)`` and ``load(_:progress:)``.
 public final class ImageDownloader: ImageLoader {
     /// A downloader with the default configuration, shared by the process.
     public static let shared = ImageDownloader()
 
     /// The loaders requests go to.
-    public let loaders: ImageLoaders
+    public var loaders: ImageLoaders { transferLoader.loaders }
     /// The HTTP loader the downloader made (nil when loaders were given).
     let httpLoader: HTTPImageLoader?
-    let configuration: ImageDownloaderConfiguration
+    /// One transfer as this downloader makes it (request defaults, retries, events, counters), without the queue:
+    /// the downloader's queue runs it, and a manager given this downloader loads through it in its own queue.
+    let transferLoader: DownloaderTransferLoader
+    var configuration: ImageDownloaderConfiguration { transferLoader.configuration }
     /// Running transfers by request: callers of an equal request join one transfer.
     let transfers = TaskPool<ImageLoadKey, ImageLoadResponse, ImageLoadProgress>()
     /// The transfer slots: ``maxConcurrentDownloads`` at once, the highest priority first.
     let slots: PrioritySlots
-    let events = EventBroadcaster<DownloadEvent>()
-    let metrics: DownloadMetrics
-    let rateLimiter: TokenBucket?
+    var events: EventBroadcaster<DownloadEvent> { transferLoader.events }
+    var metrics: DownloadMetrics { transferLoader.metrics }
     var logger: Logger { configuration.logger }
 
     /// Creates a downloader with its own HTTP loader (using the configuration's read and connect timeouts) plus
@@ -51,11 +59,8 @@ public final class ImageDownloader: ImageLoader {
     }
 
     private init(configuration: ImageDownloaderConfiguration, loaders: ImageLoaders, httpLoader: HTTPImageLoader?) {
-        self.configuration = configuration
-        self.loaders = loaders
+        transferLoader = DownloaderTransferLoader(loaders: loaders, configuration: configuration)
         self.httpLoader = httpLoader
-        metrics = DownloadMetrics(factory: configuration.metricsFactory)
-        rateLimiter = configuration.rateLimit.map { TokenBucket(limit: $0) }
         slots = PrioritySlots(width: configuration.maxConcurrentDownloads,
                               order: configuration.executionOrder == .fifo ? .fifo : .lifo)
     }
@@ -74,8 +79,9 @@ public final class ImageDownloader: ImageLoader {
         set { slots.width = newValue }
     }
 
-    /// Transfers running now.
-    public var runningCount: Int { slots.running }
+    /// Transfers running now: those holding one of this downloader's slots, and those of managers that load
+    /// through this downloader (which wait in the manager's queue, not in this one).
+    public var runningCount: Int { slots.running + transferLoader.runningForManagers }
     /// Transfers waiting for a slot.
     public var queuedCount: Int { slots.waiting }
 
@@ -144,34 +150,7 @@ public final class ImageDownloader: ImageLoader {
     /// ``ImageError/Code/cancelled`` when the request modifier cancels it.
     public func makeRequest(for url: URL, options: DownloadOptions = [],
                             context: DownloadContext = DownloadContext()) throws -> ImageLoadRequest {
-        guard loaders.canLoad(url) else {
-            throw ImageError(.invalidURL, "no loader handles \(url.absoluteString)")
-        }
-        var headers = configuration.headers
-        // Read per request, not when the configuration was made: coders registered later count.
-        if headers["Accept"] == nil { headers["Accept"] = ImageLoadRequest.defaultAccept }
-        headers.merge(context.headers)
-        if let filter = configuration.headersFilter { headers = filter(url, headers) }
-        var request = ImageLoadRequest(
-            url: url, headers: headers, timeout: context.timeout ?? configuration.timeout,
-            credentials: context.credentials ?? configuration.credentials,
-            handlesCookies: options.contains(.handleCookies),
-            allowsInvalidCertificates: options.contains(.allowInvalidSSLCertificates),
-            wantsPartialData: options.contains(.progressiveLoad),
-            acceptableStatusCodes: configuration.acceptableStatusCodes,
-            acceptableContentTypes: configuration.acceptableContentTypes,
-            maximumBodySize: configuration.maximumBodySize, maximumRedirects: configuration.maximumRedirects,
-            priority: options.priority)
-        if let modifier = context.requestModifier ?? configuration.requestModifier {
-            guard let modified = modifier(request) else {
-                throw ImageError(.cancelled, "the request modifier cancelled the download of \(url.absoluteString)")
-            }
-            request = modified
-            guard loaders.canLoad(request.url) else {
-                throw ImageError(.invalidURL, "no loader handles \(request.url.absoluteString)")
-            }
-        }
-        return request
+        try transferLoader.makeRequest(for: url, options: options, context: context)
     }
 
     /// Cancels every queued and running download; each caller gets ``ImageError/Code/cancelled``.

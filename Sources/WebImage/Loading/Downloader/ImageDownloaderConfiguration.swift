@@ -13,7 +13,9 @@ public struct ImageDownloaderConfiguration: Sendable {
         case lifo
     }
 
-    /// How many transfers run at once; changeable later with ``ImageDownloader/maxConcurrentDownloads``.
+    /// How many of the downloader's own transfers run at once; changeable later with
+    /// ``ImageDownloader/maxConcurrentDownloads``. A manager's loads through the downloader wait in the manager's
+    /// queue instead (``ImageManager/Configuration/maxConcurrentLoads``).
     public var maxConcurrentDownloads = 6
     /// FIFO or LIFO among queued downloads of equal priority.
     public var executionOrder = ExecutionOrder.fifo
