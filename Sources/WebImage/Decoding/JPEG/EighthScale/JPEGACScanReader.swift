@@ -39,8 +39,8 @@ enum JPEGACScanReader {
                 guard index <= se, size <= 14 else { return false }
                 let value = JPEGProgressiveScan.extend(reader.bits(size), size: size) << al
                 let dequantized = value &* quantizer[index]
-                for quarter in 0..<4 where weights[index][quarter] != 0 {
-                    quarters[base + quarter] &+= dequantized &* weights[index][quarter]
+                for quarter in 0..<4 {
+                    quarters[base + quarter] &+= dequantized &* weights[index * 4 + quarter]
                 }
                 index += 1
             }

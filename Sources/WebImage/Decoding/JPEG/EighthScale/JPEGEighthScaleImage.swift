@@ -10,27 +10,29 @@ enum JPEGEighthScaleImage {
         let width = (frame.width + 7) / 8, height = (frame.height + 7) / 8
         let planes = frame.components.map(samples)
         let isRGB = frame.components.count == 3 && storesRGB(frame, tables: tables)
+        let converter = YCbCrToRGB.shared
+        // For each component: output column x reads sample x * step / maxH of the row.
+        let steps = zip(frame.components, planes).map { component, plane in component.h * plane.perBlock }
         return try? PixelBuffer(width: width, height: height) { destination in
             var offset = 0
             for y in 0..<height {
-                // The sample row and the column step of each component for this output row.
                 let rows = zip(frame.components, planes).map { component, plane in
                     (y * component.v * plane.perBlock / frame.maxV) * plane.stride
                 }
+                if frame.components.count == 1 {
+                    for x in 0..<width {
+                        let gray = planes[0].values[rows[0] + x * steps[0] / frame.maxH]
+                        destination.storeBytes(of: (UInt32(gray) * 0x01_01_01 | 0xFF00_0000).littleEndian, toByteOffset: offset,
+                                               as: UInt32.self)
+                        offset += 4
+                    }
+                    continue
+                }
                 for x in 0..<width {
-                    func sample(_ index: Int) -> UInt8 {
-                        let component = frame.components[index]
-                        return planes[index].values[rows[index] + x * component.h * planes[index].perBlock / frame.maxH]
-                    }
-                    let first = sample(0)
-                    let rgb: (UInt8, UInt8, UInt8)
-                    if frame.components.count == 1 {
-                        rgb = (first, first, first)
-                    } else if isRGB {
-                        rgb = (first, sample(1), sample(2))
-                    } else {
-                        rgb = YCbCrToRGB.convert(first, sample(1), sample(2))
-                    }
+                    let first = planes[0].values[rows[0] + x * steps[0] / frame.maxH]
+                    let second = planes[1].values[rows[1] + x * steps[1] / frame.maxH]
+                    let third = planes[2].values[rows[2] + x * steps[2] / frame.maxH]
+                    let rgb = isRGB ? (first, second, third) : converter.convert(first, second, third)
                     destination[offset] = rgb.0
                     destination[offset + 1] = rgb.1
                     destination[offset + 2] = rgb.2
@@ -49,15 +51,16 @@ enum JPEGEighthScaleImage {
             return (values, component.paddedWide, 1)
         }
         let blocksHigh = component.dc.count / max(component.paddedWide, 1)
+        let dcWeight = JPEGQuarterMeans.weights[0], half = JPEGQuarterMeans.half, shift = JPEGQuarterMeans.shift
         let stride = component.paddedWide * 2
         var values = [UInt8](repeating: 0, count: component.dc.count * 4)
         for blockY in 0..<blocksHigh {
             for blockX in 0..<component.paddedWide {
                 let block = blockY * component.paddedWide + blockX
-                let dc = Int(component.dc[block]) * dcQuantizer * JPEGQuarterMeans.weights[0][0]
+                let dc = Int(component.dc[block]) * dcQuantizer * dcWeight
                 for quarter in 0..<4 {
                     let ac = component.quarters.isEmpty ? 0 : component.quarters[block * 4 + quarter]
-                    let mean = (dc &+ ac &+ JPEGQuarterMeans.half) >> JPEGQuarterMeans.shift
+                    let mean = (dc &+ ac &+ half) >> shift
                     values[(blockY * 2 + quarter / 2) * stride + blockX * 2 + quarter % 2] = UInt8(clamping: mean + 128)
                 }
             }
@@ -84,14 +87,12 @@ enum JPEGQuarterMeans {
     static let shift = 13
     static let half = 1 << (shift - 1)
 
-    /// For each zigzag index, the weight of that coefficient in quarters (top-left, top-right, bottom-left,
-    /// bottom-right), scaled by 2^shift.
-    static let weights: [[Int]] = (0..<64).map { zigzag in
-        let natural = JPEGScaledIDCT.naturalOrder[zigzag]
+    /// For each zigzag index, four weights of that coefficient, in quarters (top-left, top-right, bottom-left,
+    /// bottom-right), scaled by 2^shift: `weights[zigzag * 4 + quarter]`.
+    static let weights: [Int] = (0..<256).map { entry in
+        let natural = JPEGScaledIDCT.naturalOrder[entry / 4], quarter = entry % 4
         let u = natural % 8, v = natural / 8
-        return (0..<4).map { quarter in
-            Int((halfWeight(u, quarter % 2) * halfWeight(v, quarter / 2) * Double(1 << shift)).rounded())
-        }
+        return Int((halfWeight(u, quarter % 2) * halfWeight(v, quarter / 2) * Double(1 << shift)).rounded())
     }
 
     private static func halfWeight(_ frequency: Int, _ half: Int) -> Double {
@@ -104,17 +105,26 @@ enum JPEGQuarterMeans {
 }
 
 /// JFIF's YCbCr to RGB conversion in 16-bit fixed point, rounded as libjpeg rounds it (jdcolor.c's constants).
-enum YCbCrToRGB {
-    private static let scale = 1 << 16
-    private static func fixed(_ value: Double) -> Int { Int(value * Double(scale) + 0.5) }
-    private static let half = 1 << 15
-    private static let redFromCr = (0..<256).map { (fixed(1.40200) * ($0 - 128) + half) >> 16 }
-    private static let blueFromCb = (0..<256).map { (fixed(1.77200) * ($0 - 128) + half) >> 16 }
-    private static let greenFromCb = (0..<256).map { -fixed(0.34414) * ($0 - 128) + half }
-    private static let greenFromCr = (0..<256).map { -fixed(0.71414) * ($0 - 128) }
+struct YCbCrToRGB: Sendable {
+    /// The tables, built once; callers keep a copy in a local for their loops.
+    static let shared = YCbCrToRGB()
+
+    private let redFromCr: [Int]
+    private let blueFromCb: [Int]
+    private let greenFromCb: [Int]
+    private let greenFromCr: [Int]
+
+    private init() {
+        let fixed = { (value: Double) in Int(value * 65_536 + 0.5) }
+        let half = 1 << 15
+        redFromCr = (0..<256).map { (fixed(1.40200) * ($0 - 128) + half) >> 16 }
+        blueFromCb = (0..<256).map { (fixed(1.77200) * ($0 - 128) + half) >> 16 }
+        greenFromCb = (0..<256).map { -fixed(0.34414) * ($0 - 128) + half }
+        greenFromCr = (0..<256).map { -fixed(0.71414) * ($0 - 128) }
+    }
 
     @inline(__always)
-    static func convert(_ y: UInt8, _ cb: UInt8, _ cr: UInt8) -> (UInt8, UInt8, UInt8) {
+    func convert(_ y: UInt8, _ cb: UInt8, _ cr: UInt8) -> (UInt8, UInt8, UInt8) {
         let luma = Int(y)
         let green = luma + (greenFromCb[Int(cb)] + greenFromCr[Int(cr)]) >> 16
         return (UInt8(clamping: luma + redFromCr[Int(cr)]), UInt8(clamping: green),

@@ -3,17 +3,18 @@
 ///
 /// Decoding looks the next 9 bits up in a table first (nearly every DC code is that short) and walks the lengths
 /// only for longer codes.
-struct JPEGHuffmanTable {
+final class JPEGHuffmanTable: Sendable {
     /// Bits looked up at once.
     static let lookupBits = 9
 
-    /// For each 9-bit prefix of the input: the symbol and the code's length, or length 0 when the code is longer.
-    private var lookup = [(symbol: UInt8, length: UInt8)](repeating: (0, 0), count: 1 << lookupBits)
+    /// For each 9-bit prefix of the input: the symbol in the high byte and the code's length in the low byte, or
+    /// length 0 when the code is longer.
+    private let lookup: [UInt16]
     /// For lengths 1…16: the largest code of that length, or -1 when there is none.
-    private var maximumCode = [Int](repeating: -1, count: 17)
+    private let maximumCode: [Int]
     /// For lengths 1…16: the index in `symbols` of the first code of that length, minus that code.
-    private var offset = [Int](repeating: 0, count: 17)
-    private var symbols: [UInt8] = []
+    private let offset: [Int]
+    private let symbols: [UInt8]
 
     /// Reads a table from its 16 counts (codes of each length 1…16) and its symbols; `nil` when the counts do not
     /// describe a code (more codes of a length than fit, or symbols missing).
@@ -21,7 +22,10 @@ struct JPEGHuffmanTable {
         guard counts.count == 16 else { return nil }
         let total = counts.reduce(0) { $0 + Int($1) }
         guard total > 0, total <= 256, symbols.count == total else { return nil }
-        self.symbols = Array(symbols)
+        let symbols = Array(symbols)
+        var lookup = [UInt16](repeating: 0, count: 1 << Self.lookupBits)
+        var maximumCode = [Int](repeating: -1, count: 17)
+        var offset = [Int](repeating: 0, count: 17)
         var code = 0
         var index = 0
         for length in 1...16 {
@@ -33,7 +37,7 @@ struct JPEGHuffmanTable {
                     if length <= Self.lookupBits {
                         let shift = Self.lookupBits - length
                         for fill in (code << shift)..<((code + 1) << shift) {
-                            lookup[fill] = (self.symbols[index], UInt8(length))
+                            lookup[fill] = UInt16(symbols[index]) << 8 | UInt16(length)
                         }
                     }
                     code += 1
@@ -43,15 +47,19 @@ struct JPEGHuffmanTable {
             }
             code <<= 1
         }
+        self.lookup = lookup
+        self.maximumCode = maximumCode
+        self.offset = offset
+        self.symbols = symbols
     }
 
     /// The next symbol from `reader`; `nil` when the bits are no code of this table (damaged data).
     func decode(_ reader: inout JPEGBitReader) -> UInt8? {
         let peek = reader.peek(Self.lookupBits)
         let entry = lookup[peek]
-        if entry.length > 0 {
-            reader.skip(Int(entry.length))
-            return entry.symbol
+        if entry & 0xFF != 0 {
+            reader.skip(Int(entry & 0xFF))
+            return UInt8(entry >> 8)
         }
         var code = 0
         for length in 1...16 {
