@@ -6,9 +6,10 @@ enum JPEGACScanReader {
                      frame: inout JPEGEighthScaleDecoder.Frame, restartInterval: Int,
                      reader: inout JPEGBitReader) -> Bool
     {
-        let component = frame.components[member]
+        // The means leave the frame while they are written, so that they are uniquely referenced (no copy).
         var quarters = frame.components[member].quarters
         frame.components[member].quarters = []
+        let component = frame.components[member]
         if quarters.isEmpty { quarters = [Int](repeating: 0, count: component.dc.count * 4) }
         let weights = JPEGQuarterMeans.weights
         let quantizer = component.quantizer
