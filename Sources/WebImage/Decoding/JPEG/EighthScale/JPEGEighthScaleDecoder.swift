@@ -65,7 +65,7 @@ enum JPEGEighthScaleDecoder {
         var scans = 0
     }
 
-    /// The image at 1/8 of `bytes`' size, or `nil` when these bytes are not DC scans only (see the type).
+    /// The image at 1/8 of `bytes`' size, or `nil` when these bytes are not the start this reads (see the type).
     static func decode(_ bytes: UnsafeRawBufferPointer) -> PixelBuffer? {
         guard bytes.count >= 4, bytes[0] == 0xFF, bytes[1] == 0xD8 else { return nil }
         var tables = Tables()
@@ -104,7 +104,8 @@ enum JPEGEighthScaleDecoder {
                 tables.restartInterval = Int(segment[0]) << 8 | Int(segment[1])
             case 0xE0 where segment.starts(with: Array("JFIF\0".utf8)):
                 tables.sawJFIF = true
-            case 0xEE where tables.adobeTransform == nil && segment.count >= 12 && segment.starts(with: Array("Adobe".utf8)):
+            case 0xEE where tables.adobeTransform == nil && segment.count >= 12
+                && segment.starts(with: Array("Adobe".utf8)):
                 tables.adobeTransform = segment[11]
             case 0xDA:
                 // Before decoding anything, make sure no scan to the end refines a 2×2 component's AC: a whole
