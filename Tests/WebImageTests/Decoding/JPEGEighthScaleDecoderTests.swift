@@ -72,6 +72,14 @@ import Testing
             == (try #require(Self.ours(Self.cut(plain, scans: 4)))).bytes)
     }
 
+    @Test(arguments: ["progressive-photo-gray.jpg", "progressive-photo-444.jpg"])
+    func aWholeFileWithoutSubsamplingIsReadToLibjpegsEighthExactly(name: String) throws {
+        // At 1/8 every component reads DC alone: the AC scans are skipped and the DC refinement completes it.
+        let data = try Fixtures.data("prefix/" + name)
+        let pixels = try #require(Self.ours(data))
+        #expect(pixels.bytes == (try Self.libjpeg(data)).bytes)
+    }
+
     @Test func wholeFilesAndOtherProcessesAreLeftToLibjpeg() throws {
         let data = try Fixtures.data("prefix/progressive-photo.jpg")
         #expect(Self.ours(data) == nil)  // chroma AC is refined further on

@@ -12,11 +12,13 @@ import Foundation
 ///   (the even ones sum to zero over half a block), which its first AC scans carry: they are decoded, and each
 ///   coefficient added to the four means as it arrives (no coefficient buffer).
 ///
-/// Anything else returns `nil`, and the caller decodes as before with libjpeg: a whole file (a refinement of a
-/// 2×2 component's AC, which a cut prefix never holds), arithmetic coding, other than 1 or 3 components or 8
-/// bits, sampling factors that do not divide the largest, an IDCT larger than 2×2 that needs AC, damaged or
-/// truncated entropy-coded data, or more than ``JPEGPrefixScanner/maximumScans`` scans. It reads only what it was
-/// given and never writes outside the buffers it sized, whatever the bytes say.
+/// A whole progressive file that is not subsampled is read too (every component reads DC alone at 1/8): the
+/// pixels are libjpeg's exactly, and its AC scans are only skipped. Anything else returns `nil`, and the caller
+/// decodes as before with libjpeg: a whole subsampled file (a refinement of a 2×2 component's AC, which a cut
+/// prefix never holds), arithmetic coding, other than 1 or 3 components or 8 bits, sampling factors that do not
+/// divide the largest, an IDCT larger than 2×2 that needs AC, damaged or truncated entropy-coded data, or more
+/// than ``JPEGPrefixScanner/maximumScans`` scans. It reads only what it was given and never writes outside the
+/// buffers it sized, whatever the bytes say.
 enum JPEGEighthScaleDecoder {
     struct Component {
         let id: UInt8
