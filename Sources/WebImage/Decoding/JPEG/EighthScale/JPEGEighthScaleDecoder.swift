@@ -175,6 +175,9 @@ enum JPEGEighthScaleDecoder {
         let width = Int(segment[3]) << 8 | Int(segment[4])
         let count = Int(segment[5])
         guard count == 1 || count == 3, segment.count == 6 + 3 * count, width > 0, height > 0 else { return nil }
+        // Its planes are sized from the header before any data is read: a frame past the default pixel limit
+        // (which a caller with looser limits may allow) goes to libjpeg instead.
+        guard width * height <= DecodeLimits.default.maxPixels else { return nil }
         var components: [Component] = []
         for index in 0..<count {
             let base = 6 + 3 * index
