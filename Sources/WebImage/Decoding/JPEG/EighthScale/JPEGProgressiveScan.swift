@@ -63,9 +63,11 @@ enum JPEGProgressiveScan {
         for index in 0..<count {
             guard let member = frame.components.firstIndex(where: { $0.id == header[1 + 2 * index] }),
                   !members.contains(member) else { return nil }
+            let dcSlot = Int(header[2 + 2 * index] >> 4), acSlot = Int(header[2 + 2 * index] & 0x0F)
+            guard dcSlot < 4, acSlot < 4 else { return nil }  // Four tables of each kind exist; a byte says up to 15.
             members.append(member)
-            dcTables.append(tables.dcTables[Int(header[2 + 2 * index] >> 4)])
-            acTable = tables.acTables[Int(header[2 + 2 * index] & 0x0F)]
+            dcTables.append(tables.dcTables[dcSlot])
+            acTable = tables.acTables[acSlot]
         }
         let ss = Int(header[1 + 2 * count]), se = Int(header[2 + 2 * count])
         let ah = Int(header[3 + 2 * count] >> 4), al = Int(header[3 + 2 * count] & 0x0F)
