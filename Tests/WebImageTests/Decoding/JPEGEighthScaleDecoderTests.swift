@@ -99,6 +99,12 @@ import Testing
             #expect(Self.ours(short) == nil, "cut at \(end)")
         }
         #expect(Self.ours(data.prefix(ends[0])) == nil)  // no end-of-image marker at all
+        // A scan header naming table 15 (four exist), and one that ends the data with no room for its count.
+        let sos = try #require(JPEGPrefixScannerTests.offset(of: 0xDA, in: data))
+        var table15 = Self.cut(data, scans: 4)
+        table15[sos + 6] = 0xFF
+        #expect(Self.ours(table15) == nil)
+        #expect(Self.ours(data.prefix(sos) + Data([0xFF, 0xDA, 0x00, 0x02])) == nil)
         // Random damage anywhere in the header or the scans: a result or nil, never a crash or an overrun.
         var generator = SystemRandomNumberGenerator()
         let prefix = Self.cut(data, scans: 4)

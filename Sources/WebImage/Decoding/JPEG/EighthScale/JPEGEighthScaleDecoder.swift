@@ -147,6 +147,7 @@ enum JPEGEighthScaleDecoder {
                 let end = markerIndex + 1 + length
                 guard length >= 2, end <= bytes.count else { return false }
                 if bytes[markerIndex] == 0xDA {
+                    guard end > markerIndex + 3 else { return false }  // A scan header with no room for its count.
                     let count = Int(bytes[markerIndex + 3])
                     let spectral = markerIndex + 4 + 2 * count
                     guard count >= 1, spectral + 2 < end else { return false }
