@@ -20,6 +20,16 @@ import Testing
         return verdict
     }
 
+    /// `data` cut where the scanner stops it for `options`, closed with an end-of-image marker; `nil` (and an issue
+    /// recorded) when it does not stop early.
+    static func earlyStopPrefix(_ data: Data, options: DecodeOptions = thumbnail) -> Data? {
+        guard case .enough(let length) = verdict(data, options: options) else {
+            Issue.record("no early stop")
+            return nil
+        }
+        return JPEGPrefixScanner.prefix(of: data, length: length)
+    }
+
     /// The end offsets of each scan's entropy-coded data, found the slow and obvious way.
     static func scanEnds(_ data: Data) -> [Int] {
         let bytes = [UInt8](data)
@@ -85,11 +95,7 @@ import Testing
     @Test func aCutPrefixSatisfiesOtherEighthScaleDecodesOnly() throws {
         // A transfer shared by several thumbnail sizes stops for the first; the others check the prefix.
         let data = try Fixtures.data("prefix/progressive-photo.jpg")
-        guard case .enough(let length) = Self.verdict(data) else {
-            Issue.record("no early stop")
-            return
-        }
-        let prefix = JPEGPrefixScanner.prefix(of: data, length: length)
+        guard let prefix = Self.earlyStopPrefix(data) else { return }
         let satisfied = { (box: PixelSize) -> Bool in
             EarlyStop(decoding: DecodeOptions(thumbnailPixelSize: box)).isSatisfied(by: prefix)
         }
