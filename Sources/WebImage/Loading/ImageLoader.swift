@@ -8,42 +8,19 @@ import Foundation
 /// learned travels in the error (``ImageError/statusCode``, ``ImageError/partialBody``); retrying is the job of
 /// a wrapping loader (``RetryingImageLoader``).
 ///
-/// The manager gives every loader, built in or yours, the same treatment: one load per equal request however
-/// many callers wait (coalescing), a queue ordered by priority, the context's request and response modifiers and
-/// its decryptor.
+/// A loader only moves bytes: the request arrives made (headers, credentials, timeout, limits), and merging,
+/// queueing and the response hooks belong to whoever calls it. The manager gives every loader, built in or yours,
+/// the same treatment: one load per equal request however many callers wait (coalescing), a queue ordered by
+/// priority, the context's request and response modifiers and its decryptor.
 public protocol ImageLoader: Sendable {
     /// Whether this loader handles `url` (its scheme, and a host where one is needed). Cheap, no I/O.
     func canLoad(_ url: URL) -> Bool
-
-    /// The request this loader sends for `url` with a caller's `options` and `context` on top of its own
-    /// defaults. Throws ``ImageError/Code/cancelled`` when a request modifier cancels it. The default:
-    /// ``ImageLoadRequest``'s defaults, then the context's headers, credentials and timeout, then its request
-    /// modifier.
-    func makeRequest(for url: URL, options: DownloadOptions, context: DownloadContext) throws -> ImageLoadRequest
 
     /// Loads the resource `request` names.
     ///
     /// - Parameter progress: called as bytes arrive, from the loading task, one call at a time. Partial data is
     ///   included when `request.wantsPartialData` is set.
     func load(_ request: ImageLoadRequest, progress: ImageLoadProgressHandler?) async throws -> ImageLoadResponse
-}
-
-extension ImageLoader {
-    public func makeRequest(for url: URL, options: DownloadOptions, context: DownloadContext) throws
-        -> ImageLoadRequest {
-        var headers = ImageLoadRequest.defaultHeaders
-        headers.merge(context.headers)
-        let request = ImageLoadRequest(
-            url: url, headers: headers, timeout: context.timeout ?? .seconds(15), credentials: context.credentials,
-            handlesCookies: options.contains(.handleCookies),
-            allowsInvalidCertificates: options.contains(.allowInvalidSSLCertificates),
-            wantsPartialData: options.contains(.progressiveLoad), priority: options.priority)
-        guard let modifier = context.requestModifier else { return request }
-        guard let modified = modifier(request) else {
-            throw ImageError(.cancelled, "the request modifier cancelled the load of \(url.absoluteString)")
-        }
-        return modified
-    }
 }
 
 /// Receives ``ImageLoadProgress`` reports while a load runs.

@@ -31,18 +31,9 @@ public struct ImageContext: Sendable {
     public var originalStoreCacheType: ImageCacheType
     /// The cache for originals (default: ``cache``).
     public var originalCache: (any ImageCaching)?
-    /// Extra request headers.
-    public var headers: HTTPHeaderFields
-    /// Basic-auth credentials for the request's own origin.
-    public var credentials: BasicCredentials?
-    /// The longest one download attempt may take.
-    public var timeout: Duration?
-    /// Changes (or cancels, by returning `nil`) the request before it is sent.
-    public var requestModifier: DownloadRequestModifier?
-    /// Checks or rewrites the response head; `nil` fails the load with ``ImageError/Code/invalidDownloadResponse``.
-    public var responseModifier: DownloadResponseModifier?
-    /// Turns the downloaded bytes into image bytes (decryption, unwrapping).
-    public var decryptor: (any DownloadDecryptor)?
+    /// The request's own headers, credentials, timeout and hooks, on top of the loader's defaults: the same
+    /// additions a downloader's ``ImageDownloader/download(_:options:context:progress:)`` takes.
+    public var download: DownloadContext
     /// Maps the URL to its cache key (default: the manager's filter, else the absolute URL).
     public var cacheKeyFilter: CacheKeyFilter?
     /// Decides what is written to disk (default: the manager's ``ImageManager/Configuration/cacheSerializer``).
@@ -57,10 +48,8 @@ public struct ImageContext: Sendable {
         preserveAspectRatio: Bool = true, scaleFactor: Double? = nil, scaleDownLimitBytes: Int? = nil,
         queryCacheType: ImageCacheType = .all, storeCacheType: ImageCacheType = .all,
         originalQueryCacheType: ImageCacheType = .disk, originalStoreCacheType: ImageCacheType = .disk,
-        originalCache: (any ImageCaching)? = nil, headers: HTTPHeaderFields = HTTPHeaderFields(),
-        credentials: BasicCredentials? = nil, timeout: Duration? = nil,
-        requestModifier: DownloadRequestModifier? = nil, responseModifier: DownloadResponseModifier? = nil,
-        decryptor: (any DownloadDecryptor)? = nil, cacheKeyFilter: CacheKeyFilter? = nil,
+        originalCache: (any ImageCaching)? = nil, download: DownloadContext = DownloadContext(),
+        cacheKeyFilter: CacheKeyFilter? = nil,
         cacheSerializer: (any CacheSerializer)? = nil, decodeLimits: DecodeLimits? = nil
     ) {
         self.cache = cache
@@ -76,12 +65,7 @@ public struct ImageContext: Sendable {
         self.originalQueryCacheType = originalQueryCacheType
         self.originalStoreCacheType = originalStoreCacheType
         self.originalCache = originalCache
-        self.headers = headers
-        self.credentials = credentials
-        self.timeout = timeout
-        self.requestModifier = requestModifier
-        self.responseModifier = responseModifier
-        self.decryptor = decryptor
+        self.download = download
         self.cacheKeyFilter = cacheKeyFilter
         self.cacheSerializer = cacheSerializer
         self.decodeLimits = decodeLimits

@@ -21,8 +21,8 @@ public final class ImageManager: Sendable {
 
     /// The cache loads use unless their context names another.
     public let cache: any ImageCaching
-    /// The loader loads use unless their context names another (for a downloader given to
-    /// ``init(cache:loader:coders:configuration:)``, its transfers without its queue).
+    /// The loader loads use unless their context names another (for a downloader given to the manager, its
+    /// ``ImageDownloader/loader``: its transfers without its queue).
     public let loader: any ImageLoader
     /// The coders loads use unless their context names others.
     public let coders: ImageCoders
@@ -51,19 +51,26 @@ public final class ImageManager: Sendable {
 
     /// A manager from its parts; each defaults to the shared one.
     ///
-    /// The default loader is the shared downloader's HTTP, `file:` and `data:` loaders with its retries. A
-    /// downloader given here (or in a context) lends its requests, retries, events and counters, not its queue:
-    /// the manager alone merges and queues its loads.
-    public init(cache: any ImageCaching = ImageCache.shared, loader: any ImageLoader = ImageDownloader.shared,
+    /// The default loader is the shared downloader's ``ImageDownloader/loader``: its HTTP, `file:` and `data:`
+    /// loaders behind its retries, with its request defaults, events and counters. The manager alone merges and
+    /// queues its loads, whatever the loader.
+    public init(cache: any ImageCaching = ImageCache.shared, loader: any ImageLoader = ImageDownloader.shared.loader,
                 coders: ImageCoders = .shared, configuration: Configuration = Configuration()) {
         self.cache = cache
-        self.loader = Self.stageLoader(for: loader)
+        self.loader = loader
         self.coders = coders
         self.configuration = configuration
         failedURLs = FailedURLs(expiry: configuration.failedURLExpiry)
         decoding = CPUExecutor(width: configuration.maxConcurrentDecodes, label: "webimage.decode")
         loadSlots = PrioritySlots(width: configuration.maxConcurrentLoads)
         metrics = ManagerMetrics(factory: configuration.metricsFactory)
+    }
+
+    /// A manager loading through `downloader`'s transfers (``ImageDownloader/loader``): its requests, retries,
+    /// events and counters, not its queue, as SDWebImage's manager takes its downloader as its loader.
+    public convenience init(cache: any ImageCaching = ImageCache.shared, loader downloader: ImageDownloader,
+                            coders: ImageCoders = .shared, configuration: Configuration = Configuration()) {
+        self.init(cache: cache, loader: downloader.loader, coders: coders, configuration: configuration)
     }
 
     // MARK: Loading
@@ -184,13 +191,6 @@ public final class ImageManager: Sendable {
         }
         if let transformer { final = CacheKeys.key(final, appending: transformer.key) }
         return (original, final)
-    }
-
-    /// The loader the data stage calls for `loader`: a downloader's transfers without its queue and merging,
-    /// which would otherwise stand between this stage and the transfer (a second line a priority change never
-    /// reaches); any other loader as it is.
-    static func stageLoader(for loader: any ImageLoader) -> any ImageLoader {
-        (loader as? ImageDownloader)?.transferLoader ?? loader
     }
 
     /// The number of the next caller's task.

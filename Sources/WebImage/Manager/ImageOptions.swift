@@ -7,18 +7,18 @@ public struct ImageOptions: OptionSet, Sendable, Hashable {
     /// Load even when an earlier load of the URL failed permanently (the URL is "blocked"); a success unblocks it.
     public static let retryFailed = ImageOptions(rawValue: 1 << 0)
     /// Queue the download behind normal ones (prefetching): the same as ``ImageRequest/priority`` `.low`.
-    public static let lowPriority = ImageOptions(rawValue: 1 << 1)
+    public static let lowPriority = ImageOptions(download: .lowPriority)
     /// Queue the download ahead of everything else: the same as ``ImageRequest/priority`` `.high`.
-    public static let highPriority = ImageOptions(rawValue: 1 << 2)
+    public static let highPriority = ImageOptions(download: .highPriority)
     /// Decode while bytes arrive and deliver partial images as ``ImageTaskEvent/preview(_:)`` events.
-    public static let progressiveLoad = ImageOptions(rawValue: 1 << 3)
+    public static let progressiveLoad = ImageOptions(download: .progressiveLoad)
     /// Revalidate a cached image with the server (`If-None-Match` / `If-Modified-Since`): a 304 delivers the
     /// cached image once and refreshes its validators; a 200 replaces it and delivers the new image.
     public static let refreshCached = ImageOptions(rawValue: 1 << 4)
     /// Send stored cookies and store the response's cookies.
-    public static let handleCookies = ImageOptions(rawValue: 1 << 5)
+    public static let handleCookies = ImageOptions(download: .handleCookies)
     /// Accept a TLS certificate that does not verify (self-signed test servers). Off by default.
-    public static let allowInvalidSSLCertificates = ImageOptions(rawValue: 1 << 6)
+    public static let allowInvalidSSLCertificates = ImageOptions(download: .allowInvalidSSLCertificates)
     /// Apply the transformer to animated images too (every frame); by default they are delivered untransformed.
     public static let transformAnimatedImage = ImageOptions(rawValue: 1 << 7)
     /// Decode large images scaled down to ``ImageContext/scaleDownLimitBytes`` (90 MB of RGBA by default).
@@ -50,15 +50,18 @@ public struct ImageOptions: OptionSet, Sendable, Hashable {
     /// stale.
     public static let refreshIfStale = ImageOptions(rawValue: 1 << 20)
 
-    /// The downloader options these imply.
+    /// Where the download switches sit: a ``DownloadOptions`` value, shifted past the manager's own bits. So
+    /// the flags a manager passes on to its loads are the downloader's, defined once.
+    private static let downloadShift = 24
+    private static let downloadMask = (1 << 6) - 1
+
+    private init(download: DownloadOptions) {
+        self.init(rawValue: download.rawValue << Self.downloadShift)
+    }
+
+    /// The download switches among these options.
     var downloadOptions: DownloadOptions {
-        var options: DownloadOptions = []
-        if contains(.lowPriority) { options.insert(.lowPriority) }
-        if contains(.highPriority) { options.insert(.highPriority) }
-        if contains(.progressiveLoad) { options.insert(.progressiveLoad) }
-        if contains(.handleCookies) { options.insert(.handleCookies) }
-        if contains(.allowInvalidSSLCertificates) { options.insert(.allowInvalidSSLCertificates) }
-        return options
+        DownloadOptions(rawValue: (rawValue >> Self.downloadShift) & Self.downloadMask)
     }
 
     /// The priority the two priority flags ask for (``ImageRequest`` turns them into its ``ImageRequest/priority``).

@@ -34,12 +34,12 @@ struct ResolvedImageRequest: Sendable {
         let context = request.context, options = request.options
         cache = context.cache ?? manager.cache
         originalCache = context.originalCache ?? context.cache ?? manager.cache
-        loader = ImageManager.stageLoader(for: context.loader ?? manager.loader)
+        loader = context.loader ?? manager.loader
         // The context's hooks replace the downloader's, as they do for the downloader's own downloads: each
         // response passes one response modifier and one decryptor, once.
         let transfers = loader as? DownloaderTransferLoader
-        responseModifier = context.responseModifier ?? transfers?.responseModifier
-        decryptor = context.decryptor ?? transfers?.decryptor
+        responseModifier = context.download.responseModifier ?? transfers?.responseModifier
+        decryptor = context.download.decryptor ?? transfers?.decryptor
         coders = context.coders ?? manager.coders
         transformer = manager.transformer(for: context)
         let keys = manager.cacheKeys(for: url, context: context, transformer: transformer)
@@ -54,8 +54,9 @@ struct ResolvedImageRequest: Sendable {
             decode.scaleDownLimitBytes = context.scaleDownLimitBytes ?? manager.configuration.defaultScaleDownLimitBytes
         }
         decodeOptions = decode
-        let hasHooks = context.requestModifier != nil || context.responseModifier != nil || context.decryptor != nil
-            || context.cacheSerializer != nil
+        let download = context.download
+        let hasHooks = download.requestModifier != nil || download.responseModifier != nil
+            || download.decryptor != nil || context.cacheSerializer != nil
         unique = hasHooks ? manager.makeUniqueToken() : nil
         // Only a thumbnail, which is cached under a key of its own, may be made from part of the bytes; a
         // decryptor needs the whole body before anything can be read. One identity for every thumbnail, so that
@@ -96,16 +97,19 @@ struct ResolvedImageRequest: Sendable {
             decodeOptions: decodeOptions,
             cacheTypes: [context.queryCacheType, context.storeCacheType, context.originalQueryCacheType,
                          context.originalStoreCacheType],
-            headers: context.headers.canonical, credentials: context.credentials, timeout: context.timeout,
+            headers: context.download.headers.canonical, credentials: context.download.credentials,
+            timeout: context.download.timeout,
             parts: [PartIdentity(cache), PartIdentity(originalCache), PartIdentity(loader), PartIdentity(coders)],
             unique: unique)
     }
 
-    /// The request the loader sends, with `extraHeaders` (conditional requests) on top.
+    /// The request the loader sends, with `extraHeaders` (conditional requests) on top: a downloader's loader
+    /// makes it from the downloader's configuration, any other loader gets the library's defaults.
     func loadRequest(extraHeaders: HTTPHeaderFields) throws -> ImageLoadRequest {
-        let downloadContext = DownloadContext(headers: context.headers, credentials: context.credentials,
-                                              requestModifier: context.requestModifier, timeout: context.timeout)
-        var request = try loader.makeRequest(for: url, options: options.downloadOptions, context: downloadContext)
+        let additions = context.download, downloadOptions = options.downloadOptions
+        var request = try (loader as? DownloaderTransferLoader)?.makeRequest(
+            for: url, options: downloadOptions, context: additions)
+            ?? ImageDownloaderConfiguration.standard.request(for: url, options: downloadOptions, context: additions)
         request.headers.merge(extraHeaders)
         request.priority = self.request.priority
         request.earlyStop = earlyStop

@@ -141,7 +141,7 @@ struct CustomLoaderTests {
         defer { folder.remove() }
         loader.open("h")
         let seen = Locked<Int?>(nil)
-        let result = try await manager.loadImage(from: URL(string: "gate://h")!, context: ImageContext(
+        let result = try await manager.loadImage(from: URL(string: "gate://h")!, context: ImageContext(download: .init(
             headers: ["X-Extra": "1"],
             requestModifier: { request in
                 var request = request
@@ -152,7 +152,7 @@ struct CustomLoaderTests {
                 seen.withLock { $0 = response.statusCode }
                 return response
             },
-            decryptor: DownloadDecryptors.Base64()))
+            decryptor: DownloadDecryptors.Base64())))
         #expect(result.image.pixels[0, 0] == RGBA(4, 5, 6))
         #expect(loader.headers(of: "h")?["X-Token"] == "secret")
         #expect(loader.headers(of: "h")?["X-Extra"] == "1")

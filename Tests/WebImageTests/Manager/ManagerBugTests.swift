@@ -47,8 +47,10 @@ struct ManagerBugTests {
         try await ManagerHarness.with { h in
             h.server.serve("a.png", data: try ManagerTest.png(RGBA(1, 2, 3)))
             let url = h.server.url("/gate/t/a.png")
-            let patient = h.manager.imageTask(from: url, context: ImageContext(timeout: .seconds(60)))
-            let hasty = h.manager.imageTask(from: url, context: ImageContext(timeout: .milliseconds(300)))
+            let patient = h.manager.imageTask(
+                from: url, context: ImageContext(download: DownloadContext(timeout: .seconds(60))))
+            let hasty = h.manager.imageTask(
+                from: url, context: ImageContext(download: DownloadContext(timeout: .milliseconds(300))))
             // The hasty load ends with its own timeout; the patient one is still waiting for its own transfer.
             #expect(await LoadingTest.failure { try await hasty.result }?.code == .timedOut)
             #expect(!patient.isFinished)

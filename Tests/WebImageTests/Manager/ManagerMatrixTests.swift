@@ -123,11 +123,12 @@ struct ManagerMatrixTests {
             #expect(try await m.loadImage(from: a, context: ImageContext(queryCacheType: .disk)).cacheType == .disk)
             // headers, credentials, timeout, requestModifier, responseModifier, decryptor.
             let seenStatus = Locked<Int?>(nil)
-            let decrypted = try await m.loadImage(from: h.server.url("/files/a.b64"), context: ImageContext(
-                headers: ["X-A": "1"], credentials: BasicCredentials(user: "u", password: "p"), timeout: .seconds(30),
+            let decrypted = try await m.loadImage(
+                from: h.server.url("/files/a.b64"), context: ImageContext(download: .init(
+                headers: ["X-A": "1"], credentials: BasicCredentials(user: "u", password: "p"),
                 requestModifier: { var r = $0; r.headers["X-B"] = "2"; return r },
                 responseModifier: { response in seenStatus.withLock { $0 = response.statusCode }; return response },
-                decryptor: DownloadDecryptors.Base64()))
+                decryptor: DownloadDecryptors.Base64(), timeout: .seconds(30))))
             #expect(decrypted.image.pixels[0, 0] == RGBA(1, 2, 3))
             let sent = h.server.log.requests(for: "/files/a.b64").last
             #expect(sent?.header("X-A") == "1" && sent?.header("X-B") == "2")

@@ -75,16 +75,67 @@ struct ManagerOneStageTests {
             #expect(downloaderModified.withLock { $0 } == 1)
             // The load's own hooks instead: the body is decrypted once (twice would fail), and modified once.
             let contextModified = Locked(0)
-            let own = try await manager.loadImage(from: server.url("/files/b.b64"), context: ImageContext(
+            let own = try await manager.loadImage(
+                from: server.url("/files/b.b64"), context: ImageContext(download: .init(
                 responseModifier: { response in
                     contextModified.withLock { $0 += 1 }
                     return response
                 },
-                decryptor: DownloadDecryptors.Base64()))
+                decryptor: DownloadDecryptors.Base64())))
             #expect(own.image.pixels[0, 0] == RGBA(7, 8, 9))
             #expect(contextModified.withLock { $0 } == 1)
             #expect(downloaderModified.withLock { $0 } == 1)
             #expect(server.log.count("/files/a.b64") == 1 && server.log.count("/files/b.b64") == 1)
         }
+    }
+
+    @Test("a downloader given in a context lends its request defaults, the context's headers on top, merged once")
+    func aDownloaderInAContext() async throws {
+        try await LoadingTest.withServer { server in
+            try await LoadingTest.withDownloader(LoadingTest.configuration {
+                $0.headers["X-App"] = "downloader"
+                $0.headers["X-Kind"] = "default"
+                $0.headersFilter = { _, headers in
+                    var headers = headers
+                    headers["X-Filtered"] = "yes"
+                    return headers
+                }
+            }) { downloader in
+                let folder = try TemporaryFolder()
+                defer { folder.remove() }
+                let manager = ImageManager(cache: ImageCache(folder: folder.url), loader: ImageLoaders())
+                server.serve("a.png", data: try ManagerTest.png(RGBA(5, 6, 7)))
+                let context = ImageContext(loader: downloader.loader, download: .init(headers: ["X-Kind": "caller"]))
+                let url = server.url("/gate/g/a.png")
+                let first = manager.imageTask(ImageRequest(url: url, context: context))
+                let second = manager.imageTask(ImageRequest(url: url, context: context))
+                await server.expectEventually { $0.inFlight == 1 }
+                server.openGate("g")
+                let (a, b) = try await (first.result, second.result)
+                #expect(a.image.pixels[0, 0] == RGBA(5, 6, 7) && b.image.pixels[0, 0] == RGBA(5, 6, 7))
+                let sent = try #require(server.log.requests(for: "/gate/g/a.png").first)
+                #expect(server.log.count("/gate/g/a.png") == 1)
+                #expect(sent.header("X-App") == "downloader" && sent.header("X-Kind") == "caller")
+                #expect(sent.header("X-Filtered") == "yes")
+                #expect(downloader.queuedCount == 0 && downloader.runningCount == 0)
+            }
+        }
+    }
+
+    @Test("the manager's download flags are the downloader's: each maps to its own, nothing else leaks")
+    func downloadFlagsMapOneToOne() {
+        let pairs: [(ImageOptions, DownloadOptions)] = [
+            (.lowPriority, .lowPriority), (.highPriority, .highPriority), (.progressiveLoad, .progressiveLoad),
+            (.handleCookies, .handleCookies), (.allowInvalidSSLCertificates, .allowInvalidSSLCertificates),
+        ]
+        for (option, download) in pairs { #expect(option.downloadOptions == download) }
+        let managerOnly: ImageOptions = [
+            .retryFailed, .refreshCached, .transformAnimatedImage, .scaleDownLargeImages, .queryMemoryData,
+            .queryMemoryDataSync, .queryDiskDataSync, .fromCacheOnly, .fromLoaderOnly, .decodeFirstFrameOnly,
+            .preloadAllFrames, .waitStoreCache, .avoidDecodeImage, .refreshIfStale,
+        ]
+        #expect(managerOnly.downloadOptions.isEmpty)
+        #expect(managerOnly.isDisjoint(with: ImageOptions(pairs.map(\.0))))
+        #expect(ImageOptions(pairs.map(\.0)).downloadOptions == DownloadOptions(pairs.map(\.1)))
     }
 }

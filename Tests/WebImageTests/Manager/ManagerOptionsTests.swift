@@ -58,12 +58,13 @@ struct ManagerOptionsTests {
             let url = h.server.url("/files/a.b64")
             let serialized = Locked(0)
             let context = ImageContext(
-                requestModifier: { request in
-                    var request = request
-                    request.headers["X-Token"] = "secret"
-                    return request
-                },
-                decryptor: DownloadDecryptors.Base64(),
+                download: DownloadContext(
+                    requestModifier: { request in
+                        var request = request
+                        request.headers["X-Token"] = "secret"
+                        return request
+                    },
+                    decryptor: DownloadDecryptors.Base64()),
                 cacheSerializer: ClosureCacheSerializer { _, data, _, _ in
                     serialized.withLock { $0 += 1 }
                     return data
@@ -74,7 +75,7 @@ struct ManagerOptionsTests {
             #expect(serialized.withLock { $0 } == 1)
             let cancelled = await LoadingTest.failure {
                 try await h.manager.loadImage(from: h.server.url("/files/other.png"),
-                                              context: ImageContext(requestModifier: { _ in nil }))
+                                              context: ImageContext(download: .init(requestModifier: { _ in nil })))
             }
             #expect(cancelled?.code == .cancelled)
             #expect(h.server.log.count("/files/other.png") == 0)

@@ -35,19 +35,23 @@ public typealias DownloadRequestModifier = @Sendable (ImageLoadRequest) -> Image
 /// has finished, so callers of one transfer may judge its response differently.
 public typealias DownloadResponseModifier = @Sendable (ImageResponseMetadata) -> ImageResponseMetadata?
 
-/// Per-download additions to the downloader's configuration (SDWebImage's context keys for the downloader).
+/// One request's additions to its defaults (SDWebImage's context keys for a download): a downloader's
+/// configuration, or the library's defaults for a loader that is not a downloader's. A downloader's
+/// ``ImageDownloader/download(_:options:context:progress:)`` takes it directly, a manager's load in
+/// ``ImageContext/download``.
 public struct DownloadContext: Sendable {
-    /// Headers added to (and replacing) the downloader's headers for this download.
+    /// Headers added to (and replacing) the default headers for this request.
     public var headers: HTTPHeaderFields
-    /// Credentials for this download, replacing the downloader's.
+    /// Basic-auth credentials for the request's own origin, replacing the default ones.
     public var credentials: BasicCredentials?
-    /// A request modifier used instead of the downloader's.
+    /// Changes (or cancels, by returning `nil`) the request before it is sent; used instead of the downloader's.
     public var requestModifier: DownloadRequestModifier?
-    /// A response modifier used instead of the downloader's.
+    /// Checks or rewrites the response head (`nil` fails the load with
+    /// ``ImageError/Code/invalidDownloadResponse``); used instead of the downloader's.
     public var responseModifier: DownloadResponseModifier?
-    /// A decryptor used instead of the downloader's.
+    /// Turns the received bytes into image bytes (decryption, unwrapping); used instead of the downloader's.
     public var decryptor: (any DownloadDecryptor)?
-    /// A total timeout for this download, replacing the downloader's.
+    /// The longest one attempt may take, from start to last byte, replacing the default.
     public var timeout: Duration?
 
     /// Creates a context; every field is optional.

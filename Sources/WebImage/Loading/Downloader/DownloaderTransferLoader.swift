@@ -38,35 +38,16 @@ final class DownloaderTransferLoader: ImageLoader {
         loaders.canLoad(url)
     }
 
-    /// The downloader's headers, the context's, the headers filter, then the request modifier (the context's, else
-    /// the configuration's).
+    /// The request this downloader sends for `url` (``ImageDownloaderConfiguration/request(for:options:context:)``),
+    /// refused with ``ImageError/Code/invalidURL`` when no loader handles the URL it names, before or after the
+    /// request modifier.
     func makeRequest(for url: URL, options: DownloadOptions, context: DownloadContext) throws -> ImageLoadRequest {
         guard loaders.canLoad(url) else {
             throw ImageError(.invalidURL, "no loader handles \(url.absoluteString)")
         }
-        var headers = configuration.headers
-        // Read per request, not when the configuration was made: coders registered later count.
-        if headers["Accept"] == nil { headers["Accept"] = ImageLoadRequest.defaultAccept }
-        headers.merge(context.headers)
-        if let filter = configuration.headersFilter { headers = filter(url, headers) }
-        var request = ImageLoadRequest(
-            url: url, headers: headers, timeout: context.timeout ?? configuration.timeout,
-            credentials: context.credentials ?? configuration.credentials,
-            handlesCookies: options.contains(.handleCookies),
-            allowsInvalidCertificates: options.contains(.allowInvalidSSLCertificates),
-            wantsPartialData: options.contains(.progressiveLoad),
-            acceptableStatusCodes: configuration.acceptableStatusCodes,
-            acceptableContentTypes: configuration.acceptableContentTypes,
-            maximumBodySize: configuration.maximumBodySize, maximumRedirects: configuration.maximumRedirects,
-            priority: options.priority)
-        if let modifier = context.requestModifier ?? configuration.requestModifier {
-            guard let modified = modifier(request) else {
-                throw ImageError(.cancelled, "the request modifier cancelled the download of \(url.absoluteString)")
-            }
-            request = modified
-            guard loaders.canLoad(request.url) else {
-                throw ImageError(.invalidURL, "no loader handles \(request.url.absoluteString)")
-            }
+        let request = try configuration.request(for: url, options: options, context: context)
+        guard loaders.canLoad(request.url) else {
+            throw ImageError(.invalidURL, "no loader handles \(request.url.absoluteString)")
         }
         return request
     }

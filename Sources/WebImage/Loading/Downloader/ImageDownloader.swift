@@ -13,17 +13,22 @@ import Logging
 /// Requests go to the first loader of ``loaders`` that accepts the URL (HTTP(S), `file:` and `data:` built in).
 /// A URL no loader accepts fails at once with ``ImageError/Code/invalidURL`` and sends nothing.
 ///
-/// An ``ImageManager`` given a downloader (as its loader or a context's) does not stack this queue under its
-/// own: it sends the downloader's requests (its headers, timeouts, limits, retries, events and counters) but
-/// merges and queues them in its own stage, under ``ImageManager/Configuration/maxConcurrentLoads``, where a
-/// priority change reaches them. The downloader's queue, ``maxConcurrentDownloads`` and coalescing serve the
-/// calls made here: ``download(_:options:context:progress:completion:)`` and ``load(_:progress:)``.
-public final class ImageDownloader: ImageLoader {
+/// A downloader is a front door, not a loader: its queue, ``maxConcurrentDownloads`` and coalescing serve the
+/// calls made here (``download(_:options:context:progress:completion:)`` and ``load(_:progress:)``). What it
+/// lends to an ``ImageManager`` (given as the manager's loader, or as ``loader`` in a context) is its transfers
+/// alone: its requests (headers, timeouts, limits), retries, events and counters, merged and queued once in the
+/// manager's stage, under ``ImageManager/Configuration/maxConcurrentLoads``, where a priority change reaches
+/// them. So no load waits in two queues.
+public final class ImageDownloader: Sendable {
     /// A downloader with the default configuration, shared by the process.
     public static let shared = ImageDownloader()
 
     /// The loaders requests go to.
     public var loaders: ImageLoaders { transferLoader.loaders }
+    /// This downloader's transfers as a loader, without its queue and merging: its request defaults, loaders,
+    /// retries, rate limit, events and counters. A manager given this downloader loads through it; give it to a
+    /// context's ``ImageContext/loader`` to load one request that way.
+    public var loader: any ImageLoader { transferLoader }
     /// The HTTP loader the downloader made (nil when loaders were given).
     let httpLoader: HTTPImageLoader?
     /// One transfer as this downloader makes it (request defaults, retries, events, counters), without the queue:

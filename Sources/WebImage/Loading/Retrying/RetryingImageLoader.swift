@@ -28,11 +28,6 @@ public struct RetryingImageLoader: ImageLoader {
 
     public func canLoad(_ url: URL) -> Bool { base.canLoad(url) }
 
-    public func makeRequest(for url: URL, options: DownloadOptions, context: DownloadContext) throws
-        -> ImageLoadRequest {
-        try base.makeRequest(for: url, options: options, context: context)
-    }
-
     public func load(_ request: ImageLoadRequest, progress: ImageLoadProgressHandler?) async throws
         -> ImageLoadResponse {
         let scheme = request.url.scheme?.lowercased()
