@@ -10,7 +10,9 @@ struct FetchCommand: AsyncParsableCommand {
         discussion: """
             One line per URL, in the order given. With --json: \
             {"url":…,"status":"ok","cacheType":"none"|"memory"|"disk","format":…,"width":…,"height":…,"bytes":…} \
-            (plus "path" with --out), or {"url":…,"status":"error","error":{"code":…,"message":…}}. \
+            (plus "path" with --out), or {"url":…,"status":"error","error":{"code":…,"message":…}}. "bytes" is \
+            the original's size; for a --thumbnail of a progressive JPEG whose download stopped once it had \
+            enough, the bytes read. \
             --out DIR writes each image's original bytes (the encoded result when --thumbnail or transforms are \
             given) to DIR/<the URL's last path component>, a short hash of the URL when it has none, with -2, -3 … \
             before the extension for a repeated name. A progress bar is drawn when stderr is a terminal. \

@@ -26,7 +26,7 @@ struct FetchReporter {
         }
         switch saved {
         case .success(let (loaded, path)):
-            let bytes = loaded.data?.count ?? 0
+            let bytes = loaded.byteCount
             if json {
                 var fields: [(String, JSONValue)] = [
                     ("url", .string(source)), ("status", .string("ok")),

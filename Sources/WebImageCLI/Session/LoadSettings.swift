@@ -36,6 +36,9 @@ struct LoadedImage: Sendable {
     var image: Image
     /// The original bytes, when the pipeline has them.
     var data: Data?
+    /// The size of the original as far as this load knows it: ``data``'s, or, for a thumbnail whose download
+    /// stopped once it had what the thumbnail needs (the library keeps no partial original), the bytes it read.
+    var byteCount: Int
     /// Where it came from: `.none` for the network, `.memory` or `.disk` for a cache hit.
     var cacheType: ImageCacheType
     /// The URL asked for.

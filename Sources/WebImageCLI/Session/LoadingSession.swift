@@ -55,14 +55,18 @@ final class LoadingSession: Sendable {
     func load(_ url: URL, progress: @escaping @Sendable (Int64, Int64?) -> Void) async throws -> LoadedImage {
         let task = manager.imageTask(from: url, options: options, context: context)
         return try await withTaskCancellationHandler {
+            var received: Int64 = 0
             for try await event in task.events {
                 switch event {
-                case .progress(let received, let expected):
-                    progress(received, expected)
+                case .progress(let bytes, let expected):
+                    received = bytes
+                    progress(bytes, expected)
                 case .preview:
                     continue
                 case .finished(let result):
-                    return LoadedImage(image: result.image, data: result.data, cacheType: result.cacheType, url: url)
+                    return LoadedImage(image: result.image, data: result.data,
+                                       byteCount: result.data?.count ?? Int(received), cacheType: result.cacheType,
+                                       url: url)
                 }
             }
             // The stream ends with `finished` or by throwing; an end without either means the load was cut off.

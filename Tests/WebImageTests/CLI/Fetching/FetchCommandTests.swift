@@ -1,4 +1,5 @@
 import Foundation
+import CoderTestSupport
 import TestImageServer
 import Testing
 @testable import WebImage
@@ -104,6 +105,28 @@ import Testing
             let saved = try ImageCoders.shared.decode(try Data(contentsOf: URL(fileURLWithPath: path)))
             #expect(saved.format == .png && saved.size == PixelSize(width: 16, height: 12))
             #expect(saved.pixels[0, 0] == RGBA(200, 40, 40))
+        }
+    }
+
+    @Test("a thumbnail whose download stopped early reports the bytes it read, not 0")
+    func anEarlyStoppedThumbnailCountsWhatItRead() async throws {
+        let data = try GrainyPhoto.jpeg(width: 1600, height: 1200, progressive: true)
+        let work = try CommandLineTool.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: work) }
+        try await LoadingTest.withServer { server in
+            server.serve("photo.jpg", data: data, contentType: "image/jpeg")
+            // The server sends a fifth of the file and waits: the load only finishes if the client stops there.
+            let url = server.url("/stall-once/photo.jpg?after=\(data.count / 5)").absoluteString
+            let result = try await CommandLineTool.run(
+                ["fetch", "--json", "--cache-dir", work.path, "--thumbnail", "200", url])
+            #expect(result.status == 0)
+            let line = try #require(try result.jsonLines().first)
+            #expect(line["width"] as? Int == 200 && line["height"] as? Int == 150)
+            await server.waitUntil { $0.inFlight == 0 }
+            let sent = try #require(server.log.requests(for: "/stall-once/photo.jpg").first?.bodyBytesSent)
+            #expect(sent == data.count / 5)
+            let bytes = try #require(line["bytes"] as? Int)
+            #expect(bytes > 0 && bytes <= sent)
         }
     }
 
