@@ -85,7 +85,20 @@ package enum PercentDecoding {
     /// The bytes of `text` with every `%XX` replaced by its byte, or `nil` if a `%` is not followed by two hex
     /// digits.
     package static func bytes<S: StringProtocol>(of text: S) -> Data? {
-        var output = Data()
+        decoded(text).map { Data($0) }
+    }
+
+    /// `text` percent-decoded as `removingPercentEncoding` does it: `nil` for a broken escape or bytes that are
+    /// not UTF-8.
+    package static func string<S: StringProtocol>(of text: S) -> String? {
+        guard text.utf8.contains(UInt8(ascii: "%")) else { return String(text) }
+        return decoded(text).flatMap { String(validating: $0, as: UTF8.self) }
+    }
+
+    /// The decoded bytes, gathered in an array: appending to `Data` a byte at a time costs a call each, and the
+    /// proxy decodes every request's source URL.
+    private static func decoded<S: StringProtocol>(_ text: S) -> [UInt8]? {
+        var output: [UInt8] = []
         output.reserveCapacity(text.utf8.count)
         var iterator = text.utf8.makeIterator()
         while let byte = iterator.next() {
@@ -99,13 +112,6 @@ package enum PercentDecoding {
             output.append(high << 4 | low)
         }
         return output
-    }
-
-    /// `text` percent-decoded as `removingPercentEncoding` does it: `nil` for a broken escape or bytes that are
-    /// not UTF-8.
-    package static func string<S: StringProtocol>(of text: S) -> String? {
-        guard text.utf8.contains(UInt8(ascii: "%")) else { return String(text) }
-        return bytes(of: text).flatMap { String(validating: $0, as: UTF8.self) }
     }
 
     private static func hexValue(_ byte: UInt8) -> UInt8? {

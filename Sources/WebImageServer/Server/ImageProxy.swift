@@ -18,6 +18,7 @@ public final class ImageProxy: Sendable {
     let renders: RenderService
     private let sources: SourcePolicy
     private let responder: ProxyResponder
+    private let routes: RecentRoutes
     private let metrics: ProxyMetrics
     /// The results tier in Redis (its sources tier shares its connections), when configured.
     private let shared: RedisImageCache?
@@ -66,6 +67,7 @@ public final class ImageProxy: Sendable {
                              label: "webimage.serve.render"))
         self.sources = sources
         responder = ProxyResponder(timeToLive: configuration.timeToLive)
+        routes = RecentRoutes(configuration: configuration)
     }
 
     /// A disk cache bounded to `sizeLimit` bytes (0: unbounded), swept in the background as it grows.
@@ -145,13 +147,17 @@ public final class ImageProxy: Sendable {
     public func immediateResponse(to request: ProxyRequest) -> ProxyResponse? {
         let started = ContinuousClock.now
         guard request.method == "GET" || request.method == "HEAD",
-              case .image(let image)? = try? ProxyRoute(request, configuration: configuration, sources: sources,
-                                                        coders: coders),
+              case .image(let image)? = try? route(request),
               let result = results.memoryResult(forKey: image.key)
         else { return nil }
         metrics.resultLookup(.memory)
         let response = responder.image(result, for: image, ifNoneMatch: request.ifNoneMatch)
         return finish(response, for: request, started: started)
+    }
+
+    /// What `request` asks for; a hot URL's image route is read once, then found among the recent ones.
+    private func route(_ request: ProxyRequest) throws(ProxyError) -> ProxyRoute {
+        try ProxyRoute(request, configuration: configuration, sources: sources, coders: coders, recent: routes)
     }
 
     private func finish(_ response: ProxyResponse, for request: ProxyRequest, started: ContinuousClock.Instant)
@@ -170,7 +176,7 @@ public final class ImageProxy: Sendable {
             return refusal
         }
         do {
-            switch try ProxyRoute(request, configuration: configuration, sources: sources, coders: coders) {
+            switch try route(request) {
             case .health:
                 return responder.text(200, health)
             case .metrics:

@@ -8,16 +8,24 @@ enum ProxyRoute: Sendable {
     case metrics
     case image(RenderRequest)
 
-    /// The route of `request`.
+    /// The route of `request`; an image route from `recent` when it read the same one lately.
     /// - Throws: ``ProxyError`` as imgproxy answers: 404 for a path, option or preset that cannot be read, an
     ///   expired URL or a source that is not allowed; 403 for a bad signature or a security option the server does
     ///   not allow; 422 for an output format this server cannot write.
-    init(_ request: ProxyRequest, configuration: ProxyConfiguration, sources: SourcePolicy,
-         coders: ImageCoders) throws(ProxyError) {
+    init(_ request: ProxyRequest, configuration: ProxyConfiguration, sources: SourcePolicy, coders: ImageCoders,
+         recent: RecentRoutes? = nil) throws(ProxyError) {
         switch request.path {
         case "/health": self = .health
         case "/metrics": self = .metrics
-        default: self = .image(try Self.image(request, configuration: configuration, sources: sources, coders: coders))
+        default:
+            let read = { (request: ProxyRequest) throws(ProxyError) -> RenderRequest in
+                try Self.image(request, configuration: configuration, sources: sources, coders: coders)
+            }
+            if let recent {
+                self = .image(try recent.route(for: request, read: read))
+            } else {
+                self = .image(try read(request))
+            }
         }
     }
 

@@ -1,0 +1,104 @@
+import Foundation
+import Testing
+import WebImage
+
+@testable import WebImageServer
+
+/// A hot URL's route is read once and found again; what makes two requests' routes differ keeps them apart.
+@Suite struct RecentRoutesTests {
+    /// A route as reading `request` would give it, counting the readings.
+    private final class Reader: Sendable {
+        private let count = Locked(0)
+        let expires: Int?
+
+        init(expires: Int? = nil) {
+            self.expires = expires
+        }
+
+        var readings: Int { count.withLock { $0 } }
+
+        func read(_ request: ProxyRequest) throws(ProxyError) -> RenderRequest {
+            count.withLock { $0 += 1 }
+            if request.path.hasPrefix("/bad") { throw ProxyError.invalidURL("unreadable") }
+            var options = ProcessingOptions()
+            options.expires = expires
+            return RenderRequest(source: URL(string: "http://origin.test" + request.path)!, options: options,
+                                 format: nil, vary: nil, key: request.path + "\n" + (request.accept ?? "-"))
+        }
+    }
+
+    private static func request(_ path: String, accept: String? = nil, dpr: Double? = nil) -> ProxyRequest {
+        var hints = ClientHints()
+        hints.devicePixelRatio = dpr
+        return ProxyRequest(method: "GET", path: path, accept: accept, clientHints: hints)
+    }
+
+    @Test func aPathIsReadOnceAndOtherPathsOnTheirOwn() throws {
+        let routes = RecentRoutes(configuration: ProxyConfiguration()), reader = Reader()
+        for _ in 0..<1000 { _ = try routes.route(for: Self.request("/a"), read: reader.read) }
+        #expect(reader.readings == 1)
+        let b = try routes.route(for: Self.request("/b"), read: reader.read)
+        #expect(b.key == "/b\n-" && reader.readings == 2)
+        // Headers the server does not read do not split the route.
+        _ = try routes.route(for: Self.request("/a", accept: "image/webp", dpr: 2), read: reader.read)
+        #expect(reader.readings == 2)
+    }
+
+    @Test func acceptAndClientHintsCountWhenTheServerReadsThem() throws {
+        var configuration = ProxyConfiguration()
+        configuration.negotiation = FormatNegotiation(offersAVIF: false, offersWebP: true)
+        configuration.readsClientHints = true
+        let routes = RecentRoutes(configuration: configuration), reader = Reader()
+        let webp = try routes.route(for: Self.request("/a", accept: "image/webp"), read: reader.read)
+        let plain = try routes.route(for: Self.request("/a"), read: reader.read)
+        #expect(webp.key == "/a\nimage/webp" && plain.key == "/a\n-" && reader.readings == 2)
+        _ = try routes.route(for: Self.request("/a", dpr: 2), read: reader.read)
+        #expect(reader.readings == 3)
+        _ = try routes.route(for: Self.request("/a", accept: "image/webp"), read: reader.read)
+        _ = try routes.route(for: Self.request("/a", dpr: 2), read: reader.read)
+        #expect(reader.readings == 3)
+    }
+
+    @Test func anExpiredRouteAndARefusalAreReadAgain() throws {
+        let routes = RecentRoutes(configuration: ProxyConfiguration())
+        let expired = Reader(expires: Int(Date().timeIntervalSince1970) - 10)
+        _ = try routes.route(for: Self.request("/a"), read: expired.read)
+        _ = try routes.route(for: Self.request("/a"), read: expired.read)
+        #expect(expired.readings == 2)
+        let lasting = Reader(expires: Int(Date().timeIntervalSince1970) + 3600)
+        _ = try routes.route(for: Self.request("/b"), read: lasting.read)
+        _ = try routes.route(for: Self.request("/b"), read: lasting.read)
+        #expect(lasting.readings == 1)
+        let refused = Reader()
+        for _ in 0..<3 {
+            #expect(throws: ProxyError.self) { try routes.route(for: Self.request("/bad"), read: refused.read) }
+        }
+        #expect(refused.readings == 3)
+    }
+
+    @Test func theCountIsBounded() throws {
+        let routes = RecentRoutes(configuration: ProxyConfiguration(), count: 8), reader = Reader()
+        for index in 0..<100 { _ = try routes.route(for: Self.request("/\(index)"), read: reader.read) }
+        _ = try routes.route(for: Self.request("/0"), read: reader.read)
+        #expect(reader.readings == 101)
+        _ = try routes.route(for: Self.request("/99"), read: reader.read)
+        #expect(reader.readings == 101)
+    }
+
+    @Test func aHotURLAnswersEachClientInItsOwnFormat() async throws {
+        try await ProxyHarness.with(configuring: {
+            $0.negotiation = FormatNegotiation(offersAVIF: false, offersWebP: true)
+        }) { harness in
+            let path = harness.plainPath(["w:100"], "photo.jpg")
+            for _ in 0..<3 {
+                let webp = await harness.get(path, accept: "image/webp,*/*")
+                let jpeg = await harness.get(path, accept: "image/jpeg")
+                #expect(webp.status == 200 && webp.header("Content-Type") == "image/webp")
+                #expect(jpeg.status == 200 && jpeg.header("Content-Type") == "image/jpeg")
+                let hot = harness.proxy.immediateResponse(to: ProxyRequest(method: "GET", path: path))
+                #expect(hot?.header("Content-Type") == "image/jpeg")
+            }
+            #expect(harness.origin.log.count("/files/photo.jpg") == 1)
+        }
+    }
+}
