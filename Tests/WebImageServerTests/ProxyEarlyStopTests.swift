@@ -56,6 +56,46 @@ import WebImage
         }
     }
 
+    @Test func aSoftPhotosThumbnailFetchesItsDCScanAlone() async throws {
+        // 4:2:0 whose chroma the decoder predicts from DC: the origin sends the DC scan and the marker after it,
+        // then stalls; the render succeeds only if that was all it needed.
+        let source = try Self.softProgressivePhoto()
+        let firstScanEnd = try #require(Self.firstScanEnd(source))
+        #expect(firstScanEnd < source.count / 4)
+        try await ProxyHarness.with { harness in
+            harness.origin.serve("soft.jpg", data: source, contentType: "image/jpeg")
+            let name = "soft.jpg?after=\(firstScanEnd + 2)"
+            let small = await harness.get(harness.plainPath(["rs:fit:100:0"], name, path: "/stall-once/", ext: "png"))
+            #expect(small.status == 200)
+            await harness.origin.waitUntil { $0.inFlight == 0 }
+            let sent = harness.origin.log.requests(for: "/stall-once/soft.jpg").map(\.bodyBytesSent)
+            #expect(sent == [firstScanEnd + 2])
+            let thumbnail = try ProxyHarness.decode(small)
+            #expect(thumbnail.size == PixelSize(width: 100, height: 75))
+        }
+    }
+
+    /// The library's soft progressive test photo (1000×750, 4:2:0, libjpeg's standard scan script).
+    static func softProgressivePhoto() throws -> Data {
+        let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("WebImageTests/Fixtures/prefix/progressive-soft.jpg")
+        return try Data(contentsOf: file)
+    }
+
+    /// Where the first scan's entropy-coded data ends: the first marker after the first SOS segment.
+    static func firstScanEnd(_ data: Data) -> Int? {
+        let bytes = [UInt8](data)
+        guard let sos = (0..<(bytes.count - 3)).first(where: { bytes[$0] == 0xFF && bytes[$0 + 1] == 0xDA }) else {
+            return nil
+        }
+        var index = sos + 2 + (Int(bytes[sos + 2]) << 8 | Int(bytes[sos + 3]))
+        while index + 1 < bytes.count {
+            if bytes[index] == 0xFF, bytes[index + 1] != 0, !(0xD0...0xD7).contains(bytes[index + 1]) { return index }
+            index += 1
+        }
+        return nil
+    }
+
     @Test func aSourceByteLimitReadsTheWholeSource() async throws {
         // A limit on the source's bytes is about the whole file: a prefix must not slip under it.
         let source = try Self.grainyProgressivePhoto()

@@ -61,8 +61,11 @@ import Testing
     }
 
     @Test(arguments: [
-        // 4:2:0: the chroma blocks' 2×2 IDCT reads AC too, so the cut waits for both chroma bands (scan 4).
+        // 4:2:0: the chroma blocks' 2×2 IDCT reads AC too. On this photo (colour detail at the block size) the
+        // prediction from DC would miss, so the cut waits for both chroma bands (scan 4)...
         ("progressive-photo.jpg", 4),
+        // ...on a scene whose colour follows its brightness, chroma is predicted from DC: the DC scan is enough.
+        ("progressive-soft.jpg", 1),
         // 4:4:4 and grayscale: every block uses a 1×1 IDCT, DC at Al=1 is enough (scan 1).
         ("progressive-photo-444.jpg", 1),
         ("progressive-photo-gray.jpg", 1),
@@ -81,7 +84,7 @@ import Testing
     }
 
     @Test(arguments: ["progressive-photo.jpg", "progressive-photo-444.jpg", "progressive-photo-gray.jpg",
-                      "progressive-photo-dc-al0.jpg"])
+                      "progressive-photo-dc-al0.jpg", "progressive-soft.jpg"])
     func thePrefixDecodesWithinFortyDecibelsOfTheWholeFile(name: String) throws {
         let data = try Fixtures.data("prefix/" + name)
         guard case .enough(let length) = Self.verdict(data) else {
@@ -108,11 +111,27 @@ import Testing
         #expect(!EarlyStop(decoding: Self.thumbnail).isSatisfied(by: early))
     }
 
-    @Test func theCutBeforeChromaArrivesIsBelowTheBar() throws {
-        // Why DC alone is not enough on 4:2:0: the first scan's prefix is visibly worse than the chosen cut.
+    @Test func theCutBeforeChromaArrivesIsBelowTheBarWhereThePredictionIsRefused() throws {
+        // Why the photo's download waits for its chroma bands: its DC scan's prefix, chroma predicted, falls
+        // below the bar that the chosen cut clears.
         let data = try Fixtures.data("prefix/progressive-photo.jpg")
         let ends = Self.scanEnds(data)
-        #expect(try Self.psnrOfPrefix(data, length: ends[0]) < Self.psnrOfPrefix(data, length: ends[3]))
+        #expect(try Self.psnrOfPrefix(data, length: ends[0]) < 40)
+        #expect(try Self.psnrOfPrefix(data, length: ends[3]) >= 40)
+    }
+
+    @Test func thePredictionsOwnEstimateDecidesTheCut() throws {
+        // The estimate (the prediction tried one scale up) is read from the DC scan alone: it refuses the
+        // photo's colour detail and accepts the soft scene.
+        let expected = { (name: String) throws -> Bool in
+            let data = try Fixtures.data("prefix/" + name)
+            let prefix = JPEGPrefixScanner.prefix(of: data, length: Self.scanEnds(data)[0])
+            return prefix.withUnsafeBytes(JPEGChromaPrediction.holds(forPrefix:))
+        }
+        #expect(try !expected("progressive-photo.jpg"))
+        #expect(try expected("progressive-soft.jpg"))
+        // 4:4:4 has no predicted chroma (every component reads DC alone at 1/8), so the question does not arise.
+        #expect(try !expected("progressive-photo-444.jpg"))
     }
 
     @Test func largerScalesAndFullSizeNeverStopEarly() throws {

@@ -49,6 +49,27 @@ import Testing
         }
     }
 
+    @Test func aSoftProgressivePhotosThumbnailReadsItsDCScanAlone() async throws {
+        // 4:2:0 whose chroma is predicted from DC: the server sends the DC scan and the next marker (where the
+        // scan is seen to end) and then stalls, so the load finishes only if the DC scan was all it read.
+        try await ManagerHarness.with { h in
+            let data = try Fixtures.data("prefix/progressive-soft.jpg")
+            let firstScanEnd = JPEGPrefixScannerTests.scanEnds(data)[0]
+            #expect(firstScanEnd < data.count / 4)
+            h.server.serve("soft.jpg", data: data, contentType: "image/jpeg")
+            let path = "/stall-once/soft.jpg"
+            let url = h.server.url("\(path)?after=\(firstScanEnd + 2)")
+            let box = PixelSize(width: 100, height: 75)
+            let thumbnail = try await h.manager.loadImage(from: url, options: [.waitStoreCache],
+                                                          context: ImageContext(thumbnailPixelSize: box))
+            #expect(await Self.bytesSent(h.server, path) == [firstScanEnd + 2])
+            #expect(thumbnail.image.size == box)
+            let reference = try ImageCoders.shared.decode(data, options: DecodeOptions(thumbnailPixelSize: box))
+            #expect(PixelComparison.psnr(thumbnail.image.pixels.bytes, reference.pixels.bytes) >= 40)
+            #expect(await h.cache.containsData(forKey: url.absoluteString) == false)
+        }
+    }
+
     @Test func aBaselineJPEGThumbnailStillReadsEverything() async throws {
         try await ManagerHarness.with { h in
             let data = try GrainyPhoto.jpeg(width: Self.size.width, height: Self.size.height, progressive: false)

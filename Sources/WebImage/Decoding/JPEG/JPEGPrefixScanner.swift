@@ -11,16 +11,20 @@ import Foundation
 ///
 /// - The decode scale is the one the JPEG coder would pick for the options (``JPEGScaling``, with the
 ///   orientation from the EXIF APP1 segment). Only at 1/8 does the early end pay off in quality: measured on a
-///   12 MP 4:2:0 progressive photo (libjpeg-turbo defaults, block smoothing on, RGB PSNR against the full file's
-///   decode at the same scale, both resized to 300 px wide), cutting after the scans that bring DC at Al=1 and
-///   both chroma bands at Al=1 (15.7% of the bytes) gives 47.4 dB, after DC alone 39.7 dB. At 1/4 even every
-///   coefficient to within one bit (42.9% of the bytes) gives only 36.7 dB at its own size, so 1/4, 1/2 and
-///   full-scale decodes never stop early.
+///   12 MP 4:2:0 progressive photo (libjpeg-turbo defaults, RGB PSNR against the full file's decode at the same
+///   scale, both resized to 300 px wide), cutting after the DC scan (4% of the bytes) gives 45.2 dB with the
+///   chroma predicted from luma (``JPEGChromaPrediction``; libjpeg's block smoothing on that prefix: 39.7 dB),
+///   after the scans that bring both chroma bands at Al=1 too (15.7%) 47.4 dB, which is where a file with
+///   hard-edged colour (whose prediction misses) is cut. At 1/4 even every coefficient
+///   to within one bit (42.9% of the bytes) gives only 36.7 dB at its own size, so 1/4, 1/2 and full-scale
+///   decodes never stop early.
 /// - At 1/8 the prefix is enough once, for every component, every coefficient that component's scaled IDCT
-///   reads is known to within one bit (Al ≤ 1). The cut is at the end of the scan that completes this (the
-///   first marker after its entropy-coded data; restart markers belong to the data), and the decoder is given
-///   that prefix with an end-of-image marker appended. ``JPEGEighthScaleDecoder`` reads it without libjpeg's
-///   whole-image coefficient buffer; libjpeg, which decodes it without a warning, is the fallback.
+///   reads is known to within one bit (Al ≤ 1), except that a 4:2:0 file's chroma may need only its DC: once
+///   every DC is in, the prefix is decoded and, if ``JPEGChromaPrediction`` expects to predict the chroma
+///   quarters closely for this image, the cut is there. The cut is at the end of the scan that completes this (the first marker after its
+///   entropy-coded data; restart markers belong to the data), and the decoder is given that prefix with an
+///   end-of-image marker appended. ``JPEGEighthScaleDecoder`` reads it without libjpeg's whole-image
+///   coefficient buffer; libjpeg, which decodes it without a warning, is the fallback.
 /// - Only progressive Huffman files (SOF2) with 8-bit samples and 1 or 3 components qualify. Anything else
 ///   (baseline, arithmetic coding, CMYK, a progression libjpeg would warn about, damaged or odd markers, more
 ///   than ``maximumScans`` scans) never stops early: the caller then reads the whole file as usual.
@@ -67,6 +71,8 @@ struct JPEGPrefixScanner {
     private var sawEXIF = false
     private var scan: Scan?
     private var scanCount = 0
+    /// Whether a 4:2:0 file's chroma may be predicted once every DC is in (checked once, then off).
+    private var mayPredictChroma = false
     /// The verdict so far; once it is not ``Verdict/needsMore`` it no longer changes.
     private(set) var verdict = Verdict.needsMore
     /// Whether an end-of-image marker after a scan is judged like any other marker: for checking a prefix that
@@ -239,6 +245,7 @@ struct JPEGPrefixScanner {
                                            maxH: maxH, maxV: maxV)
             components[index].needed = JPEGScaledIDCT.coefficients(readBy: size)
         }
+        mayPredictChroma = JPEGChromaPrediction.applies(toSampling: components.map { ($0.h, $0.v) })
         return true
     }
 
@@ -264,13 +271,13 @@ struct JPEGPrefixScanner {
             default:
                 position = index
                 inEntropyData = false
-                return endOfScan(markerAt: index, marker: bytes[index + 1])
+                return endOfScan(markerAt: index, marker: bytes[index + 1], in: bytes)
             }
         }
         return .wait
     }
 
-    private mutating func endOfScan(markerAt index: Int, marker: UInt8) -> Step {
+    private mutating func endOfScan(markerAt index: Int, marker: UInt8, in bytes: UnsafeRawBufferPointer) -> Step {
         guard let scan else { return .done(.never) }
         self.scan = nil
         for member in scan.components {
@@ -281,6 +288,14 @@ struct JPEGPrefixScanner {
         let enough = components.allSatisfy { component in
             component.needed.allSatisfy { (0...1).contains(component.knownBits[$0]) }
         }
-        return enough ? .done(.enough(length: index)) : .next
+        if enough { return .done(.enough(length: index)) }
+        // 4:2:0 chroma with DC alone: its quarters are predicted, where the file's DC shows they can be.
+        if mayPredictChroma, components.allSatisfy({ (0...1).contains($0.knownBits[0]) }) {
+            mayPredictChroma = false
+            var prefix = [UInt8](UnsafeRawBufferPointer(rebasing: bytes[..<index]))
+            prefix += [0xFF, 0xD9]
+            if prefix.withUnsafeBytes(JPEGChromaPrediction.holds(forPrefix:)) { return .done(.enough(length: index)) }
+        }
+        return .next
     }
 }

@@ -10,7 +10,8 @@ import Foundation
 /// - A component decoded with the 2×2 IDCT (the chroma of a 4:2:0 file) is four samples a block, each the mean of
 ///   a quarter of the block. Those means depend only on DC and the coefficients whose row and column are 0 or odd
 ///   (the even ones sum to zero over half a block), which its first AC scans carry: they are decoded, and each
-///   coefficient added to the four means as it arrives (no coefficient buffer).
+///   coefficient added to the four means as it arrives (no coefficient buffer). A cut before those scans (the
+///   early stop's usual one on 4:2:0) leaves the means to ``JPEGChromaPrediction``.
 ///
 /// A whole progressive file that is not subsampled is read too (every component reads DC alone at 1/8): the
 /// pixels are libjpeg's exactly, and its AC scans are only skipped. Anything else returns `nil`, and the caller
@@ -69,6 +70,12 @@ enum JPEGEighthScaleDecoder {
 
     /// The image at 1/8 of `bytes`' size, or `nil` when these bytes are not the start this reads (see the type).
     static func decode(_ bytes: UnsafeRawBufferPointer) -> PixelBuffer? {
+        guard let (frame, tables) = read(bytes) else { return nil }
+        return JPEGEighthScaleImage.pixels(frame, tables: tables)
+    }
+
+    /// The coefficients of `bytes` this reads, up to its end-of-image marker, or `nil` (see the type).
+    static func read(_ bytes: UnsafeRawBufferPointer) -> (Frame, Tables)? {
         guard bytes.count >= 4, bytes[0] == 0xFF, bytes[1] == 0xD8 else { return nil }
         var tables = Tables()
         var position = 2
@@ -80,7 +87,7 @@ enum JPEGEighthScaleDecoder {
             let marker = bytes[markerIndex]
             if marker == 0xD9 {
                 guard let frame = tables.frame else { return nil }
-                return JPEGEighthScaleImage.pixels(frame, tables: tables)
+                return (frame, tables)
             }
             guard markerIndex + 2 < bytes.count, marker != 0x00, marker != 0x01, !(0xD0...0xD8).contains(marker) else {
                 return nil

@@ -2,13 +2,19 @@ import Foundation
 
 /// Turns the coefficients read from a progressive JPEG's start into its 1/8-scale image: one sample a block for
 /// a component with a 1×1 IDCT (the dequantized DC over 8, centred on 128, as libjpeg computes it), four for one
-/// with a 2×2 IDCT (``JPEGQuarterMeans``), then RGBA.
+/// with a 2×2 IDCT (``JPEGQuarterMeans`` from its AC, or ``JPEGChromaPrediction`` when only its DC came), then
+/// RGBA.
 enum JPEGEighthScaleImage {
     /// The pixels, or `nil` when a component never got its DC scan.
     static func pixels(_ frame: JPEGEighthScaleDecoder.Frame, tables: JPEGEighthScaleDecoder.Tables) -> PixelBuffer? {
         guard frame.components.allSatisfy({ $0.knownBit != nil && !$0.quantizer.isEmpty }) else { return nil }
         let width = (frame.width + 7) / 8, height = (frame.height + 7) / 8
-        let planes = frame.components.map(samples)
+        let predictsChroma = JPEGChromaPrediction.applies(toSampling: frame.components.map { ($0.h, $0.v) })
+        let planes = frame.components.map { component in
+            // A 4:2:0 chroma plane whose AC never came (the cut after the DC scan) is predicted from luma.
+            predictsChroma && component.idctSize == 2 && component.quarters.isEmpty
+                ? JPEGChromaPrediction.samples(component, luma: frame.components[0]) : samples(component)
+        }
         let isRGB = frame.components.count == 3 && storesRGB(frame, tables: tables)
         let converter = YCbCrToRGB.shared
         // For each component: output column x reads sample x * step / maxH of the row.
