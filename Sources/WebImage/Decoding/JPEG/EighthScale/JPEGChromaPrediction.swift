@@ -55,12 +55,19 @@ enum JPEGChromaPrediction {
         // Written on the padded grid the pixels are read from; the padding's samples are never shown.
         let stride = chroma.paddedWide * 2
         var values = [UInt8](repeating: 0, count: chroma.dc.count * 4)
-        for block in 0..<(grid.wide * grid.high) {
-            let blockX = block % grid.wide, blockY = block / grid.wide
-            for quarter in 0..<4 {
-                let sample = (quarters[block * 4 + quarter] + 128).rounded()
-                values[(blockY * 2 + quarter / 2) * stride + blockX * 2 + quarter % 2] =
-                    UInt8(clamping: Int(max(-1, min(256, sample))))
+        values.withUnsafeMutableBufferPointer { values in
+            quarters.withUnsafeBufferPointer { quarters in
+                for blockY in 0..<grid.high {
+                    for blockX in 0..<grid.wide {
+                        let block = blockY * grid.wide + blockX
+                        for quarter in 0..<4 {
+                            // Clamped (and NaN refused) before the conversion, which traps outside its range.
+                            let value = quarters[block * 4 + quarter] + 128.5
+                            let sample = value.isNaN ? 128 : max(0, min(255, value))
+                            values[(blockY * 2 + quarter / 2) * stride + blockX * 2 + quarter % 2] = UInt8(sample)
+                        }
+                    }
+                }
             }
         }
         return (values, stride, 2)
@@ -138,53 +145,81 @@ enum JPEGChromaPrediction {
     /// Each block's four quarters (`block * 4 + quarter`) from the block means of a `wide`×`high` grid and the
     /// luma under each quarter.
     private static func predict(lumaQuarters: [Double], chromaMeans: [Double], wide: Int, high: Int) -> [Double] {
-        var lumaMeans = [Double](repeating: 0, count: wide * high)
-        for block in lumaMeans.indices {
-            lumaMeans[block] = (lumaQuarters[block * 4] + lumaQuarters[block * 4 + 1] + lumaQuarters[block * 4 + 2]
-                + lumaQuarters[block * 4 + 3]) / 4
+        let count = wide * high
+        var lumaMeans = [Double](repeating: 0, count: count)
+        var lumaSquares = [Double](repeating: 0, count: count)
+        var products = [Double](repeating: 0, count: count)
+        lumaQuarters.withUnsafeBufferPointer { quarters in
+            for block in 0..<count {
+                let mean = (quarters[block * 4] + quarters[block * 4 + 1] + quarters[block * 4 + 2]
+                    + quarters[block * 4 + 3]) / 4
+                lumaMeans[block] = mean
+                lumaSquares[block] = mean * mean
+                products[block] = mean * chromaMeans[block]
+            }
         }
+        // The least-squares slope of chroma against luma over each block's 3×3 neighbourhood (edges repeated),
+        // from the neighbourhood sums of L, C, L² and LC, shrunk by the flat-luma variance.
+        let sumL = boxSums(lumaMeans, wide: wide, high: high), sumC = boxSums(chromaMeans, wide: wide, high: high)
+        let sumLL = boxSums(lumaSquares, wide: wide, high: high), sumLC = boxSums(products, wide: wide, high: high)
         // Locals, not the statics, inside the loops (a global's lazy-initialisation check on every access).
         let weight = gradientWeight, flat = flatLumaVariance
-        var quarters = [Double](repeating: 0, count: wide * high * 4)
-        for blockY in 0..<high {
-            let rows = (max(blockY - 1, 0), blockY, min(blockY + 1, high - 1))
-            for blockX in 0..<wide {
-                let columns = (max(blockX - 1, 0), blockX, min(blockX + 1, wide - 1))
-                let slope = fittedSlope(lumaMeans, chromaMeans, wide: wide, rows: rows, columns: columns, flat: flat)
-                let block = blockY * wide + blockX
-                // Half the neighbours' difference across the block, less what luma's difference explains.
-                let acrossX = ((chromaMeans[blockY * wide + columns.2] - chromaMeans[blockY * wide + columns.0])
-                    - slope * (lumaMeans[blockY * wide + columns.2] - lumaMeans[blockY * wide + columns.0])) / 2
-                let acrossY = ((chromaMeans[rows.2 * wide + blockX] - chromaMeans[rows.0 * wide + blockX])
-                    - slope * (lumaMeans[rows.2 * wide + blockX] - lumaMeans[rows.0 * wide + blockX])) / 2
-                for quarter in 0..<4 {
-                    let sideX = quarter % 2 == 0 ? -1.0 : 1.0, sideY = quarter < 2 ? -1.0 : 1.0
-                    quarters[block * 4 + quarter] = chromaMeans[block]
-                        + slope * (lumaQuarters[block * 4 + quarter] - lumaMeans[block])
-                        + weight * (sideX * acrossX + sideY * acrossY)
+        var result = [Double](repeating: 0, count: count * 4)
+        result.withUnsafeMutableBufferPointer { out in
+            lumaQuarters.withUnsafeBufferPointer { quarters in
+                lumaMeans.withUnsafeBufferPointer { luma in
+                    chromaMeans.withUnsafeBufferPointer { chroma in
+                        for blockY in 0..<high {
+                            let above = max(blockY - 1, 0) * wide, below = min(blockY + 1, high - 1) * wide
+                            for blockX in 0..<wide {
+                                let block = blockY * wide + blockX
+                                let left = blockY * wide + max(blockX - 1, 0)
+                                let right = blockY * wide + min(blockX + 1, wide - 1)
+                                let covariance = sumLC[block] - sumL[block] * sumC[block] / 9
+                                let variance = sumLL[block] - sumL[block] * sumL[block] / 9
+                                // Rounding can take a flat neighbourhood's variance just below zero.
+                                let slope = covariance / (max(variance, 0) + flat)
+                                // Half the neighbours' difference across the block, less what luma's explains.
+                                let acrossX = ((chroma[right] - chroma[left]) - slope * (luma[right] - luma[left])) / 2
+                                let acrossY = ((chroma[below + blockX] - chroma[above + blockX])
+                                    - slope * (luma[below + blockX] - luma[above + blockX])) / 2
+                                let tilt = weight * acrossX, lean = weight * acrossY
+                                let base = chroma[block] - slope * luma[block]
+                                out[block * 4] = base + slope * quarters[block * 4] - tilt - lean
+                                out[block * 4 + 1] = base + slope * quarters[block * 4 + 1] + tilt - lean
+                                out[block * 4 + 2] = base + slope * quarters[block * 4 + 2] - tilt + lean
+                                out[block * 4 + 3] = base + slope * quarters[block * 4 + 3] + tilt + lean
+                            }
+                        }
+                    }
                 }
             }
         }
-        return quarters
+        return result
     }
 
-    /// The least-squares slope of chroma means against luma means over the 3×3 blocks (edges repeated), shrunk
-    /// by `flat` (``flatLumaVariance``).
-    private static func fittedSlope(_ luma: [Double], _ chroma: [Double], wide: Int, rows: (Int, Int, Int),
-                                    columns: (Int, Int, Int), flat: Double) -> Double {
-        var sumL = 0.0, sumC = 0.0, sumLL = 0.0, sumLC = 0.0
-        for rowIndex in 0..<3 {
-            let row = rowIndex == 0 ? rows.0 : rowIndex == 1 ? rows.1 : rows.2
-            for columnIndex in 0..<3 {
-                let column = columnIndex == 0 ? columns.0 : columnIndex == 1 ? columns.1 : columns.2
-                let l = luma[row * wide + column], c = chroma[row * wide + column]
-                sumL += l
-                sumC += c
-                sumLL += l * l
-                sumLC += l * c
+    /// Each cell's sum over its 3×3 neighbourhood in a `wide`×`high` grid, edges repeated.
+    private static func boxSums(_ values: [Double], wide: Int, high: Int) -> [Double] {
+        var rows = [Double](repeating: 0, count: values.count)
+        var sums = [Double](repeating: 0, count: values.count)
+        values.withUnsafeBufferPointer { values in
+            rows.withUnsafeMutableBufferPointer { rows in
+                for y in 0..<high {
+                    let row = y * wide
+                    for x in 0..<wide {
+                        rows[row + x] = values[row + max(x - 1, 0)] + values[row + x] + values[row + min(x + 1, wide - 1)]
+                    }
+                }
             }
         }
-        let covariance = sumLC - sumL * sumC / 9, variance = sumLL - sumL * sumL / 9
-        return covariance / (variance + flat)
+        rows.withUnsafeBufferPointer { rows in
+            sums.withUnsafeMutableBufferPointer { sums in
+                for y in 0..<high {
+                    let above = max(y - 1, 0) * wide, row = y * wide, below = min(y + 1, high - 1) * wide
+                    for x in 0..<wide { sums[row + x] = rows[above + x] + rows[row + x] + rows[below + x] }
+                }
+            }
+        }
+        return sums
     }
 }
