@@ -134,6 +134,19 @@ import Testing
         #expect(try !expected("progressive-photo-444.jpg"))
     }
 
+    @Test func aPrefixCutAfterDCSatisfiesOtherEighthScaleDecodesOnly() throws {
+        // The soft scene's cut after its DC scan (chroma predicted) serves another 1/8 thumbnail, not a 1/4 one.
+        // (The check trusts that a prefix ending after DC was cut by a scanner that found the prediction holds:
+        // the photo's scanner never cuts there, `stopsAfterTheScanThatCompletesWhatTheScaledIDCTReads`.)
+        let soft = try Fixtures.data("prefix/progressive-soft.jpg")
+        let softPrefix = try #require(Self.earlyStopPrefix(soft))
+        #expect(softPrefix.count == Self.scanEnds(soft)[0] + 2)
+        #expect(EarlyStop(decoding: DecodeOptions(thumbnailPixelSize: PixelSize(width: 50, height: 50)))
+            .isSatisfied(by: softPrefix))
+        #expect(!EarlyStop(decoding: DecodeOptions(thumbnailPixelSize: PixelSize(width: 200, height: 150)))
+            .isSatisfied(by: softPrefix))
+    }
+
     @Test func largerScalesAndFullSizeNeverStopEarly() throws {
         let data = try Fixtures.data("prefix/progressive-photo.jpg")
         // 1/4 (250×188 covers 200×150), 1/2, full size, and a scale-down limit that needs full size.

@@ -122,23 +122,43 @@ enum JPEGChromaPrediction {
                   !chroma.quantizer.isEmpty, !luma.quantizer.isEmpty else { return nil }
             // A block's mean is its DC times its quantizer over 8.
             let chromaScale = Double(chroma.quantizer[0]) / 8, lumaScale = Double(luma.quantizer[0]) / 8
-            lumaQuarters = [Double](repeating: 0, count: wide * high * 4)
-            lumaMeans = [Double](repeating: 0, count: wide * high)
-            chromaMeans = [Double](repeating: 0, count: wide * high)
-            for block in 0..<(wide * high) {
-                let blockX = block % wide, blockY = block / wide
-                var sum = 0.0
-                for quarter in 0..<4 {
-                    // A quarter past luma's own grid (an odd number of luma blocks) repeats the last one.
-                    let lumaX = min(blockX * 2 + quarter % 2, lumaWide - 1)
-                    let lumaY = min(blockY * 2 + quarter / 2, lumaHigh - 1)
-                    let value = Double(luma.dc[lumaY * lumaStride + lumaX]) * lumaScale
-                    lumaQuarters[block * 4 + quarter] = value
-                    sum += value
+            var quarters = [Double](repeating: 0, count: wide * high * 4)
+            var lumas = [Double](repeating: 0, count: wide * high)
+            var chromas = [Double](repeating: 0, count: wide * high)
+            let (wide, high) = (wide, high)
+            quarters.withUnsafeMutableBufferPointer { quarters in
+                lumas.withUnsafeMutableBufferPointer { lumas in
+                    chromas.withUnsafeMutableBufferPointer { chromas in
+                        luma.dc.withUnsafeBufferPointer { lumaDC in
+                            chroma.dc.withUnsafeBufferPointer { chromaDC in
+                                for blockY in 0..<high {
+                                    // A quarter past luma's own grid (an odd number of luma blocks) repeats the
+                                    // last one.
+                                    let top = min(blockY * 2, lumaHigh - 1) * lumaStride
+                                    let bottom = min(blockY * 2 + 1, lumaHigh - 1) * lumaStride
+                                    for blockX in 0..<wide {
+                                        let block = blockY * wide + blockX
+                                        let left = min(blockX * 2, lumaWide - 1), right = min(blockX * 2 + 1, lumaWide - 1)
+                                        let values = (Double(lumaDC[top + left]) * lumaScale,
+                                                      Double(lumaDC[top + right]) * lumaScale,
+                                                      Double(lumaDC[bottom + left]) * lumaScale,
+                                                      Double(lumaDC[bottom + right]) * lumaScale)
+                                        quarters[block * 4] = values.0
+                                        quarters[block * 4 + 1] = values.1
+                                        quarters[block * 4 + 2] = values.2
+                                        quarters[block * 4 + 3] = values.3
+                                        lumas[block] = (values.0 + values.1 + values.2 + values.3) / 4
+                                        chromas[block] = Double(chromaDC[blockY * chromaStride + blockX]) * chromaScale
+                                    }
+                                }
+                            }
+                        }
+                    }
                 }
-                lumaMeans[block] = sum / 4
-                chromaMeans[block] = Double(chroma.dc[blockY * chromaStride + blockX]) * chromaScale
             }
+            lumaQuarters = quarters
+            lumaMeans = lumas
+            chromaMeans = chromas
         }
     }
 

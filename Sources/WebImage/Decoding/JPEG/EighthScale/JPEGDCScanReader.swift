@@ -7,9 +7,22 @@ enum JPEGDCScanReader {
                      reader: inout JPEGBitReader) -> Bool
     {
         let count = members.count
-        // The planes leave the frame while they are written, so that each is uniquely referenced (no copies).
-        var planes = members.map { frame.components[$0].dc }
-        for member in members { frame.components[member].dc = [] }
+        // A first scan needs each member's table; a refinement reads plain bits.
+        var decoders: [JPEGHuffmanTable] = []
+        if !refining {
+            for position in 0..<count {
+                guard let table = tables[position] else { return false }
+                decoders.append(table)
+            }
+        }
+        // The planes are written through pointers of their own for the scan (an array of arrays would check
+        // each inner array's uniqueness on every write), then handed back.
+        let planes = members.map { member in
+            let plane = UnsafeMutableBufferPointer<Int16>.allocate(capacity: frame.components[member].dc.count)
+            _ = plane.initialize(from: frame.components[member].dc)
+            return plane
+        }
+        defer { for plane in planes { plane.deallocate() } }
         let geometry = members.map { member in
             let component = frame.components[member]
             return (h: component.h, v: component.v, stride: component.paddedWide, wide: component.blocksWide,
@@ -17,31 +30,37 @@ enum JPEGDCScanReader {
         }
         var predictors = [Int](repeating: 0, count: count)
         var restart = JPEGRestarts(interval: restartInterval)
-        let mcus = count == 1 ? geometry[0].wide * geometry[0].high : frame.mcusWide * frame.mcusHigh
-        for mcu in 0..<mcus {
-            guard restart.beforeUnit(&reader) else { return false }
-            if restart.justRestarted { for index in predictors.indices { predictors[index] = 0 } }
-            for position in 0..<count {
-                let shape = geometry[position]
-                // A lone component's scan walks its own grid; an interleaved one walks MCUs of h×v blocks each.
-                let (originX, originY, wide, high) = count == 1
-                    ? (mcu % shape.wide, mcu / shape.wide, 1, 1)
-                    : ((mcu % frame.mcusWide) * shape.h, (mcu / frame.mcusWide) * shape.v, shape.h, shape.v)
-                for y in originY..<(originY + high) {
-                    for x in originX..<(originX + wide) {
-                        let index = y * shape.stride + x
-                        if refining {
-                            if reader.bit() != 0 { planes[position][index] |= Int16(truncatingIfNeeded: 1 << al) }
-                        } else {
-                            guard let size = tables[position]?.decode(&reader), size <= 11 else { return false }
-                            predictors[position] &+= JPEGProgressiveScan.extend(reader.bits(Int(size)), size: Int(size))
-                            planes[position][index] = Int16(truncatingIfNeeded: predictors[position] << al)
+        let refinementBit = Int16(truncatingIfNeeded: 1 << min(al, 15))
+        // A lone component's scan walks its own grid one block a unit; an interleaved one walks MCUs of h×v
+        // blocks of each member (rows and columns counted, not divided out of a unit number).
+        let (unitsWide, unitsHigh) = count == 1
+            ? (geometry[0].wide, geometry[0].high) : (frame.mcusWide, frame.mcusHigh)
+        for unitY in 0..<unitsHigh {
+            for unitX in 0..<unitsWide {
+                guard restart.beforeUnit(&reader) else { return false }
+                if restart.justRestarted { for index in predictors.indices { predictors[index] = 0 } }
+                for position in 0..<count {
+                    let shape = geometry[position]
+                    let plane = planes[position]
+                    let (originX, originY, wide, high) = count == 1
+                        ? (unitX, unitY, 1, 1) : (unitX * shape.h, unitY * shape.v, shape.h, shape.v)
+                    for y in originY..<(originY + high) {
+                        for x in originX..<(originX + wide) {
+                            let index = y * shape.stride + x
+                            if refining {
+                                if reader.bit() != 0 { plane[index] |= refinementBit }
+                            } else {
+                                guard let size = decoders[position].decode(&reader), size <= 11 else { return false }
+                                predictors[position] &+= JPEGProgressiveScan.extend(reader.bits(Int(size)),
+                                                                                    size: Int(size))
+                                plane[index] = Int16(truncatingIfNeeded: predictors[position] << al)
+                            }
                         }
                     }
                 }
             }
         }
-        for (position, member) in members.enumerated() { frame.components[member].dc = planes[position] }
+        for (position, member) in members.enumerated() { frame.components[member].dc = Array(planes[position]) }
         return true
     }
 }
