@@ -21,10 +21,10 @@ import Foundation
 /// - At 1/8 the prefix is enough once, for every component, every coefficient that component's scaled IDCT
 ///   reads is known to within one bit (Al ≤ 1), except that a 4:2:0 file's chroma may need only its DC: once
 ///   every DC is in, the prefix is decoded and, if ``JPEGChromaPrediction`` expects to predict the chroma
-///   quarters closely for this image, the cut is there. The cut is at the end of the scan that completes this (the first marker after its
-///   entropy-coded data; restart markers belong to the data), and the decoder is given that prefix with an
-///   end-of-image marker appended. ``JPEGEighthScaleDecoder`` reads it without libjpeg's whole-image
-///   coefficient buffer; libjpeg, which decodes it without a warning, is the fallback.
+///   quarters closely for this image, the cut is there. The cut is at the end of the scan that completes this
+///   (the first marker after its entropy-coded data; restart markers belong to the data), and the decoder is
+///   given that prefix with an end-of-image marker appended. ``JPEGEighthScaleDecoder`` reads it without
+///   libjpeg's whole-image coefficient buffer; libjpeg, which decodes it without a warning, is the fallback.
 /// - Only progressive Huffman files (SOF2) with 8-bit samples and 1 or 3 components qualify. Anything else
 ///   (baseline, arithmetic coding, CMYK, a progression libjpeg would warn about, damaged or odd markers, more
 ///   than ``maximumScans`` scans) never stops early: the caller then reads the whole file as usual.

@@ -138,7 +138,8 @@ enum JPEGChromaPrediction {
                                     let bottom = min(blockY * 2 + 1, lumaHigh - 1) * lumaStride
                                     for blockX in 0..<wide {
                                         let block = blockY * wide + blockX
-                                        let left = min(blockX * 2, lumaWide - 1), right = min(blockX * 2 + 1, lumaWide - 1)
+                                        let left = min(blockX * 2, lumaWide - 1)
+                                        let right = min(blockX * 2 + 1, lumaWide - 1)
                                         let values = (Double(lumaDC[top + left]) * lumaScale,
                                                       Double(lumaDC[top + right]) * lumaScale,
                                                       Double(lumaDC[bottom + left]) * lumaScale,
@@ -227,7 +228,8 @@ enum JPEGChromaPrediction {
                 for y in 0..<high {
                     let row = y * wide
                     for x in 0..<wide {
-                        rows[row + x] = values[row + max(x - 1, 0)] + values[row + x] + values[row + min(x + 1, wide - 1)]
+                        rows[row + x] = values[row + max(x - 1, 0)] + values[row + x]
+                            + values[row + min(x + 1, wide - 1)]
                     }
                 }
             }
