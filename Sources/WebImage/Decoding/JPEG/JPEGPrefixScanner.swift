@@ -292,12 +292,18 @@ struct JPEGPrefixScanner {
         // 4:2:0 chroma with DC alone: its quarters are predicted, where the file's DC shows they can be.
         if mayPredictChroma, components.allSatisfy({ (0...1).contains($0.knownBits[0]) }) {
             mayPredictChroma = false
-            // A prefix already cut here was cut by a scanner that found the prediction holds: cuts after DC alone
-            // on 4:2:0 happen for no other reason, and the finding depends on these bytes alone.
-            if judgesEndOfImage && marker == 0xD9 { return .done(.enough(length: index)) }
-            var prefix = [UInt8](UnsafeRawBufferPointer(rebasing: bytes[..<index]))
-            prefix += [0xFF, 0xD9]
-            if prefix.withUnsafeBytes(JPEGChromaPrediction.holds(forPrefix:)) { return .done(.enough(length: index)) }
+            if judgesEndOfImage {
+                // A prefix that ends here was cut by a scanner that found the prediction holds (a cut after DC
+                // alone on 4:2:0 has no other cause, and the finding depends on these bytes alone); one that goes
+                // on was cut later, by the rule above. Neither needs the DC decoded again.
+                if marker == 0xD9 { return .done(.enough(length: index)) }
+            } else {
+                var prefix = [UInt8](UnsafeRawBufferPointer(rebasing: bytes[..<index]))
+                prefix += [0xFF, 0xD9]
+                if prefix.withUnsafeBytes(JPEGChromaPrediction.holds(forPrefix:)) {
+                    return .done(.enough(length: index))
+                }
+            }
         }
         return .next
     }
