@@ -13,10 +13,10 @@ import Foundation
 ///   block: a quarter moves by ``gradientWeight`` of the neighbours' difference towards its side.
 ///
 /// Measured against the whole file's decode resized to 300 px wide (RGB PSNR, quality 85, libjpeg's default
-/// progression, the cut at the end of the DC scan): the benchmark's 12 MP photo 45.2 dB (chroma constant over the
-/// block: 42.6; libjpeg's block smoothing on the same prefix: 39.7), a chart 43.6 (37.5), a screenshot 67.7
-/// (51.2), an upscaled camera photo 40.5 (39.1), and the tests' 1000×750 photo of hard-edged shapes, to 100 px,
-/// only 37.5. Whether a file is like the last is told by ``expectedError(chroma:luma:)`` before the download
+/// progression, the cut at the end of the DC scan): the benchmark's 12 MP photo 44.2 dB through this decoder
+/// (libjpeg's block smoothing on the same prefix: 39.7). Through a model of it on libjpeg's 1/8 samples (chroma
+/// constant over the block in brackets): that photo 45.2 (42.6), a chart 43.6 (37.5), a screenshot 67.7 (51.2),
+/// an upscaled camera photo 40.5 (39.1), and the tests' 1000×750 photo of hard-edged shapes, to 100 px, only 37.5. Whether a file is like the last is told by ``expectedError(chroma:luma:)`` before the download
 /// stops; such a file waits for its chroma bands.
 enum JPEGChromaPrediction {
     /// How far a quarter follows the residual gradient (fitted on the images above; 0 keeps the block flat).
