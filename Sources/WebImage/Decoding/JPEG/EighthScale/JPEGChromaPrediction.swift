@@ -16,8 +16,9 @@ import Foundation
 /// progression, the cut at the end of the DC scan): the benchmark's 12 MP photo 44.2 dB through this decoder
 /// (libjpeg's block smoothing on the same prefix: 39.7). Through a model of it on libjpeg's 1/8 samples (chroma
 /// constant over the block in brackets): that photo 45.2 (42.6), a chart 43.6 (37.5), a screenshot 67.7 (51.2),
-/// an upscaled camera photo 40.5 (39.1), and the tests' 1000×750 photo of hard-edged shapes, to 100 px, only 37.5. Whether a file is like the last is told by ``expectedError(chroma:luma:)`` before the download
-/// stops; such a file waits for its chroma bands.
+/// an upscaled camera photo 40.5 (39.1), and the tests' 1000×750 photo of hard-edged shapes, to 100 px, only
+/// 37.5. Whether a file is like the last is told by ``expectedError(chroma:luma:)`` before the download stops;
+/// such a file waits for its chroma bands.
 enum JPEGChromaPrediction {
     /// How far a quarter follows the residual gradient (fitted on the images above; 0 keeps the block flat).
     static let gradientWeight = 0.3
@@ -91,7 +92,9 @@ enum JPEGChromaPrediction {
             var sum = 0.0
             for quarter in 0..<4 {
                 let block = (groupY * 2 + quarter / 2) * grid.wide + groupX * 2 + quarter % 2
-                lumaQuarters[group * 4 + quarter] = grid.lumaMeans[block]
+                // The block's luma mean, from the luma under its four quarters.
+                lumaQuarters[group * 4 + quarter] = (grid.lumaQuarters[block * 4] + grid.lumaQuarters[block * 4 + 1]
+                    + grid.lumaQuarters[block * 4 + 2] + grid.lumaQuarters[block * 4 + 3]) / 4
                 chromaQuarters[group * 4 + quarter] = grid.chromaMeans[block]
                 sum += grid.chromaMeans[block]
             }
@@ -109,7 +112,6 @@ enum JPEGChromaPrediction {
         let high: Int
         /// Luma at 1/8 under each chroma block's four quarters: `block * 4 + quarter`.
         var lumaQuarters: [Double]
-        var lumaMeans: [Double]
         var chromaMeans: [Double]
 
         init?(chroma: JPEGEighthScaleDecoder.Component, luma: JPEGEighthScaleDecoder.Component) {
@@ -123,34 +125,25 @@ enum JPEGChromaPrediction {
             // A block's mean is its DC times its quantizer over 8.
             let chromaScale = Double(chroma.quantizer[0]) / 8, lumaScale = Double(luma.quantizer[0]) / 8
             var quarters = [Double](repeating: 0, count: wide * high * 4)
-            var lumas = [Double](repeating: 0, count: wide * high)
             var chromas = [Double](repeating: 0, count: wide * high)
             let (wide, high) = (wide, high)
             quarters.withUnsafeMutableBufferPointer { quarters in
-                lumas.withUnsafeMutableBufferPointer { lumas in
-                    chromas.withUnsafeMutableBufferPointer { chromas in
-                        luma.dc.withUnsafeBufferPointer { lumaDC in
-                            chroma.dc.withUnsafeBufferPointer { chromaDC in
-                                for blockY in 0..<high {
-                                    // A quarter past luma's own grid (an odd number of luma blocks) repeats the
-                                    // last one.
-                                    let top = min(blockY * 2, lumaHigh - 1) * lumaStride
-                                    let bottom = min(blockY * 2 + 1, lumaHigh - 1) * lumaStride
-                                    for blockX in 0..<wide {
-                                        let block = blockY * wide + blockX
-                                        let left = min(blockX * 2, lumaWide - 1)
-                                        let right = min(blockX * 2 + 1, lumaWide - 1)
-                                        let values = (Double(lumaDC[top + left]) * lumaScale,
-                                                      Double(lumaDC[top + right]) * lumaScale,
-                                                      Double(lumaDC[bottom + left]) * lumaScale,
-                                                      Double(lumaDC[bottom + right]) * lumaScale)
-                                        quarters[block * 4] = values.0
-                                        quarters[block * 4 + 1] = values.1
-                                        quarters[block * 4 + 2] = values.2
-                                        quarters[block * 4 + 3] = values.3
-                                        lumas[block] = (values.0 + values.1 + values.2 + values.3) / 4
-                                        chromas[block] = Double(chromaDC[blockY * chromaStride + blockX]) * chromaScale
-                                    }
+                chromas.withUnsafeMutableBufferPointer { chromas in
+                    luma.dc.withUnsafeBufferPointer { lumaDC in
+                        chroma.dc.withUnsafeBufferPointer { chromaDC in
+                            for blockY in 0..<high {
+                                // A quarter past luma's own grid (an odd number of luma blocks) repeats the last one.
+                                let top = min(blockY * 2, lumaHigh - 1) * lumaStride
+                                let bottom = min(blockY * 2 + 1, lumaHigh - 1) * lumaStride
+                                for blockX in 0..<wide {
+                                    let block = blockY * wide + blockX
+                                    let left = min(blockX * 2, lumaWide - 1)
+                                    let right = min(blockX * 2 + 1, lumaWide - 1)
+                                    quarters[block * 4] = Double(lumaDC[top + left]) * lumaScale
+                                    quarters[block * 4 + 1] = Double(lumaDC[top + right]) * lumaScale
+                                    quarters[block * 4 + 2] = Double(lumaDC[bottom + left]) * lumaScale
+                                    quarters[block * 4 + 3] = Double(lumaDC[bottom + right]) * lumaScale
+                                    chromas[block] = Double(chromaDC[blockY * chromaStride + blockX]) * chromaScale
                                 }
                             }
                         }
@@ -158,7 +151,6 @@ enum JPEGChromaPrediction {
                 }
             }
             lumaQuarters = quarters
-            lumaMeans = lumas
             chromaMeans = chromas
         }
     }
