@@ -121,7 +121,8 @@ struct ServeCommand: AsyncParsableCommand {
         "Use a HEIC or AVIF source's embedded thumbnail instead of its main image unless the URL says eth:0."))
     var enforceThumbnail = false
     @Option(name: .customLong("download-timeout"),
-            help: ArgumentHelp("Seconds a source download may take, 504 after (default 10).", valueName: "SECONDS"))
+            help: ArgumentHelp("Seconds a source download may take, connecting and pauses included, 504 after "
+                               + "(default 10).", valueName: "SECONDS"))
     var downloadTimeout: Int?
     @Option(name: .customLong("request-timeout"),
             help: ArgumentHelp("Seconds a whole request may take, 504 after (default 30).", valueName: "SECONDS"))

@@ -33,8 +33,13 @@ public final class ImageProxy: Sendable {
         download.addressPolicy = configuration.allowsLoopbackSources ? .unrestricted : .publicOnly
         download.maximumBodySize = configuration.maximumSourceBytes
         download.timeout = configuration.downloadTimeout
-        // --download-timeout bounds a source's whole download: a timed-out attempt is not started again.
+        // --download-timeout bounds a source's whole download: a timed-out attempt is not started again. It is
+        // the only limit, as imgproxy's: no shorter wait for a connection or for the next bytes cuts it first (an
+        // origin that pauses 20 s within a 60 s limit is answered, and a download queued behind the per-host
+        // connections under load waits its whole time).
         download.retryPolicy.retriesTimeouts = false
+        download.connectTimeout = configuration.downloadTimeout
+        download.readTimeout = configuration.downloadTimeout
         download.maxConcurrentDownloads = configuration.maximumDownloads
         download.metricsFactory = metrics.factory
         let sources = SourcePolicy(allowedPrefixes: configuration.allowedSourcePrefixes)

@@ -100,7 +100,8 @@ public struct ProxyConfiguration: Sendable {
                                        stripsMetadata: stripsMetadata, keepsCopyright: keepsCopyright,
                                        enforcesThumbnail: enforcesThumbnail)
     }
-    /// How long a source download may take. Default 10 s.
+    /// How long a source download may take: the only limit on it (no shorter wait for a connection or for the
+    /// next bytes). Default 10 s.
     public var downloadTimeout: Duration = .seconds(10)
     /// How long a whole request may take, download and rendering included (504 after). Default 30 s.
     public var requestTimeout: Duration = .seconds(30)
