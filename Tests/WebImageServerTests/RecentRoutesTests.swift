@@ -85,6 +85,38 @@ import WebImage
         #expect(reader.readings == 101)
     }
 
+    /// Thousands of lookups at once from every thread, over more routes than fit and with refusals among them:
+    /// each request gets its own route (never another's), every refusal is read again, and the bound holds.
+    @Test func thousandsOfConcurrentLookupsEachGetTheirOwnRoute() async throws {
+        var configuration = ProxyConfiguration()
+        configuration.negotiation = FormatNegotiation(offersAVIF: false, offersWebP: true)
+        let routes = RecentRoutes(configuration: configuration, count: 64)
+        let reader = Reader(), refused = Reader()
+        let total = 8_000
+        let outcomes = await withTaskGroup(of: (good: Bool, refusal: Bool).self) { group in
+            for index in 0..<total {
+                group.addTask {
+                    if index % 10 == 0 {
+                        let request = Self.request("/bad/\(index % 30)")
+                        return ((try? routes.route(for: request, read: refused.read)) == nil, true)
+                    }
+                    // Half the lookups are for 8 hot paths, the rest for 199 that cannot all stay.
+                    let path = index % 2 == 0 ? "/hot/\(index % 8)" : "/\(index % 199)"
+                    let accept = index % 3 == 0 ? "image/webp" : nil
+                    let route = try? routes.route(for: Self.request(path, accept: accept), read: reader.read)
+                    return (route?.key == path + "\n" + (accept ?? "-"), false)
+                }
+            }
+            return await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(outcomes.count == total && outcomes.allSatisfy(\.good))
+        #expect(refused.readings == outcomes.filter(\.refusal).count)  // never kept, so read every time
+        // 398 cold routes (199 paths, two formats) through 64 places are read at least once and many again after
+        // being evicted; the hot ones stay, so most of their lookups are not read.
+        #expect((398..<(total - refused.readings) * 3 / 4).contains(reader.readings))
+        #expect(routes.count <= 64)
+    }
+
     @Test func aHotURLAnswersEachClientInItsOwnFormat() async throws {
         try await ProxyHarness.with(configuring: {
             $0.negotiation = FormatNegotiation(offersAVIF: false, offersWebP: true)

@@ -37,6 +37,9 @@ final class RecentRoutes: Sendable {
         return route
     }
 
+    /// How many routes are kept now.
+    var count: Int { routes.count }
+
     private static func hasExpired(_ route: RenderRequest) -> Bool {
         guard let expires = route.options.expires else { return false }
         return Double(expires) < Date().timeIntervalSince1970
