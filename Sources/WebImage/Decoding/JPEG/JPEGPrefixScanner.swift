@@ -300,7 +300,10 @@ struct JPEGPrefixScanner {
             } else {
                 var prefix = [UInt8](UnsafeRawBufferPointer(rebasing: bytes[..<index]))
                 prefix += [0xFF, 0xD9]
-                if prefix.withUnsafeBytes(JPEGChromaPrediction.holds(forPrefix:)) {
+                // The decode of the prefix cut here (the same bytes) takes this read instead of reading again.
+                if let (frame, tables) = prefix.withUnsafeBytes(JPEGEighthScaleDecoder.read),
+                   JPEGChromaPrediction.holds(for: frame) {
+                    JPEGPrefixReads.keep(frame, tables, readFrom: prefix)
                     return .done(.enough(length: index))
                 }
             }

@@ -39,8 +39,13 @@ enum JPEGChromaPrediction {
     /// Whether `prefix`, a 4:2:0 file's start cut after its DC (closed with an end-of-image marker), is one whose
     /// chroma this predicts within ``acceptedError`` (``expectedError(chroma:luma:)``) for both chroma planes.
     static func holds(forPrefix prefix: UnsafeRawBufferPointer) -> Bool {
-        guard let (frame, _) = JPEGEighthScaleDecoder.read(prefix),
-              applies(toSampling: frame.components.map { ($0.h, $0.v) }),
+        JPEGEighthScaleDecoder.read(prefix).map { holds(for: $0.0) } ?? false
+    }
+
+    /// Whether `frame`, read from a 4:2:0 file's start cut after its DC, is one whose chroma this predicts within
+    /// ``acceptedError`` for both chroma planes.
+    static func holds(for frame: JPEGEighthScaleDecoder.Frame) -> Bool {
+        guard applies(toSampling: frame.components.map { ($0.h, $0.v) }),
               frame.components.allSatisfy({ $0.knownBit != nil }) else { return false }
         let limit = acceptedError
         return frame.components.dropFirst().allSatisfy { expectedError(chroma: $0, luma: frame.components[0]) <= limit }

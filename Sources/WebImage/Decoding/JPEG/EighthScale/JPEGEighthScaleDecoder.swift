@@ -70,7 +70,8 @@ enum JPEGEighthScaleDecoder {
 
     /// The image at 1/8 of `bytes`' size, or `nil` when these bytes are not the start this reads (see the type).
     static func decode(_ bytes: UnsafeRawBufferPointer) -> PixelBuffer? {
-        guard let (frame, tables) = read(bytes) else { return nil }
+        // A prefix cut by a download's scanner was read there already (the chroma prediction needed its DC).
+        guard let (frame, tables) = JPEGPrefixReads.take(readFrom: bytes) ?? read(bytes) else { return nil }
         return JPEGEighthScaleImage.pixels(frame, tables: tables)
     }
 
