@@ -18,6 +18,7 @@ import json
 import os
 import re
 import resource
+import shutil
 import signal
 import subprocess
 import sys
@@ -268,6 +269,8 @@ def main():
         handle.write("LOADER = 'thumbor.loaders.http_loader'\nSTORAGE = 'thumbor.storages.no_storage'\n"
                      "RESULT_STORAGE = None\nALLOW_UNSAFE_URL = True\nQUALITY = 80\nMAX_AGE = 31536000\n")
 
+    # Each invocation numbers its URLs from 0: a cache left by an earlier one would answer them as hits.
+    shutil.rmtree(os.path.join(WORK, "cache"), ignore_errors=True)
     processes = []
     subprocess.run(["nginx", "-c", os.path.join(WORK, "nginx.conf"), "-p", WORK + "/"], check=True)
     try:
