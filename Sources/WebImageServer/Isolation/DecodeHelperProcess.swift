@@ -35,15 +35,19 @@ final class DecodeHelperProcess: Sendable {
     /// Starts `executable arguments`, its standard error shared with this process's.
     init(executable: String, arguments: [String]) throws(HelperFailure) {
         (pid, requests, answers) = try Self.spawning.withLock {
-            (_: inout ()) throws(HelperFailure) -> (pid: pid_t, requests: Int32, answers: Int32) in
-            try Self.spawn(executable: executable, arguments: arguments)
+            (started: inout Int) throws(HelperFailure) -> (pid: pid_t, requests: Int32, answers: Int32) in
+            let helper = try Self.spawn(executable: executable, arguments: arguments)
+            started += 1
+            return helper
         }
         _ = fcntl(requests, F_SETFL, fcntl(requests, F_GETFL) | O_NONBLOCK)
     }
 
     /// Held from making a helper's pipes to starting it: no other helper may be started in between and inherit
     /// them before they are marked close-on-exec (one helper holding another's pipe open would hide its death).
-    private static let spawning = Locked(())
+    /// The value counts the helpers started; it is not `Void` because ThreadSanitizer reports a zero-sized value's
+    /// accesses as races on the lock object itself.
+    private static let spawning = Locked(0)
 
     private static func spawn(executable: String, arguments: [String]) throws(HelperFailure)
         -> (pid: pid_t, requests: Int32, answers: Int32)
