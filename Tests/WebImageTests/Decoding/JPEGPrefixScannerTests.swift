@@ -126,7 +126,8 @@ import Testing
         let expected = { (name: String) throws -> Bool in
             let data = try Fixtures.data("prefix/" + name)
             let prefix = JPEGPrefixScanner.prefix(of: data, length: Self.scanEnds(data)[0])
-            return prefix.withUnsafeBytes(JPEGChromaPrediction.holds(forPrefix:))
+            let read = prefix.withUnsafeBytes(JPEGEighthScaleDecoder.read)
+            return read.map { JPEGChromaPrediction.holds(for: $0.0) } ?? false
         }
         #expect(try !expected("progressive-photo.jpg"))
         #expect(try expected("progressive-soft.jpg"))

@@ -36,14 +36,9 @@ enum JPEGChromaPrediction {
         factors.count == 3 && factors[0] == (2, 2) && factors.dropFirst().allSatisfy { $0 == (1, 1) }
     }
 
-    /// Whether `prefix`, a 4:2:0 file's start cut after its DC (closed with an end-of-image marker), is one whose
-    /// chroma this predicts within ``acceptedError`` (``expectedError(chroma:luma:)``) for both chroma planes.
-    static func holds(forPrefix prefix: UnsafeRawBufferPointer) -> Bool {
-        JPEGEighthScaleDecoder.read(prefix).map { holds(for: $0.0) } ?? false
-    }
-
-    /// Whether `frame`, read from a 4:2:0 file's start cut after its DC, is one whose chroma this predicts within
-    /// ``acceptedError`` for both chroma planes.
+    /// Whether `frame`, read from a 4:2:0 file's start cut after its DC (closed with an end-of-image marker), is
+    /// one whose chroma this predicts within ``acceptedError`` (``expectedError(chroma:luma:)``) for both chroma
+    /// planes.
     static func holds(for frame: JPEGEighthScaleDecoder.Frame) -> Bool {
         guard applies(toSampling: frame.components.map { ($0.h, $0.v) }),
               frame.components.allSatisfy({ $0.knownBit != nil }) else { return false }
