@@ -9,7 +9,7 @@ final class JPEGHuffmanTable: Sendable {
 
     /// For each 9-bit prefix of the input: the symbol in the high byte and the code's length in the low byte, or
     /// length 0 when the code is longer.
-    private let lookup: [UInt16]
+    let lookup: [UInt16]
     /// For lengths 1…16: the largest code of that length, or -1 when there is none.
     private let maximumCode: [Int]
     /// For lengths 1…16: the index in `symbols` of the first code of that length, minus that code.
