@@ -17,33 +17,57 @@ enum JPEGEighthScaleImage {
         }
         let isRGB = frame.components.count == 3 && storesRGB(frame, tables: tables)
         let converter = YCbCrToRGB.shared
-        // For each component: output column x reads sample x * step / maxH of the row.
-        let steps = zip(frame.components, planes).map { component, plane in component.h * plane.perBlock }
+        // Where each output column reads each plane's row (x * step / maxH), worked out once rather than divided
+        // per pixel: `columns[component * width + x]`.
+        var columns: [Int] = []
+        columns.reserveCapacity(width * planes.count)
+        for (component, plane) in zip(frame.components, planes) {
+            let step = component.h * plane.perBlock
+            columns += (0..<width).map { $0 * step / frame.maxH }
+        }
+        // Each plane's first sample row for output row y.
+        let rowStarts = zip(frame.components, planes).map { component, plane in
+            (0..<height).map { y in (y * component.v * plane.perBlock / frame.maxV) * plane.stride }
+        }
+        // The loop below reads without bounds checks: every plane must hold its last row's last column.
+        for index in planes.indices {
+            guard let lastRow = rowStarts[index].last, let lastColumn = columns[(index * width)..<((index + 1) * width)].last,
+                  lastRow + lastColumn < planes[index].values.count else { return nil }
+        }
+        let none: [UInt8] = []
         return try? PixelBuffer(width: width, height: height) { destination in
-            var offset = 0
-            for y in 0..<height {
-                let rows = zip(frame.components, planes).map { component, plane in
-                    (y * component.v * plane.perBlock / frame.maxV) * plane.stride
-                }
-                if frame.components.count == 1 {
-                    for x in 0..<width {
-                        let gray = planes[0].values[rows[0] + x * steps[0] / frame.maxH]
-                        destination.storeBytes(of: (UInt32(gray) * 0x01_01_01 | 0xFF00_0000).littleEndian, toByteOffset: offset,
-                                               as: UInt32.self)
-                        offset += 4
+            let output = destination.bindMemory(to: UInt8.self).baseAddress!
+            planes[0].values.withUnsafeBufferPointer { first in
+                (planes.count == 3 ? planes[1].values : none).withUnsafeBufferPointer { second in
+                    (planes.count == 3 ? planes[2].values : none).withUnsafeBufferPointer { third in
+                        columns.withUnsafeBufferPointer { columns in
+                            for y in 0..<height {
+                                let row = output + y * width * 4
+                                let one = first.baseAddress! + rowStarts[0][y]
+                                if planes.count == 1 {
+                                    for x in 0..<width {
+                                        let gray = one[columns[x]]
+                                        row[x * 4] = gray
+                                        row[x * 4 + 1] = gray
+                                        row[x * 4 + 2] = gray
+                                        row[x * 4 + 3] = 255
+                                    }
+                                    continue
+                                }
+                                let two = second.baseAddress! + rowStarts[1][y]
+                                let three = third.baseAddress! + rowStarts[2][y]
+                                for x in 0..<width {
+                                    let a = one[columns[x]], b = two[columns[width + x]]
+                                    let c = three[columns[2 * width + x]]
+                                    let rgb = isRGB ? (a, b, c) : converter.convert(a, b, c)
+                                    row[x * 4] = rgb.0
+                                    row[x * 4 + 1] = rgb.1
+                                    row[x * 4 + 2] = rgb.2
+                                    row[x * 4 + 3] = 255
+                                }
+                            }
+                        }
                     }
-                    continue
-                }
-                for x in 0..<width {
-                    let first = planes[0].values[rows[0] + x * steps[0] / frame.maxH]
-                    let second = planes[1].values[rows[1] + x * steps[1] / frame.maxH]
-                    let third = planes[2].values[rows[2] + x * steps[2] / frame.maxH]
-                    let rgb = isRGB ? (first, second, third) : converter.convert(first, second, third)
-                    destination[offset] = rgb.0
-                    destination[offset + 1] = rgb.1
-                    destination[offset + 2] = rgb.2
-                    destination[offset + 3] = 255
-                    offset += 4
                 }
             }
         }
