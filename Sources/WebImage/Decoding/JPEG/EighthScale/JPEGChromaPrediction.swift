@@ -84,21 +84,26 @@ enum JPEGChromaPrediction {
         guard let grid = Grid(chroma: chroma, luma: luma) else { return .infinity }
         let wide = grid.wide / 2, high = grid.high / 2
         guard wide > 0, high > 0 else { return .infinity }
-        var lumaQuarters = [Double](repeating: 0, count: wide * high * 4)
-        var chromaQuarters = [Double](repeating: 0, count: wide * high * 4)
-        var chromaMeans = [Double](repeating: 0, count: wide * high)
-        for group in 0..<(wide * high) {
-            let groupX = group % wide, groupY = group / wide
-            var sum = 0.0
-            for quarter in 0..<4 {
-                let block = (groupY * 2 + quarter / 2) * grid.wide + groupX * 2 + quarter % 2
-                // The block's luma mean, from the luma under its four quarters.
-                lumaQuarters[group * 4 + quarter] = (grid.lumaQuarters[block * 4] + grid.lumaQuarters[block * 4 + 1]
-                    + grid.lumaQuarters[block * 4 + 2] + grid.lumaQuarters[block * 4 + 3]) / 4
-                chromaQuarters[group * 4 + quarter] = grid.chromaMeans[block]
-                sum += grid.chromaMeans[block]
+        var chromaQuarters: [Double] = [], chromaMeans: [Double] = []
+        let lumaQuarters = doubles(wide * high * 4) { lumaQuarters in
+            chromaQuarters = doubles(wide * high * 4) { chromaQuarters in
+                chromaMeans = doubles(wide * high) { chromaMeans in
+                    for group in 0..<(wide * high) {
+                        let groupX = group % wide, groupY = group / wide
+                        var sum = 0.0
+                        for quarter in 0..<4 {
+                            let block = (groupY * 2 + quarter / 2) * grid.wide + groupX * 2 + quarter % 2
+                            // The block's luma mean, from the luma under its four quarters.
+                            lumaQuarters[group * 4 + quarter] = (grid.lumaQuarters[block * 4]
+                                + grid.lumaQuarters[block * 4 + 1] + grid.lumaQuarters[block * 4 + 2]
+                                + grid.lumaQuarters[block * 4 + 3]) / 4
+                            chromaQuarters[group * 4 + quarter] = grid.chromaMeans[block]
+                            sum += grid.chromaMeans[block]
+                        }
+                        chromaMeans[group] = sum / 4
+                    }
+                }
             }
-            chromaMeans[group] = sum / 4
         }
         let predicted = predict(lumaQuarters: lumaQuarters, chromaMeans: chromaMeans, wide: wide, high: high)
         let squares = zip(predicted, chromaQuarters).reduce(0.0) { $0 + ($1.0 - $1.1) * ($1.0 - $1.1) }
@@ -124,11 +129,10 @@ enum JPEGChromaPrediction {
                   !chroma.quantizer.isEmpty, !luma.quantizer.isEmpty else { return nil }
             // A block's mean is its DC times its quantizer over 8.
             let chromaScale = Double(chroma.quantizer[0]) / 8, lumaScale = Double(luma.quantizer[0]) / 8
-            var quarters = [Double](repeating: 0, count: wide * high * 4)
-            var chromas = [Double](repeating: 0, count: wide * high)
             let (wide, high) = (wide, high)
-            quarters.withUnsafeMutableBufferPointer { quarters in
-                chromas.withUnsafeMutableBufferPointer { chromas in
+            var chromas: [Double] = []
+            let quarters = JPEGChromaPrediction.doubles(wide * high * 4) { quarters in
+                chromas = JPEGChromaPrediction.doubles(wide * high) { chromas in
                     luma.dc.withUnsafeBufferPointer { lumaDC in
                         chroma.dc.withUnsafeBufferPointer { chromaDC in
                             for blockY in 0..<high {
@@ -159,81 +163,77 @@ enum JPEGChromaPrediction {
     /// luma under each quarter.
     private static func predict(lumaQuarters: [Double], chromaMeans: [Double], wide: Int, high: Int) -> [Double] {
         let count = wide * high
-        var lumaMeans = [Double](repeating: 0, count: count)
-        var lumaSquares = [Double](repeating: 0, count: count)
-        var products = [Double](repeating: 0, count: count)
-        lumaQuarters.withUnsafeBufferPointer { quarters in
-            for block in 0..<count {
-                let mean = (quarters[block * 4] + quarters[block * 4 + 1] + quarters[block * 4 + 2]
-                    + quarters[block * 4 + 3]) / 4
-                lumaMeans[block] = mean
-                lumaSquares[block] = mean * mean
-                products[block] = mean * chromaMeans[block]
+        let lumaMeans = doubles(count) { means in
+            lumaQuarters.withUnsafeBufferPointer { quarters in
+                for block in 0..<count {
+                    means[block] = (quarters[block * 4] + quarters[block * 4 + 1] + quarters[block * 4 + 2]
+                        + quarters[block * 4 + 3]) / 4
+                }
             }
         }
         // The least-squares slope of chroma against luma over each block's 3×3 neighbourhood (edges repeated),
-        // from the neighbourhood sums of L, C, L² and LC, shrunk by the flat-luma variance.
-        let sumL = boxSums(lumaMeans, wide: wide, high: high), sumC = boxSums(chromaMeans, wide: wide, high: high)
-        let sumLL = boxSums(lumaSquares, wide: wide, high: high), sumLC = boxSums(products, wide: wide, high: high)
+        // from the neighbourhood sums of L, C, L² and LC, shrunk by the flat-luma variance. The four are summed
+        // together, along each row first (`rows`), and down three rows where the slope is taken.
+        let rows = [SIMD4<Double>](unsafeUninitializedCapacity: count) { rows, initialized in
+            lumaMeans.withUnsafeBufferPointer { luma in
+                chromaMeans.withUnsafeBufferPointer { chroma in
+                    func terms(_ index: Int) -> SIMD4<Double> {
+                        let l = luma[index], c = chroma[index]
+                        return SIMD4(l, c, l * l, l * c)
+                    }
+                    for y in 0..<high {
+                        let row = y * wide
+                        for x in 0..<wide {
+                            rows[row + x] = terms(row + max(x - 1, 0)) + terms(row + x) + terms(row + min(x + 1, wide - 1))
+                        }
+                    }
+                }
+            }
+            initialized = count
+        }
         // Locals, not the statics, inside the loops (a global's lazy-initialisation check on every access).
         let weight = gradientWeight, flat = flatLumaVariance
-        var result = [Double](repeating: 0, count: count * 4)
-        result.withUnsafeMutableBufferPointer { out in
+        return doubles(count * 4) { out in
             lumaQuarters.withUnsafeBufferPointer { quarters in
                 lumaMeans.withUnsafeBufferPointer { luma in
                     chromaMeans.withUnsafeBufferPointer { chroma in
-                        for blockY in 0..<high {
-                            let above = max(blockY - 1, 0) * wide, below = min(blockY + 1, high - 1) * wide
-                            for blockX in 0..<wide {
-                                let block = blockY * wide + blockX
-                                let left = blockY * wide + max(blockX - 1, 0)
-                                let right = blockY * wide + min(blockX + 1, wide - 1)
-                                let covariance = sumLC[block] - sumL[block] * sumC[block] / 9
-                                let variance = sumLL[block] - sumL[block] * sumL[block] / 9
-                                // Rounding can take a flat neighbourhood's variance just below zero.
-                                let slope = covariance / (max(variance, 0) + flat)
-                                // Half the neighbours' difference across the block, less what luma's explains.
-                                let acrossX = ((chroma[right] - chroma[left]) - slope * (luma[right] - luma[left])) / 2
-                                let acrossY = ((chroma[below + blockX] - chroma[above + blockX])
-                                    - slope * (luma[below + blockX] - luma[above + blockX])) / 2
-                                let tilt = weight * acrossX, lean = weight * acrossY
-                                let base = chroma[block] - slope * luma[block]
-                                out[block * 4] = base + slope * quarters[block * 4] - tilt - lean
-                                out[block * 4 + 1] = base + slope * quarters[block * 4 + 1] + tilt - lean
-                                out[block * 4 + 2] = base + slope * quarters[block * 4 + 2] - tilt + lean
-                                out[block * 4 + 3] = base + slope * quarters[block * 4 + 3] + tilt + lean
+                        rows.withUnsafeBufferPointer { rows in
+                            for blockY in 0..<high {
+                                let above = max(blockY - 1, 0) * wide, below = min(blockY + 1, high - 1) * wide
+                                for blockX in 0..<wide {
+                                    let block = blockY * wide + blockX
+                                    let left = blockY * wide + max(blockX - 1, 0)
+                                    let right = blockY * wide + min(blockX + 1, wide - 1)
+                                    let sums = rows[above + blockX] + rows[block] + rows[below + blockX]
+                                    // Covariance over variance, both times nine (one division a block, not three).
+                                    let covariance = 9 * sums.w - sums.x * sums.y
+                                    let variance = 9 * sums.z - sums.x * sums.x
+                                    // Rounding can take a flat neighbourhood's variance just below zero.
+                                    let slope = covariance / (max(variance, 0) + 9 * flat)
+                                    // Half the neighbours' difference across the block, less what luma's explains.
+                                    let acrossX = ((chroma[right] - chroma[left]) - slope * (luma[right] - luma[left])) / 2
+                                    let acrossY = ((chroma[below + blockX] - chroma[above + blockX])
+                                        - slope * (luma[below + blockX] - luma[above + blockX])) / 2
+                                    let tilt = weight * acrossX, lean = weight * acrossY
+                                    let base = chroma[block] - slope * luma[block]
+                                    out[block * 4] = base + slope * quarters[block * 4] - tilt - lean
+                                    out[block * 4 + 1] = base + slope * quarters[block * 4 + 1] + tilt - lean
+                                    out[block * 4 + 2] = base + slope * quarters[block * 4 + 2] - tilt + lean
+                                    out[block * 4 + 3] = base + slope * quarters[block * 4 + 3] + tilt + lean
+                                }
                             }
                         }
                     }
                 }
             }
         }
-        return result
     }
 
-    /// Each cell's sum over its 3×3 neighbourhood in a `wide`×`high` grid, edges repeated.
-    private static func boxSums(_ values: [Double], wide: Int, high: Int) -> [Double] {
-        var rows = [Double](repeating: 0, count: values.count)
-        var sums = [Double](repeating: 0, count: values.count)
-        values.withUnsafeBufferPointer { values in
-            rows.withUnsafeMutableBufferPointer { rows in
-                for y in 0..<high {
-                    let row = y * wide
-                    for x in 0..<wide {
-                        rows[row + x] = values[row + max(x - 1, 0)] + values[row + x]
-                            + values[row + min(x + 1, wide - 1)]
-                    }
-                }
-            }
+    /// `count` values, each written by `fill` (no zeroing first: these grids are megabytes, built per request).
+    private static func doubles(_ count: Int, _ fill: (UnsafeMutableBufferPointer<Double>) -> Void) -> [Double] {
+        [Double](unsafeUninitializedCapacity: count) { buffer, initialized in
+            fill(buffer)
+            initialized = count
         }
-        rows.withUnsafeBufferPointer { rows in
-            sums.withUnsafeMutableBufferPointer { sums in
-                for y in 0..<high {
-                    let above = max(y - 1, 0) * wide, row = y * wide, below = min(y + 1, high - 1) * wide
-                    for x in 0..<wide { sums[row + x] = rows[above + x] + rows[row + x] + rows[below + x] }
-                }
-            }
-        }
-        return sums
     }
 }
