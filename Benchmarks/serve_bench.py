@@ -11,8 +11,9 @@ a static file. Prints one JSON line per result (requests/s, p50 and p99 latency,
 The distinct-URL rows of `webimage serve` and thumbor alternate, three runs each, and report medians. Beside them,
 the decoder's floor: BENCH (WebImageBenchmarks) times one request's scaled decode and encode on one core, through
 our coders and through TurboJPEG directly, and the floor is the requests/s those times allow on the cores that wrk
-and the origin nginx leave (their CPU time read from /proc during our runs). The origin's access log says how many
-of each source's bytes it sent.
+and the origin nginx leave (their CPU time read from /proc during our runs). For a progressive source our server
+stopped reading early, a second floor times the prefix it read (cut at the last whole scan), both sides on the same
+bytes. The origin's access log says how many of each source's bytes it sent.
 """
 import json
 import os
@@ -227,6 +228,44 @@ def floor_times(name, width):
     return {row["impl"]: row["value"] for row in map(json.loads, output.splitlines())}
 
 
+def scan_ends(path):
+    """Where each scan's entropy-coded data of the JPEG at `path` ends (the offset of the marker after it), if its
+    frame is progressive (SOF2); [] otherwise."""
+    with open(path, "rb") as handle:
+        data = handle.read()
+    ends, position, progressive = [], 2, False
+    while position + 4 <= len(data) and data[position] == 0xFF:
+        marker = data[position + 1]
+        if marker == 0xD9:
+            break
+        length = data[position + 2] << 8 | data[position + 3]
+        progressive |= marker == 0xC2
+        position += 2 + length
+        if marker == 0xDA:
+            # The data runs to the next marker that is not a stuffed zero or a restart marker.
+            while position + 1 < len(data) and not (data[position] == 0xFF and data[position + 1] != 0
+                                                     and not 0xD0 <= data[position + 1] <= 0xD7):
+                position += 1
+            ends.append(position)
+    return ends if progressive else []
+
+
+def prefix_floor_times(name, width, bytes_read):
+    """For a progressive source a server stopped reading early: the floor on the prefix it read (cut at the last
+    scan that ended within `bytes_read`, closed with an end-of-image marker), as (prefix bytes, {impl: ms}), or
+    None when the file is not progressive or was read to its last scan."""
+    path = os.path.join(WWW, name)
+    ends = [end for end in scan_ends(path) if end <= bytes_read]
+    if not ends or ends[-1] == scan_ends(path)[-1]:
+        return None
+    with open(path, "rb") as handle:
+        prefix = handle.read(ends[-1]) + b"\xff\xd9"
+    prefix_name = "prefix-" + name
+    with open(os.path.join(WWW, prefix_name), "wb") as handle:
+        handle.write(prefix)
+    return len(prefix), floor_times(prefix_name, width)
+
+
 def median(values):
     values = sorted(values)
     return values[len(values) // 2]
@@ -326,6 +365,18 @@ def main():
                                   "impl": f"decoder's floor: {impl}, {ms:.2f} ms a request on one core, "
                                           f"on the {left:.2f} cores wrk and nginx left",
                                   "value": left * 1000 / ms, "unit": "req/s"}, ensure_ascii=False))
+            # A progressive source our server stopped reading early: the floor on the bytes it read too (every
+            # server idle again), ours and TurboJPEG on the same prefix.
+            ours_read = median([bytes_sent for _, bytes_sent in runs[OURS]])
+            prefix = prefix_floor_times(name, width, ours_read) if ext == "jpg" else None
+            if prefix is not None:
+                prefix_size, prefix_floors = prefix
+                for impl, ms in prefix_floors.items():
+                    print(json.dumps({"suite": "serve", "name": f"{case}, distinct URLs: requests/s",
+                                      "impl": f"decoder's floor on the {prefix_size}-byte prefix our server read: "
+                                              f"{impl}, {ms:.2f} ms a request on one core, on the {left:.2f} cores "
+                                              "wrk and nginx left",
+                                      "value": left * 1000 / ms, "unit": "req/s"}, ensure_ascii=False))
             print(json.dumps({"suite": "serve", "name": f"{case}, distinct URLs: CPU left idle during our runs",
                               "impl": OURS, "value": 100 * idle, "unit": "%"}, ensure_ascii=False))
             size = os.path.getsize(os.path.join(WWW, name))
