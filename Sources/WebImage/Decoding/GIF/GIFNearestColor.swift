@@ -15,6 +15,8 @@ struct GIFNearestColor {
     private let byGreen: [Entry]
     /// For each green value, the first position in ``byGreen`` whose green is at least that value.
     private let firstWithGreen: [Int32]
+    /// For each colour index, its position in ``byGreen``.
+    private let positionOfIndex: [Int32]
     private let redWeight: Int32, greenWeight: Int32, blueWeight: Int32
 
     /// Prepares searches among `colors` (channels 0–255) weighing squared channel differences by `weights`.
@@ -28,15 +30,27 @@ struct GIFNearestColor {
             while position > 0 && sorted[position - 1].g >= green { position -= 1 }
             firstWithGreen[green] = Int32(position)
         }
+        var positionOfIndex = [Int32](repeating: 0, count: sorted.count)
+        for (position, entry) in sorted.enumerated() { positionOfIndex[Int(entry.index)] = Int32(position) }
         byGreen = sorted
+        self.positionOfIndex = positionOfIndex
         self.firstWithGreen = firstWithGreen
         (redWeight, greenWeight, blueWeight) = weights
     }
 
     /// The index of the colour nearest to (`r`, `g`, `b`), each 0–255; 0 when there are no colours.
-    func nearest(_ r: Int, _ g: Int, _ b: Int) -> Int {
+    ///
+    /// `guess`, a colour index likely to be the answer (the one a k-means round gave the same cell last time),
+    /// only makes the search shorter: the walk starts with its distance as the one to beat, so it stops sooner.
+    /// The answer is the same with any guess or none.
+    func nearest(_ r: Int, _ g: Int, _ b: Int, guess: Int? = nil) -> Int {
         let r = Int32(r), g = Int32(g), b = Int32(b)
         var best: Int32 = 0, bestDistance = Int32.max
+        if let guess, let position = positionOfIndex.indices.contains(guess) ? Int(positionOfIndex[guess]) : nil {
+            let entry = byGreen[position]
+            let dr = entry.r &- r, dg = entry.g &- g, db = entry.b &- b
+            (best, bestDistance) = (entry.index, redWeight &* dr &* dr &+ greenWeight &* dg &* dg &+ blueWeight &* db &* db)
+        }
         byGreen.withUnsafeBufferPointer { colors in
             /// Weighs `entry` in; `false` once its green alone is too far for it or anything beyond it to win
             /// (equal is not too far: it may still win on index).
