@@ -41,17 +41,20 @@ import Testing
     func guessesChangeNothing(_ which: Int) {
         let palette = Self.palettes[which].colors
         var random = Generator(state: UInt64(which) + 7)
-        let search = GIFNearestColor(palette.map { (Int($0.r), Int($0.g), Int($0.b)) }, weights: (1, 1, 1))
-        var mismatches = 0
-        for _ in 0..<4_000 {
-            let (r, g, b) = (Int.random(in: 0...255, using: &random), Int.random(in: 0...255, using: &random),
-                             Int.random(in: 0...255, using: &random))
-            let expected = Self.exhaustiveNearest(r, g, b, in: palette, weights: (1, 1, 1))
-            // The right answer, any colour (ties with the answer among them), and indices that name no colour.
-            let guesses = [expected, Int.random(in: 0..<palette.count, using: &random), -1, palette.count]
-            for guess in guesses where search.nearest(r, g, b, guess: guess) != expected { mismatches += 1 }
+        for weights in [(3, 4, 2), (1, 1, 1)] {
+            let search = GIFNearestColor(palette.map { (Int($0.r), Int($0.g), Int($0.b)) },
+                                         weights: (Int32(weights.0), Int32(weights.1), Int32(weights.2)))
+            var mismatches = 0
+            for _ in 0..<4_000 {
+                let (r, g, b) = (Int.random(in: 0...255, using: &random), Int.random(in: 0...255, using: &random),
+                                 Int.random(in: 0...255, using: &random))
+                let expected = Self.exhaustiveNearest(r, g, b, in: palette, weights: weights)
+                // The right answer, any colour (ties with the answer among them), and indices that name no colour.
+                let guesses = [expected, Int.random(in: 0..<palette.count, using: &random), -1, palette.count]
+                for guess in guesses where search.nearest(r, g, b, guess: guess) != expected { mismatches += 1 }
+            }
+            #expect(mismatches == 0, "\(Self.palettes[which].name), weights \(weights)")
         }
-        #expect(mismatches == 0, "\(Self.palettes[which].name)")
     }
 
     private struct Generator: RandomNumberGenerator {

@@ -8,6 +8,8 @@ struct GIFColorMapper {
     private let search: GIFNearestColor
     /// The palette index for each 6-bit cell, or -1 when not searched yet.
     private var nearestInCell: [Int16]
+    /// The index ``nearest(_:_:_:)`` last returned.
+    private var lastFound = 0
 
     init(palette: [GIFIndexedImage.Color]) {
         self.palette = palette
@@ -76,13 +78,19 @@ struct GIFColorMapper {
         next[slot + 3] += error
     }
 
-    /// The palette index closest to (`r`, `g`, `b`), by the cell the colour falls in.
+    /// The palette index closest to (`r`, `g`, `b`), by the cell the colour falls in. A cell searched for the
+    /// first time starts from the last answer given (neighbouring pixels are usually near in colour), which only
+    /// shortens the search.
     private mutating func nearest(_ r: Int, _ g: Int, _ b: Int) -> Int {
         let cell = (r >> 2) << 12 | (g >> 2) << 6 | b >> 2
         let known = nearestInCell[cell]
-        if known >= 0 { return Int(known) }
-        let found = search.nearest((r >> 2) << 2 | 2, (g >> 2) << 2 | 2, (b >> 2) << 2 | 2)
+        if known >= 0 {
+            lastFound = Int(known)
+            return lastFound
+        }
+        let found = search.nearest((r >> 2) << 2 | 2, (g >> 2) << 2 | 2, (b >> 2) << 2 | 2, guess: lastFound)
         nearestInCell[cell] = Int16(found)
+        lastFound = found
         return found
     }
 }

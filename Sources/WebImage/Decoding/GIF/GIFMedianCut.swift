@@ -10,8 +10,6 @@ enum GIFMedianCut {
     private struct Cell {
         var count = 0
         var red = 0, green = 0, blue = 0
-        /// ``mean``, kept once the cell is complete: the split sorts compare it for every pair they look at.
-        var channels: (Int, Int, Int) = (0, 0, 0)
 
         var mean: (Int, Int, Int) { (red / count, green / count, blue / count) }
     }
@@ -44,7 +42,6 @@ enum GIFMedianCut {
             }
         }
         var cells = histogram.filter { $0.count > 0 }
-        for index in cells.indices { cells[index].channels = cells[index].mean }
         guard !cells.isEmpty else { return [GIFIndexedImage.Color(r: 0, g: 0, b: 0)] }
 
         var boxes = [makeBox(cells.indices, cells: cells)]
@@ -62,24 +59,20 @@ enum GIFMedianCut {
             }
             return sum.mean
         }
-        // Each cell's colour so far: its box's, then the last round's nearest (the search's guess).
-        var nearest = [Int](repeating: 0, count: cells.count)
-        for (index, box) in boxes.enumerated() {
-            for cell in box.cells { nearest[cell] = index }
-        }
-        for _ in 0..<2 { palette = refine(palette, cells: cells, nearest: &nearest) }
+        for _ in 0..<2 { palette = refine(palette, cells: cells) }
         return palette.map { GIFIndexedImage.Color(r: UInt8($0.0), g: UInt8($0.1), b: UInt8($0.2)) }
     }
 
     private static func channel(_ cell: Cell, _ channel: Int) -> Int {
-        channel == 0 ? cell.channels.0 : channel == 1 ? cell.channels.1 : cell.channels.2
+        let mean = cell.mean
+        return channel == 0 ? mean.0 : channel == 1 ? mean.1 : mean.2
     }
 
     private static func makeBox(_ cellRange: Range<Int>, cells: [Cell]) -> Box {
         var low = [255, 255, 255], high = [0, 0, 0], count = 0
         for cell in cells[cellRange] {
             count += cell.count
-            let mean = cell.channels
+            let mean = cell.mean
             for (channel, value) in [mean.0, mean.1, mean.2].enumerated() {
                 low[channel] = min(low[channel], value)
                 high[channel] = max(high[channel], value)
@@ -111,14 +104,12 @@ enum GIFMedianCut {
     }
 
     /// One k-means round: every cell goes to its nearest colour; each colour moves to the mean of its cells.
-    /// `nearest` holds each cell's colour from before (a guess that shortens its search) and gets this round's.
-    private static func refine(_ palette: [(Int, Int, Int)], cells: [Cell], nearest: inout [Int]) -> [(Int, Int, Int)] {
+    private static func refine(_ palette: [(Int, Int, Int)], cells: [Cell]) -> [(Int, Int, Int)] {
         let search = GIFNearestColor(palette.map { (r: $0.0, g: $0.1, b: $0.2) }, weights: (1, 1, 1))
         var sums = [Cell](repeating: Cell(), count: palette.count)
-        for (index, cell) in cells.enumerated() {
-            let (r, g, b) = cell.channels
-            let best = search.nearest(r, g, b, guess: nearest[index])
-            nearest[index] = best
+        for cell in cells {
+            let (r, g, b) = cell.mean
+            let best = search.nearest(r, g, b)
             sums[best].count += cell.count
             sums[best].red += cell.red
             sums[best].green += cell.green

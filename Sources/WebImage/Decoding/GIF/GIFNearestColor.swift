@@ -40,7 +40,7 @@ struct GIFNearestColor {
 
     /// The index of the colour nearest to (`r`, `g`, `b`), each 0–255; 0 when there are no colours.
     ///
-    /// `guess`, a colour index likely to be the answer (the one a k-means round gave the same cell last time),
+    /// `guess`, a colour index likely to be the answer (the colour mapper passes the one it gave the last pixel),
     /// only makes the search shorter: the walk starts with its distance as the one to beat, so it stops sooner.
     /// The answer is the same with any guess or none.
     func nearest(_ r: Int, _ g: Int, _ b: Int, guess: Int? = nil) -> Int {
