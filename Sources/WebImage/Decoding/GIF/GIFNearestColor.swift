@@ -49,7 +49,8 @@ struct GIFNearestColor {
         if let guess, let position = positionOfIndex.indices.contains(guess) ? Int(positionOfIndex[guess]) : nil {
             let entry = byGreen[position]
             let dr = entry.r &- r, dg = entry.g &- g, db = entry.b &- b
-            (best, bestDistance) = (entry.index, redWeight &* dr &* dr &+ greenWeight &* dg &* dg &+ blueWeight &* db &* db)
+            best = entry.index
+            bestDistance = redWeight &* dr &* dr &+ greenWeight &* dg &* dg &+ blueWeight &* db &* db
         }
         byGreen.withUnsafeBufferPointer { colors in
             /// Weighs `entry` in; `false` once its green alone is too far for it or anything beyond it to win

@@ -184,7 +184,8 @@ enum JPEGChromaPrediction {
                     for y in 0..<high {
                         let row = y * wide
                         for x in 0..<wide {
-                            rows[row + x] = terms(row + max(x - 1, 0)) + terms(row + x) + terms(row + min(x + 1, wide - 1))
+                            rows[row + x] = terms(row + max(x - 1, 0)) + terms(row + x)
+                                + terms(row + min(x + 1, wide - 1))
                         }
                     }
                 }
@@ -211,7 +212,8 @@ enum JPEGChromaPrediction {
                                     // Rounding can take a flat neighbourhood's variance just below zero.
                                     let slope = covariance / (max(variance, 0) + 9 * flat)
                                     // Half the neighbours' difference across the block, less what luma's explains.
-                                    let acrossX = ((chroma[right] - chroma[left]) - slope * (luma[right] - luma[left])) / 2
+                                    let acrossX = ((chroma[right] - chroma[left])
+                                        - slope * (luma[right] - luma[left])) / 2
                                     let acrossY = ((chroma[below + blockX] - chroma[above + blockX])
                                         - slope * (luma[below + blockX] - luma[above + blockX])) / 2
                                     let tilt = weight * acrossX, lean = weight * acrossY

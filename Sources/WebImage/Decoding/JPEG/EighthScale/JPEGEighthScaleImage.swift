@@ -31,7 +31,8 @@ enum JPEGEighthScaleImage {
         }
         // The loop below reads without bounds checks: every plane must hold its last row's last column.
         for index in planes.indices {
-            guard let lastRow = rowStarts[index].last, let lastColumn = columns[(index * width)..<((index + 1) * width)].last,
+            guard let lastRow = rowStarts[index].last,
+                  let lastColumn = columns[(index * width)..<((index + 1) * width)].last,
                   lastRow + lastColumn < planes[index].values.count else { return nil }
         }
         let none: [UInt8] = []
