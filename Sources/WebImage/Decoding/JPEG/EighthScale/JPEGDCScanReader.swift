@@ -4,7 +4,8 @@
 /// Every block of the image passes through here once per DC scan (a 12 MP 4:2:0 file has 281 000), so the loop
 /// is laid out ahead of it: all members' planes in one buffer, each block of a unit (an MCU, or one block of a
 /// lone component) as its member and its offset from the unit's corner, and the members' 9-bit Huffman lookups
-/// side by side. The loop then only adds offsets, with no array of arrays, class reference or overflow check in it.
+/// side by side. The loop then only adds offsets: no array of arrays, class reference or overflow check on its
+/// common path (a Huffman code longer than 9 bits goes through its table object).
 enum JPEGDCScanReader {
     /// Reads the scan of `members` into their DC planes; `false` when the data is damaged.
     static func read(_ members: [Int], tables: [JPEGHuffmanTable?], refining: Bool, al: Int,
