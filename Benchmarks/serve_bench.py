@@ -255,8 +255,9 @@ def prefix_floor_times(name, width, bytes_read):
     scan that ended within `bytes_read`, closed with an end-of-image marker), as (prefix bytes, {impl: ms}), or
     None when the file is not progressive or was read to its last scan."""
     path = os.path.join(WWW, name)
-    ends = [end for end in scan_ends(path) if end <= bytes_read]
-    if not ends or ends[-1] == scan_ends(path)[-1]:
+    every = scan_ends(path)
+    ends = [end for end in every if end <= bytes_read]
+    if not ends or ends[-1] == every[-1]:
         return None
     with open(path, "rb") as handle:
         prefix = handle.read(ends[-1]) + b"\xff\xd9"

@@ -20,27 +20,27 @@ import Testing
 
     @Test("any colour, either weighting, finds what an exhaustive search finds", arguments: palettes.indices)
     func searchIsExhaustive(_ which: Int) {
-        let palette = Self.palettes[which].colors
-        var random = Generator(state: UInt64(which) + 99)
-        for weights in [(3, 4, 2), (1, 1, 1)] {
-            let search = GIFNearestColor(palette.map { (Int($0.r), Int($0.g), Int($0.b)) },
-                                         weights: (Int32(weights.0), Int32(weights.1), Int32(weights.2)))
-            var mismatches = 0
-            for _ in 0..<4_000 {
-                let (r, g, b) = (Int.random(in: 0...255, using: &random), Int.random(in: 0...255, using: &random),
-                                 Int.random(in: 0...255, using: &random))
-                if search.nearest(r, g, b) != Self.exhaustiveNearest(r, g, b, in: palette, weights: weights) {
-                    mismatches += 1
-                }
-            }
-            #expect(mismatches == 0, "\(Self.palettes[which].name), weights \(weights)")
-        }
+        Self.expectExhaustive(which, seed: 99) { search, r, g, b, _, _ in [search.nearest(r, g, b)] }
     }
 
     @Test("a guess, right or wrong or out of range, changes nothing in the answer", arguments: palettes.indices)
     func guessesChangeNothing(_ which: Int) {
-        let palette = Self.palettes[which].colors
-        var random = Generator(state: UInt64(which) + 7)
+        Self.expectExhaustive(which, seed: 7) { search, r, g, b, expected, random in
+            // The right answer, any colour (ties with the answer among them), and indices that name no colour.
+            let count = Self.palettes[which].colors.count
+            let guesses = [expected, Int.random(in: 0..<count, using: &random), -1, count]
+            return guesses.map { search.nearest(r, g, b, guess: $0) }
+        }
+    }
+
+    /// For 4 000 random colours under each weighting, expects every answer `answers` gives for a colour (from a
+    /// search among palette `which`) to be what an exhaustive search finds.
+    private static func expectExhaustive(
+        _ which: Int, seed: UInt64,
+        _ answers: (GIFNearestColor, Int, Int, Int, _ expected: Int, inout Generator) -> [Int]
+    ) {
+        let palette = palettes[which].colors
+        var random = Generator(state: UInt64(which) + seed)
         for weights in [(3, 4, 2), (1, 1, 1)] {
             let search = GIFNearestColor(palette.map { (Int($0.r), Int($0.g), Int($0.b)) },
                                          weights: (Int32(weights.0), Int32(weights.1), Int32(weights.2)))
@@ -48,12 +48,10 @@ import Testing
             for _ in 0..<4_000 {
                 let (r, g, b) = (Int.random(in: 0...255, using: &random), Int.random(in: 0...255, using: &random),
                                  Int.random(in: 0...255, using: &random))
-                let expected = Self.exhaustiveNearest(r, g, b, in: palette, weights: weights)
-                // The right answer, any colour (ties with the answer among them), and indices that name no colour.
-                let guesses = [expected, Int.random(in: 0..<palette.count, using: &random), -1, palette.count]
-                for guess in guesses where search.nearest(r, g, b, guess: guess) != expected { mismatches += 1 }
+                let expected = exhaustiveNearest(r, g, b, in: palette, weights: weights)
+                mismatches += answers(search, r, g, b, expected, &random).filter { $0 != expected }.count
             }
-            #expect(mismatches == 0, "\(Self.palettes[which].name), weights \(weights)")
+            #expect(mismatches == 0, "\(palettes[which].name), weights \(weights)")
         }
     }
 
