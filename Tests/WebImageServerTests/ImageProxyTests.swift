@@ -52,6 +52,23 @@ import WebImage
         }
     }
 
+    /// A request that found no result, then reached the render service only after the rendering that stored the
+    /// result had ended, is answered from memory: no second download, no second rendering.
+    @Test func aLateRequestForAResultJustStoredIsNotRenderedAgain() async throws {
+        try await ProxyHarness.with { harness in
+            let path = harness.plainPath(["rs:fill:64:48"], "photo.jpg")
+            let first = await harness.get(path)
+            #expect(first.status == 200 && harness.proxy.renderingsStarted == 1)
+            guard case .image(let image) = try harness.proxy.route(ProxyRequest(method: "GET", path: path)) else {
+                Issue.record("the path is no image route")
+                return
+            }
+            let late = try await harness.proxy.renders.result(for: image)
+            #expect(late.etag == first.header("ETag") && late.body == first.body)
+            #expect(harness.proxy.renderingsStarted == 1 && harness.origin.log.count("/files/photo.jpg") == 1)
+        }
+    }
+
     @Test func ifNoneMatchGetsA304AndResultsSurviveARestart() async throws {
         try await ProxyHarness.with { harness in
             let path = harness.plainPath(["w:100"], "photo.jpg")

@@ -161,7 +161,7 @@ public final class ImageProxy: Sendable {
     }
 
     /// What `request` asks for; a hot URL's image route is read once, then found among the recent ones.
-    private func route(_ request: ProxyRequest) throws(ProxyError) -> ProxyRoute {
+    func route(_ request: ProxyRequest) throws(ProxyError) -> ProxyRoute {
         try ProxyRoute(request, configuration: configuration, sources: sources, coders: coders, recent: routes)
     }
 

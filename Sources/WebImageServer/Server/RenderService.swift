@@ -64,6 +64,9 @@ final class RenderService: Sendable {
 
     /// One rendering, its failure included in the outcome, so every request waiting for it gets the same status.
     private func make(_ request: RenderRequest, in task: SharedTask<RenderOutcome, Never>) async -> RenderOutcome {
+        // A request that missed the cache just before the last rendering of this key stored its result and left
+        // the pool starts a new task here: memory, filled before that rendering ended, answers it instead.
+        if let stored = results.memoryResult(forKey: request.key) { return .rendered(stored) }
         do {
             return .rendered(try await renderInTurn(request, in: task))
         } catch let error as ProxyError {
