@@ -86,6 +86,26 @@ import WebImage
         }
     }
 
+    /// A result goes to disk when it is asked for again, not when it is rendered: a proxy restarted on the same
+    /// folder renders again only the result that was asked for once.
+    @Test func aResultIsWrittenToDiskWhenAskedForAgain() async throws {
+        try await ProxyHarness.with { harness in
+            let once = harness.plainPath(["w:60"], "photo.jpg"), twice = harness.plainPath(["w:70"], "photo.jpg")
+            let first = await harness.get(once)
+            #expect(first.status == 200)
+            #expect(await harness.get(twice).status == 200)
+            #expect(await harness.get(twice).status == 200)
+            #expect(harness.proxy.renderingsStarted == 2)
+            var configuration = harness.proxy.configuration
+            configuration.cacheDirectory = harness.folder
+            let restarted = ImageProxy(configuration: configuration)
+            let again = await restarted.respond(to: ProxyRequest(method: "GET", path: twice))
+            #expect(again.status == 200 && restarted.renderingsStarted == 0)
+            let rendered = await restarted.respond(to: ProxyRequest(method: "GET", path: once))
+            #expect(rendered.status == 200 && rendered.body == first.body && restarted.renderingsStarted == 1)
+        }
+    }
+
     @Test func negotiationPicksWebPAndSaysVary() async throws {
         let webp = FormatNegotiation(offersAVIF: false, offersWebP: true)
         try await ProxyHarness.with(configuring: { $0.negotiation = webp }) { harness in

@@ -79,6 +79,8 @@ import WebImageSVG
             #expect(drawn.status == 200 && drawn.header("Content-Type") == "image/png")
             // A URL that names its format gets the same answer either way, so it keeps its key.
             let png = harness.plainPath([], "icon.svg", ext: "png")
+            // Asked for twice, so the disk has it for the restarted proxy.
+            #expect(await harness.get(png).status == 200)
             #expect(await harness.get(png).status == 200)
             let started = rasterising.renderingsStarted
             #expect(await rasterising.respond(to: ProxyRequest(method: "GET", path: png)).status == 200)

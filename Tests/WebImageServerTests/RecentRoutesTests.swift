@@ -122,13 +122,14 @@ import WebImage
             $0.negotiation = FormatNegotiation(offersAVIF: false, offersWebP: true)
         }) { harness in
             let path = harness.plainPath(["w:100"], "photo.jpg")
-            for _ in 0..<3 {
+            for round in 0..<3 {
                 let webp = await harness.get(path, accept: "image/webp,*/*")
                 let jpeg = await harness.get(path, accept: "image/jpeg")
                 #expect(webp.status == 200 && webp.header("Content-Type") == "image/webp")
                 #expect(jpeg.status == 200 && jpeg.header("Content-Type") == "image/jpeg")
+                // Answered at once from the second round on, once the repeat has written the result to disk.
                 let hot = harness.proxy.immediateResponse(to: ProxyRequest(method: "GET", path: path))
-                #expect(hot?.header("Content-Type") == "image/jpeg")
+                #expect(round == 0 ? hot == nil : hot?.header("Content-Type") == "image/jpeg")
             }
             #expect(harness.origin.log.count("/files/photo.jpg") == 1)
         }

@@ -148,7 +148,7 @@ public final class ImageProxy: Sendable {
 
     /// The answer to `request` when it is a result the memory tier holds (or a 304 for one), made without a task
     /// or a suspension, so that a hot result is answered on the thread that read the request; `nil` for anything
-    /// else, which ``respond(to:)`` answers.
+    /// else, which ``respond(to:)`` answers (a result's first repeat among them: it writes the result to disk).
     public func immediateResponse(to request: ProxyRequest) -> ProxyResponse? {
         let started = ContinuousClock.now
         guard request.method == "GET" || request.method == "HEAD",

@@ -5,7 +5,7 @@ import WebImageRedis
 
 /// Makes the results the result cache does not have: one rendering per result however many requests wait for it
 /// (a shared task per cache key), its source fetched without holding a CPU slot, decoded, rendered and encoded on
-/// the CPU executor in a bounded line, and stored in every cache tier before it is handed out. With Redis, a
+/// the CPU executor in a bounded line, and kept in memory (and Redis) before it is handed out. With Redis, a
 /// result is rendered only by the proxy holding its lease; the others wait for it without holding anything.
 ///
 /// A request that goes away (its client disconnected, or its time ran out) leaves the rendering: one that nobody
@@ -66,7 +66,9 @@ final class RenderService: Sendable {
     private func make(_ request: RenderRequest, in task: SharedTask<RenderOutcome, Never>) async -> RenderOutcome {
         // A request that missed the cache just before the last rendering of this key stored its result and left
         // the pool starts a new task here: memory, filled before that rendering ended, answers it instead.
-        if let stored = results.memoryResult(forKey: request.key) { return .rendered(stored) }
+        if let stored = results.memoryResult(forKey: request.key, evenIfNotOnDisk: true) {
+            return .rendered(stored)
+        }
         do {
             return .rendered(try await renderInTurn(request, in: task))
         } catch let error as ProxyError {
@@ -89,7 +91,7 @@ final class RenderService: Sendable {
         guard let shared = results.shared else { return try await render(request, in: task) }
         switch await shared.renderTurn(forKey: request.key, leaseTime: configuration.redisLeaseTime) {
         case .stored(let stored):
-            if let result = await results.adopt(stored, forKey: request.key) { return result }
+            if let result = results.adopt(stored, forKey: request.key) { return result }
             return try await render(request, in: task)
         case .render(let lease):
             let rendered: Result<RenderedResult, any Error>

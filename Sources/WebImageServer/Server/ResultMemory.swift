@@ -2,11 +2,18 @@
 import Foundation
 
 /// The memory tier of the result cache: rendered results as they are answered (their body a `ByteBuffer`), so a
-/// hot result goes out without a copy; bounded by the bytes of their bodies. As a tier of a ``DataCacheTiers`` it
-/// takes back-filled hits from disk and Redis (a hit without an ETag and a Last-Modified is no result, and is not
-/// kept).
+/// hot result goes out without a copy; bounded by the bytes of their bodies. Each remembers whether the disk tier
+/// has it too: a result is written to disk when it is asked for again, not when it is rendered. As a tier of a
+/// ``DataCacheTiers`` it takes back-filled hits from disk and Redis (a hit without an ETag and a Last-Modified is
+/// no result, and is not kept).
 final class ResultMemory: ImageDataCaching {
-    private let results: MemoryCache<String, RenderedResult>
+    /// A result in memory, and whether the disk tier holds it too.
+    struct Kept: Sendable {
+        let result: RenderedResult
+        let isOnDisk: Bool
+    }
+
+    private let results: MemoryCache<String, Kept>
 
     init(bytes: Int) {
         results = MemoryCache(limits: .init(costLimit: max(1, bytes)))
@@ -14,11 +21,16 @@ final class ResultMemory: ImageDataCaching {
 
     /// The result for `key` when memory holds it.
     func result(forKey key: String) -> RenderedResult? {
+        results.value(forKey: key)?.result
+    }
+
+    /// The result for `key` when memory holds it, with whether the disk has it too.
+    func kept(forKey key: String) -> Kept? {
         results.value(forKey: key)
     }
 
-    func keep(_ result: RenderedResult, forKey key: String) {
-        results.setValue(result, forKey: key, cost: result.body.readableBytes)
+    func keep(_ result: RenderedResult, forKey key: String, isOnDisk: Bool) {
+        results.setValue(Kept(result: result, isOnDisk: isOnDisk), forKey: key, cost: result.body.readableBytes)
     }
 
     /// A result of `data` when its metadata holds the result's tags.
@@ -35,7 +47,7 @@ final class ResultMemory: ImageDataCaching {
     }
 
     func cachedDataSynchronously(forKey key: String) -> CachedImageData? {
-        guard let result = results.value(forKey: key) else { return nil }
+        guard let result = results.value(forKey: key)?.result else { return nil }
         let data = result.data, now = Date().timeIntervalSince1970
         let metadata = CacheEntryMetadata(
             key: key, format: result.format, payloadLength: data.count, fileSize: data.count, created: now,
@@ -44,14 +56,17 @@ final class ResultMemory: ImageDataCaching {
     }
 
     func storeData(_ data: Data, forKey key: String, validators: HTTPValidators) async throws {
-        if let result = Self.result(data, format: nil, validators: validators) { keep(result, forKey: key) }
+        if let result = Self.result(data, format: nil, validators: validators) {
+            keep(result, forKey: key, isOnDisk: false)
+        }
     }
 
     func backFill(_ hit: CachedImageData, forKey key: String) async throws {
         guard let metadata = hit.metadata,
               let result = Self.result(hit.data, format: metadata.format, validators: metadata.validators)
         else { return }
-        keep(result, forKey: key)
+        // A hit from disk, or from Redis, which the chain copies to disk as well.
+        keep(result, forKey: key, isOnDisk: true)
     }
 
     func removeData(forKey key: String) async {
