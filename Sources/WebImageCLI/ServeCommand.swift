@@ -146,7 +146,7 @@ struct ServeCommand: AsyncParsableCommand {
         valueName: "N"))
     var sourceMemoryMB: Int?
     @Option(name: .customLong("result-cache-mb"), help: ArgumentHelp(
-        "Disk space for cached results, swept beyond it; 0 for no bound (default 1024).", valueName: "N"))
+        "Disk space for cached results (a result goes to disk when it is asked for again), swept beyond it; 0 for no bound (default 1024).", valueName: "N"))
     var resultCacheMB: Int?
 
     @Flag(name: .customLong("isolate-decoders"), inversion: .prefixedNo, help: ArgumentHelp(

@@ -116,7 +116,8 @@ public struct ProxyConfiguration: Sendable {
     /// The most bytes the source cache keeps on disk; older entries are swept beyond it (0: no bound).
     /// Default 1 GiB.
     public var sourceCacheBytes = 1024 * 1024 * 1024
-    /// The most bytes the result cache keeps on disk; older entries are swept beyond it (0: no bound).
+    /// The most bytes the result cache keeps on disk, where a result goes when it is asked for again; older entries
+    /// are swept beyond it (0: no bound).
     /// Default 1 GiB.
     public var resultCacheBytes = 1024 * 1024 * 1024
 
