@@ -6,7 +6,8 @@ One nginx is the origin for every server (and, on a second port, runs image_filt
 is run on each server in turn with wrk (2 threads, 8 connections): "distinct" gives every request a source URL of
 its own (`/v/N/FILE` on the origin), so nothing is cached and every request fetches, decodes, resizes and encodes;
 "hot" repeats one URL, which `webimage serve` answers from its result cache, beside nginx serving the same bytes as
-a static file. Prints one JSON line per result (requests/s, p50 and p99 latency, peak RSS).
+a static file. Prints one JSON line per result (requests/s, p50 and p99 latency, peak RSS). Every run starts
+once the machine has been idle for a second, so that no server's work left from the run before is measured.
 
 The distinct-URL rows of `webimage serve` and thumbor alternate, three runs each, and report medians. Beside them,
 the decoder's floor: BENCH (WebImageBenchmarks) times one request's scaled decode and encode on one core, through
@@ -166,12 +167,27 @@ def system_ticks():
     return sum(values), values[3] + values[4]  # all, idle + iowait
 
 
+def wait_until_quiet(seconds=120):
+    """Waits until the machine is idle for a whole second (at least 90% of it), or `seconds` pass. A server keeps
+    rendering the requests it had accepted when wrk stopped (thumbor's animated GIFs take seconds each): the next
+    run, whoever's it is, must not share the cores with that tail."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        before = system_ticks()
+        time.sleep(1)
+        after = system_ticks()
+        if (after[1] - before[1]) >= 0.9 * max(1, after[0] - before[0]):
+            return
+    print(f"warning: the machine was still busy {seconds} s after a run", file=sys.stderr)
+
+
 RUNS = [0]
 
 
 def wrk(url_pattern, seconds=SECONDS):
     """(requests/s, p50 ms, p99 ms, requests, errors, usage) for `url_pattern` ({n}: a number of each request's
     own); usage: the cores wrk and nginx used during the run and the share of all cores left idle."""
+    wait_until_quiet()
     parts = urllib.parse.urlsplit(url_pattern.replace("{n}", "0"))
     base = f"{parts.scheme}://{parts.netloc}"
     path = url_pattern[len(base):]
