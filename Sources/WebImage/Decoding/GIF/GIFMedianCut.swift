@@ -87,8 +87,7 @@ enum GIFMedianCut {
 
     /// Splits `box` at the pixel median of its widest channel; both halves keep at least one cell.
     private static func split(_ box: Box, cells: inout [Cell]) -> (Box, Box) {
-        let channel = box.widestChannel
-        cells[box.cells].sort { self.channel($0, channel) < self.channel($1, channel) }
+        sortByMean(&cells, box.cells, channel: box.widestChannel)
         let half = box.pixelCount / 2
         var running = 0
         var cut = box.cells.lowerBound + 1
@@ -101,6 +100,27 @@ enum GIFMedianCut {
         }
         cut = min(max(cut, box.cells.lowerBound + 1), box.cells.upperBound - 1)
         return (makeBox(box.cells.lowerBound..<cut, cells: cells), makeBox(cut..<box.cells.upperBound, cells: cells))
+    }
+
+    /// Orders the cells of `range` by their mean in `channel`, equal means keeping their order: a counting sort
+    /// over the 256 values a mean can take, so each mean is divided out once, not at every comparison of a
+    /// comparison sort (same order as a stable sort; the sorts were a tenth of a GIF thumbnail's time).
+    private static func sortByMean(_ cells: inout [Cell], _ range: Range<Int>, channel: Int) {
+        let unsorted = Array(cells[range])
+        var keys = [UInt8](repeating: 0, count: unsorted.count)
+        // starts[v + 1] counts the cells whose mean is v; then starts[v] is where the first of them goes.
+        var starts = [Int](repeating: 0, count: 257)
+        for (index, cell) in unsorted.enumerated() {
+            let key = self.channel(cell, channel)
+            keys[index] = UInt8(key)
+            starts[key + 1] += 1
+        }
+        for value in 1...256 { starts[value] += starts[value - 1] }
+        for (index, cell) in unsorted.enumerated() {
+            let key = Int(keys[index])
+            cells[range.lowerBound + starts[key]] = cell
+            starts[key] += 1
+        }
     }
 
     /// One k-means round: every cell goes to its nearest colour; each colour moves to the mean of its cells.
