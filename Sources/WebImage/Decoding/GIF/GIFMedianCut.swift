@@ -59,7 +59,12 @@ enum GIFMedianCut {
             }
             return sum.mean
         }
-        for _ in 0..<2 { palette = refine(palette, cells: cells) }
+        // Each cell's colour so far: its box's, then its nearest of the round before (the searches' guesses).
+        var assignment = [Int](repeating: 0, count: cells.count)
+        for (index, box) in boxes.enumerated() {
+            for cell in box.cells { assignment[cell] = index }
+        }
+        for _ in 0..<2 { palette = refine(palette, cells: cells, assignment: &assignment) }
         return palette.map { GIFIndexedImage.Color(r: UInt8($0.0), g: UInt8($0.1), b: UInt8($0.2)) }
     }
 
@@ -124,12 +129,17 @@ enum GIFMedianCut {
     }
 
     /// One k-means round: every cell goes to its nearest colour; each colour moves to the mean of its cells.
-    private static func refine(_ palette: [(Int, Int, Int)], cells: [Cell]) -> [(Int, Int, Int)] {
+    /// `assignment` holds each cell's colour before the round (a search's guess: most cells stay where they were,
+    /// and a good guess only shortens the search) and after it.
+    private static func refine(_ palette: [(Int, Int, Int)], cells: [Cell], assignment: inout [Int])
+        -> [(Int, Int, Int)]
+    {
         let search = GIFNearestColor(palette.map { (r: $0.0, g: $0.1, b: $0.2) }, weights: (1, 1, 1))
         var sums = [Cell](repeating: Cell(), count: palette.count)
-        for cell in cells {
+        for (index, cell) in cells.enumerated() {
             let (r, g, b) = cell.mean
-            let best = search.nearest(r, g, b)
+            let best = search.nearest(r, g, b, guess: assignment[index])
+            assignment[index] = best
             sums[best].count += cell.count
             sums[best].red += cell.red
             sums[best].green += cell.green
