@@ -106,6 +106,20 @@ import WebImage
         }
     }
 
+    /// A result too large for the memory tier goes to disk with its first answer: no repeat could find it in
+    /// memory to write it, and it would be rendered again every time.
+    @Test func aResultTooLargeForMemoryIsWrittenToDiskAtOnce() async throws {
+        try await ProxyHarness.with(configuring: { $0.memoryBytes = 1 }) { harness in
+            let path = harness.plainPath(["w:80"], "photo.jpg")
+            let first = await harness.get(path)
+            #expect(first.status == 200)
+            #expect(harness.proxy.immediateResponse(to: ProxyRequest(method: "GET", path: path)) == nil)
+            let again = await harness.get(path)
+            #expect(again.body == first.body && harness.proxy.renderingsStarted == 1)
+            #expect(harness.origin.log.count("/files/photo.jpg") == 1)
+        }
+    }
+
     @Test func negotiationPicksWebPAndSaysVary() async throws {
         let webp = FormatNegotiation(offersAVIF: false, offersWebP: true)
         try await ProxyHarness.with(configuring: { $0.negotiation = webp }) { harness in

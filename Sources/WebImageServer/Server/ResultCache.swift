@@ -6,7 +6,8 @@ import WebImageRedis
 /// Last-Modified stored as the entry's validators) and, when configured, in Redis shared with other proxies: one
 /// chain of tiers (``DataCacheTiers``), so a hit in a slower tier is copied into the faster ones.
 ///
-/// A new result goes to memory (and Redis); the disk takes it when it is asked for a second time. Most results of
+/// A new result goes to memory (and Redis); the disk takes it when it is asked for a second time (or at once, when
+/// it is too large for memory). Most results of
 /// a thumbnail service behind a CDN are asked for once, and a file created for each cost every render the file
 /// system's inode and block work on the cores the decoder needs (a sixth of a 1 MP render's CPU here). A result
 /// asked for again is written before that answer goes out, so from then on it outlives memory and a restart.
@@ -57,10 +58,12 @@ final class ResultCache: Sendable {
     }
 
     /// Keeps a new `result` (whose bytes are `data`, so they are not copied out of its buffer again) in memory and
-    /// in Redis; a failed write only costs a later render.
+    /// in Redis, or on disk at once when memory cannot hold it (no repeat would find it there to write it); a
+    /// failed write only costs a later render.
     func store(_ result: RenderedResult, data: Data, forKey key: String) async {
-        memory.keep(result, forKey: key, isOnDisk: false)
-        try? await tiers.store(data, forKey: key, validators: Self.validators(of: result), in: .remote)
+        let inMemory = memory.keep(result, forKey: key, isOnDisk: false)
+        try? await tiers.store(data, forKey: key, validators: Self.validators(of: result),
+                               in: inMemory ? .remote : [.disk, .remote])
     }
 
     /// Writes a result asked for again to disk, and remembers that the disk has it. Concurrent requests may both

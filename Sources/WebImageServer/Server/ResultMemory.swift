@@ -29,7 +29,9 @@ final class ResultMemory: ImageDataCaching {
         results.value(forKey: key)
     }
 
-    func keep(_ result: RenderedResult, forKey key: String, isOnDisk: Bool) {
+    /// Keeps `result`; `false` when it is too large for this memory, which then holds nothing for `key`.
+    @discardableResult
+    func keep(_ result: RenderedResult, forKey key: String, isOnDisk: Bool) -> Bool {
         results.setValue(Kept(result: result, isOnDisk: isOnDisk), forKey: key, cost: result.body.readableBytes)
     }
 
