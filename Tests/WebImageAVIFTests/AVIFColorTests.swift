@@ -14,7 +14,7 @@ import WebImageAVIF
     }
 
     @Test func anICCProfileIsWrittenReadAndApplied() throws {
-        // One profile for the file and the comparison: lcms stamps each profile it saves with the time.
+        // One profile for the file and the comparison: lcms stamps each profile it makes with the time.
         let icc = ColorReference.displayP3
         let profile = try #require(ColorProfile(icc: icc))
         let avif = try Self.lossless(try ColorRoundTrip.chart(described: profile))

@@ -100,7 +100,7 @@ import Testing
 
     @Test(arguments: [ImageFormat.png, .jpeg, .webp])
     func outputsCarryTheProfileOnlyWhenAsked(_ format: ImageFormat) throws {
-        // One profile for the file and the comparison: lcms stamps each profile it saves with the time.
+        // One profile for the file and the comparison: lcms stamps each profile it makes with the time.
         let icc = ColorReference.displayP3
         let source = ColorTaggedFiles.jpeg(try Self.encoded(.jpeg), icc: icc)
         let kept = try ImageCoders.shared.decode(source, options: DecodeOptions(colorHandling: .original))
