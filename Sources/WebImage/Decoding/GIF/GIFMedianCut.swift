@@ -59,12 +59,7 @@ enum GIFMedianCut {
             }
             return sum.mean
         }
-        // Each cell's colour so far: its box's, then its nearest of the round before (the searches' guesses).
-        var assignment = [Int](repeating: 0, count: cells.count)
-        for (index, box) in boxes.enumerated() {
-            for cell in box.cells { assignment[cell] = index }
-        }
-        for _ in 0..<2 { palette = refine(palette, cells: cells, assignment: &assignment) }
+        for _ in 0..<2 { palette = refine(palette, cells: cells) }
         return palette.map { GIFIndexedImage.Color(r: UInt8($0.0), g: UInt8($0.1), b: UInt8($0.2)) }
     }
 
@@ -129,17 +124,12 @@ enum GIFMedianCut {
     }
 
     /// One k-means round: every cell goes to its nearest colour; each colour moves to the mean of its cells.
-    /// `assignment` holds each cell's colour before the round (a search's guess: most cells stay where they were,
-    /// and a good guess only shortens the search) and after it.
-    private static func refine(_ palette: [(Int, Int, Int)], cells: [Cell], assignment: inout [Int])
-        -> [(Int, Int, Int)]
-    {
+    private static func refine(_ palette: [(Int, Int, Int)], cells: [Cell]) -> [(Int, Int, Int)] {
         let search = GIFNearestColor(palette.map { (r: $0.0, g: $0.1, b: $0.2) }, weights: (1, 1, 1))
         var sums = [Cell](repeating: Cell(), count: palette.count)
-        for (index, cell) in cells.enumerated() {
+        for cell in cells {
             let (r, g, b) = cell.mean
-            let best = search.nearest(r, g, b, guess: assignment[index])
-            assignment[index] = best
+            let best = search.nearest(r, g, b)
             sums[best].count += cell.count
             sums[best].red += cell.red
             sums[best].green += cell.green
