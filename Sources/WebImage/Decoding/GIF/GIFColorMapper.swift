@@ -1,19 +1,17 @@
 /// Maps RGBA pixels to the nearest colour of a palette, optionally with Floyd–Steinberg error diffusion.
 ///
-/// Nearest-colour searches (``GIFNearestColor``, weighted like the eye: green most, blue least) are remembered
-/// per cell of 6 bits per channel (262 144 cells), so an image costs one search per distinct cell rather than one
-/// per pixel; a cell is searched from its centre.
+/// Nearest-colour searches (``GIFCellNearestColor``, weighted like the eye: green most, blue least) are
+/// remembered per cell of 6 bits per channel (262 144 cells), so an image costs one search per distinct cell rather
+/// than one per pixel; a cell is searched from its centre.
 struct GIFColorMapper {
     private let palette: [GIFIndexedImage.Color]
-    private let search: GIFNearestColor
+    private var search: GIFCellNearestColor
     /// The palette index for each 6-bit cell, or -1 when not searched yet.
     private var nearestInCell: [Int16]
-    /// The index ``nearest(_:_:_:)`` last returned.
-    private var lastFound = 0
 
     init(palette: [GIFIndexedImage.Color]) {
         self.palette = palette
-        search = GIFNearestColor(palette.map { (Int($0.r), Int($0.g), Int($0.b)) }, weights: (3, 4, 2))
+        search = GIFCellNearestColor(palette.map { (Int($0.r), Int($0.g), Int($0.b)) }, weights: (3, 4, 2))
         nearestInCell = [Int16](repeating: -1, count: 1 << 18)
     }
 
@@ -78,19 +76,13 @@ struct GIFColorMapper {
         next[slot + 3] += error
     }
 
-    /// The palette index closest to (`r`, `g`, `b`), by the cell the colour falls in. A cell searched for the
-    /// first time starts from the last answer given (neighbouring pixels are usually near in colour), which only
-    /// shortens the search.
+    /// The palette index closest to (`r`, `g`, `b`), by the cell the colour falls in.
     private mutating func nearest(_ r: Int, _ g: Int, _ b: Int) -> Int {
         let cell = (r >> 2) << 12 | (g >> 2) << 6 | b >> 2
         let known = nearestInCell[cell]
-        if known >= 0 {
-            lastFound = Int(known)
-            return lastFound
-        }
-        let found = search.nearest((r >> 2) << 2 | 2, (g >> 2) << 2 | 2, (b >> 2) << 2 | 2, guess: lastFound)
+        if known >= 0 { return Int(known) }
+        let found = search.nearest(cellRed: r >> 2, green: g >> 2, blue: b >> 2)
         nearestInCell[cell] = Int16(found)
-        lastFound = found
         return found
     }
 }

@@ -4,8 +4,8 @@
 /// The colours are kept sorted by green. A search starts at the colours as green as the one asked for and walks
 /// outwards both ways at once; a direction ends where the green difference alone costs more than the best match
 /// so far, since every colour further on differs more in green. For a 256-colour palette of a photo that is a few
-/// dozen colours instead of 256: the GIF encoder searches thousands of times an image (every histogram cell in
-/// the k-means rounds, every colour cell the dithering reaches), and the exhaustive search was most of its time.
+/// dozen colours instead of 256. Median cut's k-means rounds search once per histogram cell, each round with a
+/// new palette; the colour mapper, whose palette stays, uses ``GIFCellNearestColor`` instead.
 struct GIFNearestColor {
     private struct Entry {
         var r: Int32, g: Int32, b: Int32, index: Int32
@@ -15,8 +15,6 @@ struct GIFNearestColor {
     private let byGreen: [Entry]
     /// For each green value, the first position in ``byGreen`` whose green is at least that value.
     private let firstWithGreen: [Int32]
-    /// For each colour index, its position in ``byGreen``.
-    private let positionOfIndex: [Int32]
     private let redWeight: Int32, greenWeight: Int32, blueWeight: Int32
 
     /// Prepares searches among `colors` (channels 0–255) weighing squared channel differences by `weights`.
@@ -30,28 +28,15 @@ struct GIFNearestColor {
             while position > 0 && sorted[position - 1].g >= green { position -= 1 }
             firstWithGreen[green] = Int32(position)
         }
-        var positionOfIndex = [Int32](repeating: 0, count: sorted.count)
-        for (position, entry) in sorted.enumerated() { positionOfIndex[Int(entry.index)] = Int32(position) }
         byGreen = sorted
-        self.positionOfIndex = positionOfIndex
         self.firstWithGreen = firstWithGreen
         (redWeight, greenWeight, blueWeight) = weights
     }
 
     /// The index of the colour nearest to (`r`, `g`, `b`), each 0–255; 0 when there are no colours.
-    ///
-    /// `guess`, a colour index likely to be the answer (the colour mapper passes the one it gave the last pixel),
-    /// only makes the search shorter: the walk starts with its distance as the one to beat, so it stops sooner.
-    /// The answer is the same with any guess or none.
-    func nearest(_ r: Int, _ g: Int, _ b: Int, guess: Int? = nil) -> Int {
+    func nearest(_ r: Int, _ g: Int, _ b: Int) -> Int {
         let r = Int32(r), g = Int32(g), b = Int32(b)
         var best: Int32 = 0, bestDistance = Int32.max
-        if let guess, let position = positionOfIndex.indices.contains(guess) ? Int(positionOfIndex[guess]) : nil {
-            let entry = byGreen[position]
-            let dr = entry.r &- r, dg = entry.g &- g, db = entry.b &- b
-            best = entry.index
-            bestDistance = redWeight &* dr &* dr &+ greenWeight &* dg &* dg &+ blueWeight &* db &* db
-        }
         byGreen.withUnsafeBufferPointer { colors in
             /// Weighs `entry` in; `false` once its green alone is too far for it or anything beyond it to win
             /// (equal is not too far: it may still win on index).
