@@ -96,6 +96,61 @@ import WebImage
         return nil
     }
 
+    @Test func aStillOfAnAnimatedGIFFetchesItsFirstFrameAlone() async throws {
+        let source = try ProxyHarness.animation()
+        let firstFrameEnd = try #require(Self.firstFrameEnd(source))
+        #expect(firstFrameEnd < source.count / 2)
+        try await ProxyHarness.with { harness in
+            // The origin sends the first frame, then stalls: the render succeeds only if that was all it needed.
+            let name = "anim.gif?after=\(firstFrameEnd)"
+            let originPath = "/stall-once/anim.gif"
+            let first = await harness.get(harness.plainPath(["frame:0"], name, path: "/stall-once/", ext: "png"))
+            #expect(first.status == 200)
+            await harness.origin.waitUntil { $0.inFlight == 0 }
+            #expect(harness.origin.log.requests(for: originPath).map(\.bodyBytesSent) == [firstFrameEnd])
+            #expect(harness.origin.log.clientClosedPaths == [originPath])
+            let image = try ProxyHarness.decode(first)
+            #expect(image.frames.count == 1 && image.pixels[5, 5] == RGBA(255, 0, 0))
+
+            // A still in another format (the first frame too) comes from the kept start, without the origin.
+            let still = await harness.get(harness.plainPath(["w:30"], name, path: "/stall-once/", ext: "jpg"))
+            #expect(still.status == 200)
+            #expect(harness.origin.log.count(originPath) == 1)
+
+            // The animation needs every frame: the origin is asked again, for the whole file.
+            let animated = await harness.get(harness.plainPath(["w:30"], name, path: "/stall-once/", ext: "gif"))
+            #expect(animated.status == 200)
+            await harness.origin.waitUntil { $0.inFlight == 0 }
+            #expect(harness.origin.log.requests(for: originPath).map(\.bodyBytesSent) == [firstFrameEnd, source.count])
+            #expect(try ProxyHarness.decode(animated).frames.count == 3)
+        }
+    }
+
+    /// Where a GIF's first image ends: after the zero-length block that closes its data.
+    static func firstFrameEnd(_ data: Data) -> Int? {
+        let bytes = [UInt8](data)
+        func table(_ flags: UInt8) -> Int { flags & 0x80 != 0 ? 3 << (Int(flags & 7) + 1) : 0 }
+        var index = 13 + table(bytes[10])
+        func skipSubBlocks() {
+            while index < bytes.count, bytes[index] != 0 { index += Int(bytes[index]) + 1 }
+            index += 1
+        }
+        while index < bytes.count {
+            switch bytes[index] {
+            case 0x21:
+                index += 2
+                skipSubBlocks()
+            case 0x2C:
+                index += 10 + table(bytes[index + 9]) + 1
+                skipSubBlocks()
+                return index
+            default:
+                return nil
+            }
+        }
+        return nil
+    }
+
     @Test func aSourceByteLimitReadsTheWholeSource() async throws {
         // A limit on the source's bytes is about the whole file: a prefix must not slip under it.
         let source = try Self.grainyProgressivePhoto()

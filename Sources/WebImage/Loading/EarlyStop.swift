@@ -4,12 +4,14 @@ import Foundation
 /// reads. The body then delivered is that prefix, completed so that decoders read it as a whole file, and the
 /// response says so (``ImageLoadResponse/isPrefix``): it must never be kept as the resource.
 ///
-/// Today one kind of file stops early: a progressive JPEG (Huffman-coded, gray or three components) whose decode
-/// happens at TurboJPEG's 1/8 DCT scale, which is what small thumbnails of large photos get. Such a decode reads
+/// Two kinds of file stop early. A progressive JPEG (Huffman-coded, gray or three components) whose decode
+/// happens at TurboJPEG's 1/8 DCT scale, which is what small thumbnails of large photos get: such a decode reads
 /// only a few DCT coefficients per block, and a progressive file sends those first: a 12 MP photo needs its DC
 /// scan, about 4% of its bytes, for a 300 px thumbnail (about 16% when its colour has detail that cannot be
-/// predicted from its brightness), within 40 dB PSNR of the whole file's thumbnail. Every other file, and every
-/// other scale, is read whole.
+/// predicted from its brightness), within 40 dB PSNR of the whole file's thumbnail. And a GIF decoded for its
+/// first frame only (``DecodeOptions/firstFrameOnly``): the frames come one after the other, so the transfer ends
+/// after the first one's image data, with the same pixels as the whole file's first frame. Every other file, and
+/// every other scale, is read whole.
 ///
 /// Loaders that cannot save anything by stopping (files, `data:` URLs) ignore it. Two rules are equal when they
 /// were made from equal decode options, or with equal identities: a transfer is shared only by requests whose
@@ -47,8 +49,8 @@ public struct EarlyStop: Sendable, Hashable {
     /// thumbnail sizes) stops where the caller that started the transfer is served; another caller checks here
     /// and, when the prefix falls short, loads the whole file.
     public func isSatisfied(by prefix: Data) -> Bool {
-        var scanner = EarlyStopWatch(self).scanner
-        return prefix.withUnsafeBytes { scanner.isSatisfied(by: $0) }
+        var watch = EarlyStopWatch(self)
+        return prefix.withUnsafeBytes { watch.isSatisfied(by: $0) }
     }
 
     public static func == (lhs: EarlyStop, rhs: EarlyStop) -> Bool { lhs.identity == rhs.identity }
@@ -56,24 +58,39 @@ public struct EarlyStop: Sendable, Hashable {
     public func hash(into hasher: inout Hasher) { hasher.combine(identity) }
 }
 
-/// Follows a body as it grows and says when it is enough for an ``EarlyStop``.
+/// What the bytes of a transfer so far allow, as a prefix scanner sees them.
+enum PrefixVerdict: Equatable {
+    /// Not enough yet; feed more.
+    case needsMore
+    /// The first `length` bytes, closed as the format needs (a JPEG's end-of-image marker, a GIF's trailer),
+    /// decode to what the whole file would give, or closely enough.
+    case enough(length: Int)
+    /// This file will not stop early: read it whole.
+    case never
+}
+
+/// Follows a body as it grows and says when it is enough for an ``EarlyStop``: the file's first bytes choose the
+/// scanner (a JPEG's or a GIF's); any other file is read whole.
 struct EarlyStopWatch {
-    private(set) var scanner: JPEGPrefixScanner
+    private enum Scanner {
+        case undecided
+        case jpeg(JPEGPrefixScanner)
+        case gif(GIFPrefixScanner)
+    }
+
+    private let rule: EarlyStop
+    private var scanner = Scanner.undecided
     private var gaveUp = false
 
     init(_ rule: EarlyStop) {
-        scanner = JPEGPrefixScanner(planning: { header in
-            var closed = Data(header)
-            closed.append(contentsOf: [0xFF, 0xD9])
-            return rule.plan(closed)
-        })
+        self.rule = rule
     }
 
     /// The body to deliver instead of reading on, once `body` (everything received so far) is enough; `nil`
     /// while it is not, or when this body will never stop early.
     mutating func sufficientPrefix(of body: Data) -> Data? {
         guard !gaveUp else { return nil }
-        switch body.withUnsafeBytes({ scanner.advance($0) }) {
+        switch body.withUnsafeBytes({ advance($0) }) {
         case .needsMore:
             return nil
         case .never:
@@ -81,7 +98,52 @@ struct EarlyStopWatch {
             return nil
         case .enough(let length):
             gaveUp = true
+            if case .gif = scanner { return GIFPrefixScanner.prefix(of: body, length: length) }
             return JPEGPrefixScanner.prefix(of: body, length: length)
         }
+    }
+
+    /// Whether `prefix`, the body of a transfer that stopped early, holds all that the rule's decode reads.
+    mutating func isSatisfied(by prefix: UnsafeRawBufferPointer) -> Bool {
+        guard chooseScanner(prefix) else { return false }
+        switch scanner {
+        case .undecided: return false
+        case .jpeg(var jpeg): return jpeg.isSatisfied(by: prefix)
+        case .gif(var gif): return gif.isSatisfied(by: prefix)
+        }
+    }
+
+    private mutating func advance(_ bytes: UnsafeRawBufferPointer) -> PrefixVerdict {
+        guard chooseScanner(bytes) else { return bytes.count < 6 ? .needsMore : .never }
+        switch scanner {
+        case .undecided:
+            return .never
+        case .jpeg(var jpeg):
+            let verdict = jpeg.advance(bytes)
+            scanner = .jpeg(jpeg)
+            return verdict
+        case .gif(var gif):
+            let verdict = gif.advance(bytes)
+            scanner = .gif(gif)
+            return verdict
+        }
+    }
+
+    /// Picks the scanner from the first bytes once there are enough of them; `false` until one is picked.
+    private mutating func chooseScanner(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        guard case .undecided = scanner else { return true }
+        let rule = self.rule
+        if bytes.count >= 2, bytes[0] == 0xFF, bytes[1] == 0xD8 {
+            scanner = .jpeg(JPEGPrefixScanner(planning: { header in
+                var closed = Data(header)
+                closed.append(contentsOf: [0xFF, 0xD9])
+                return rule.plan(closed)
+            }))
+        } else if GIFPrefixScanner.isGIF(bytes) {
+            scanner = .gif(GIFPrefixScanner(planning: { rule.plan($0) }))
+        } else {
+            return false
+        }
+        return true
     }
 }

@@ -9,10 +9,10 @@ import Testing
     /// Feeds `data` in chunks of `chunk` bytes, as a transfer would, and returns the first verdict that is not
     /// "needs more" (or the last one).
     static func verdict(_ data: Data, options: DecodeOptions = thumbnail, chunk: Int = 997)
-        -> JPEGPrefixScanner.Verdict {
+        -> PrefixVerdict {
         var scanner = JPEGPrefixScanner(options: options)
         var end = 0
-        var verdict = JPEGPrefixScanner.Verdict.needsMore
+        var verdict = PrefixVerdict.needsMore
         while end < data.count, verdict == .needsMore {
             end = min(data.count, end + chunk)
             verdict = data.prefix(end).withUnsafeBytes { scanner.advance($0) }

@@ -29,16 +29,6 @@ import Foundation
 ///   (baseline, arithmetic coding, CMYK, a progression libjpeg would warn about, damaged or odd markers, more
 ///   than ``maximumScans`` scans) never stops early: the caller then reads the whole file as usual.
 struct JPEGPrefixScanner {
-    /// What the bytes so far allow.
-    enum Verdict: Equatable {
-        /// Not enough yet; feed more.
-        case needsMore
-        /// The first `length` bytes, followed by an end-of-image marker, decode to what the whole file would
-        /// give closely enough.
-        case enough(length: Int)
-        /// This file will not stop early: read it whole.
-        case never
-    }
 
     /// More scans than this and the scanner gives up (real progressive files have about ten; TurboJPEG refuses
     /// floods of hundreds).
@@ -73,8 +63,8 @@ struct JPEGPrefixScanner {
     private var scanCount = 0
     /// Whether a 4:2:0 file's chroma may be predicted once every DC is in (checked once, then off).
     private var mayPredictChroma = false
-    /// The verdict so far; once it is not ``Verdict/needsMore`` it no longer changes.
-    private(set) var verdict = Verdict.needsMore
+    /// The verdict so far; once it is not ``PrefixVerdict/needsMore`` it no longer changes.
+    private(set) var verdict = PrefixVerdict.needsMore
     /// Whether an end-of-image marker after a scan is judged like any other marker: for checking a prefix that
     /// was already cut (which ends with one), rather than watching a file arrive (where it means the file is in).
     var judgesEndOfImage = false
@@ -93,7 +83,7 @@ struct JPEGPrefixScanner {
 
     /// Reads on from where the last call stopped. `bytes` is everything received so far, from the first byte
     /// (each call's bytes must begin with the previous call's).
-    mutating func advance(_ bytes: UnsafeRawBufferPointer) -> Verdict {
+    mutating func advance(_ bytes: UnsafeRawBufferPointer) -> PrefixVerdict {
         guard verdict == .needsMore else { return verdict }
         guard bytes.count >= position else { return finish(.never) }
         if position == 0 {
@@ -130,10 +120,10 @@ struct JPEGPrefixScanner {
     private enum Step {
         case wait
         case next
-        case done(Verdict)
+        case done(PrefixVerdict)
     }
 
-    private mutating func finish(_ verdict: Verdict) -> Verdict {
+    private mutating func finish(_ verdict: PrefixVerdict) -> PrefixVerdict {
         self.verdict = verdict
         return verdict
     }

@@ -1,0 +1,71 @@
+import Foundation
+import Testing
+@testable import WebImage
+
+/// A GIF's download may stop after its first frame when the decode reads that frame alone; the prefix then decodes
+/// to the same pixels as the whole file's first frame.
+@Suite struct GIFPrefixScannerTests {
+    /// A three-frame 60×40 GIF (red, green, blue, 100 ms each, looping) with noise, so each frame's data is long.
+    static func animation() throws -> Data {
+        var state: UInt32 = 7
+        let frames = try [(255, 0, 0), (0, 255, 0), (0, 0, 255)].map { base in
+            var bytes: [UInt8] = []
+            for _ in 0..<(60 * 40) {
+                state = state &* 1_103_515_245 &+ 12_345
+                let noise = Int(state >> 26)
+                bytes += [UInt8(min(base.0 + noise, 255)), UInt8(min(base.1 + noise, 255)),
+                          UInt8(min(base.2 + noise, 255)), 255]
+            }
+            let pixels = try PixelBuffer(width: 60, height: 40, rgba: bytes)
+            return ImageFrame(pixels: pixels, duration: 0.1)
+        }
+        return try ImageCoders.shared.encode(Image(frames: frames, loopCount: 0), as: .gif)
+    }
+
+    /// Feeds `data` in `chunk`-byte steps, as a download would, until the scanner decides.
+    static func verdict(_ data: Data, chunk: Int, options: DecodeOptions?) -> PrefixVerdict {
+        var scanner = GIFPrefixScanner(planning: { _ in options })
+        var received = 0
+        while received < data.count {
+            received = min(received + chunk, data.count)
+            let verdict = data.prefix(received).withUnsafeBytes { scanner.advance($0) }
+            if verdict != .needsMore { return verdict }
+        }
+        return .needsMore
+    }
+
+    @Test("a first-frame decode stops after the first frame, whatever the chunks", arguments: [1, 7, 256, 100_000])
+    func firstFrameStops(_ chunk: Int) throws {
+        let data = try Self.animation()
+        let verdict = Self.verdict(data, chunk: chunk, options: DecodeOptions(firstFrameOnly: true))
+        guard case .enough(let length) = verdict else {
+            Issue.record("no stop: \(verdict)")
+            return
+        }
+        #expect(length * 2 < data.count)
+        let prefix = GIFPrefixScanner.prefix(of: data, length: length)
+        #expect(prefix.last == 0x3B)
+        let first = try ImageCoders.shared.decode(prefix)
+        let whole = try ImageCoders.shared.decode(data, options: DecodeOptions(firstFrameOnly: true))
+        #expect(first.frames.count == 1 && first.size == PixelSize(width: 60, height: 40))
+        #expect(first.pixels.bytes == whole.pixels.bytes)
+        // The prefix holds what the rule reads, and what a rule for every frame reads it does not.
+        var again = GIFPrefixScanner(planning: { _ in DecodeOptions(firstFrameOnly: true) })
+        #expect(prefix.withUnsafeBytes { again.isSatisfied(by: $0) })
+        var animated = GIFPrefixScanner(planning: { _ in DecodeOptions() })
+        #expect(!prefix.withUnsafeBytes { animated.isSatisfied(by: $0) })
+    }
+
+    @Test func everyFrameAnotherFrameNoDecodeOrAnotherFormatReadsOnToTheEnd() throws {
+        let data = try Self.animation()
+        #expect(Self.verdict(data, chunk: 64, options: DecodeOptions()) == .never)
+        #expect(Self.verdict(data, chunk: 64, options: DecodeOptions(firstFrameOnly: true, frameIndex: 2)) == .never)
+        #expect(Self.verdict(data, chunk: 64, options: nil) == .never)
+        #expect(Self.verdict(Data("GIF89a".utf8) + Data(count: 7) + Data([0x3B]), chunk: 64,
+                             options: DecodeOptions(firstFrameOnly: true)) == .never)
+        #expect(Self.verdict(Data("not a gif at all".utf8), chunk: 64,
+                             options: DecodeOptions(firstFrameOnly: true)) == .never)
+        // Cut inside the first frame's data: still waiting for more.
+        #expect(Self.verdict(data.prefix(200), chunk: 64, options: DecodeOptions(firstFrameOnly: true)) == .needsMore)
+    }
+}
