@@ -126,6 +126,17 @@ import WebImage
         }
     }
 
+    @Test func aPixelLimitCountsEveryFrameOfAGIFStill() async throws {
+        // 60×40 in three frames: 7 200 pixels against a limit of 5 000. The first frame alone (2 400) would pass.
+        let source = try ProxyHarness.animation()
+        try await ProxyHarness.with(configuring: { $0.allowsSecurityOptions = true }) { harness in
+            let refused = await harness.get(harness.plainPath(["msr:0.005", "frame:0"], "anim.gif", ext: "png"))
+            #expect(refused.status == 422)
+            await harness.origin.waitUntil { $0.inFlight == 0 }
+            #expect(harness.origin.log.requests(for: "/files/anim.gif").map(\.bodyBytesSent) == [source.count])
+        }
+    }
+
     /// Where a GIF's first image ends: after the zero-length block that closes its data.
     static func firstFrameEnd(_ data: Data) -> Int? {
         let bytes = [UInt8](data)

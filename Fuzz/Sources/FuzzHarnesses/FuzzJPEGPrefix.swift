@@ -6,7 +6,9 @@ import FuzzSupport
 /// first byte picks the size of the pieces the rest arrives in. The verdict must not depend on how the bytes
 /// arrive, a claimed cut must lie inside the data at a marker, and the cut prefix must decode to an image or a
 /// typed error. The bytes as they are also go to the eighth-scale reader of such prefixes, which must return an
-/// image of the frame's size over 8 or nothing.
+/// image of the frame's size over 8 or nothing. The GIF early stop (``GIFPrefixScanner``, for a first-frame
+/// decode) gets the same bytes after a GIF signature, under the same rules: the same verdict in pieces as at
+/// once, a cut inside the data, and the cut prefix decoded to an image or a typed error.
 func fuzzJPEGPrefix(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     var input = FuzzInput(start, count)
     let piece = Int(input.takeByte()) + 1
@@ -18,7 +20,7 @@ func fuzzJPEGPrefix(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     var whole = JPEGPrefixScanner(options: options)
     let once = data.withUnsafeBytes { whole.advance($0) }
     var pieces = JPEGPrefixScanner(options: options)
-    var verdict = JPEGPrefixScanner.Verdict.needsMore
+    var verdict = PrefixVerdict.needsMore
     var end = 0
     while verdict == .needsMore, end < data.count {
         end = min(data.count, end + piece)
@@ -29,5 +31,24 @@ func fuzzJPEGPrefix(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
         precondition(length < data.count && data[data.startIndex + length] == 0xFF, "a cut at \(length) is no marker")
         _ = try? JPEGCoder().decode(JPEGPrefixScanner.prefix(of: data, length: length), options: options)
     }
+    fuzzGIFPrefix(Data("GIF89a".utf8) + data, piece: piece)
     return 0
+}
+
+private func fuzzGIFPrefix(_ data: Data, piece: Int) {
+    let options = DecodeOptions(firstFrameOnly: true)
+    var whole = GIFPrefixScanner(planning: { _ in options })
+    let once = data.withUnsafeBytes { whole.advance($0) }
+    var pieces = GIFPrefixScanner(planning: { _ in options })
+    var verdict = PrefixVerdict.needsMore
+    var end = 0
+    while verdict == .needsMore, end < data.count {
+        end = min(data.count, end + piece)
+        verdict = data.prefix(end).withUnsafeBytes { pieces.advance($0) }
+    }
+    precondition(verdict == once, "GIF: \(verdict) in pieces of \(piece), \(once) at once")
+    if case .enough(let length) = once {
+        precondition(length > 13 && length <= data.count, "a GIF cut at \(length) of \(data.count)")
+        _ = try? GIFCoder().decode(GIFPrefixScanner.prefix(of: data, length: length), options: options)
+    }
 }

@@ -65,6 +65,31 @@ import Testing
         }
     }
 
+    @Test func aFirstFrameDecodeOfAnAnimatedGIFEndsTheTransferAfterThatFrame() async throws {
+        try await LoadingTest.withServer { server in
+            let data = try GIFPrefixScannerTests.animation()
+            server.serve("anim.gif", data: data, contentType: "image/gif")
+            let downloader = ImageDownloader(configuration: LoadingTest.configuration())
+            // Half the file, then nothing until the client leaves: the first frame is in the first half.
+            let url = server.url("/stall/anim.gif?after=\(data.count / 2)")
+            let firstFrame = DecodeOptions(firstFrameOnly: true)
+            let response = try await downloader.load(
+                try Self.request(downloader, url, earlyStop: EarlyStop(decoding: firstFrame)), progress: nil)
+            // Every frame asked for: the whole file.
+            let everyFrame = EarlyStop(decoding: DecodeOptions())
+            let whole = try await downloader.load(
+                try Self.request(downloader, server.url("/files/anim.gif"), earlyStop: everyFrame), progress: nil)
+            try? await downloader.shutdown()
+            #expect(response.isPrefix && response.data.last == 0x3B)
+            #expect(response.data.dropLast() == data.prefix(response.data.count - 1))
+            #expect(await Self.bytesSent(server, "/stall/anim.gif") == [data.count / 2])
+            #expect(server.log.clientClosedPaths == ["/stall/anim.gif"])
+            #expect(!whole.isPrefix && whole.data == data)
+            let frame = try ImageCoders.shared.decode(response.data, options: firstFrame)
+            #expect(frame.pixels.bytes == (try ImageCoders.shared.decode(data, options: firstFrame)).pixels.bytes)
+        }
+    }
+
     @Test func aWholeFileRequestNeverJoinsATransferThatStopsEarly() async throws {
         try await LoadingTest.withServer { server in
             let data = try Self.photo()
