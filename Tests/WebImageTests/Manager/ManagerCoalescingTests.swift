@@ -1,7 +1,7 @@
 import Foundation
 import TestImageServer
 import Testing
-@testable import WebImage
+@_spi(ServerSupport) @testable import WebImage
 
 @Suite("Image manager: shared work and cancellation")
 struct ManagerCoalescingTests {
@@ -39,7 +39,12 @@ struct ManagerCoalescingTests {
             async let small = h.manager.loadImage(from: url, context: ImageContext(thumbnailPixelSize: PixelSize(width: 20, height: 20)))
             async let large = h.manager.loadImage(from: url, context: ImageContext(thumbnailPixelSize: PixelSize(width: 80, height: 80)))
             await h.server.expectEventually { $0.count("/gate/t/a.png") == 1 }
-            await expectEventually { h.downloader.runningCount == 1 && h.manager.isRunning }
+            // Both sizes wait on the one transfer before it can finish (on a loaded machine the second caller
+            // may start late; it would then find no transfer to join).
+            await expectEventually {
+                h.downloader.runningCount == 1 && h.manager.dataTasks.count == 1
+                    && h.manager.dataTasks.all.first?.subscriberCount == 2
+            }
             h.server.openGate("t")
             let (s, l) = try await (small, large)
             #expect(s.image.size == PixelSize(width: 20, height: 20))

@@ -201,6 +201,9 @@
     /// Whether anybody still waits (the work may skip what only they would see).
     public var hasSubscribers: Bool { state.withLock { !$0.subscribers.isEmpty } }
 
+    /// How many wait now (tests check that callers joined one piece of work).
+    var subscriberCount: Int { state.withLock { $0.subscribers.count } }
+
     /// Delivers `result` to every subscriber still here and closes the task; later calls do nothing.
     func finish(_ result: Result<Value, ImageError>) {
         let subscribers = state.withLock { state -> [Subscriber]? in
