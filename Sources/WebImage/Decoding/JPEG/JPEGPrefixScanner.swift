@@ -29,7 +29,6 @@ import Foundation
 ///   (baseline, arithmetic coding, CMYK, a progression libjpeg would warn about, damaged or odd markers, more
 ///   than ``maximumScans`` scans) never stops early: the caller then reads the whole file as usual.
 struct JPEGPrefixScanner {
-
     /// More scans than this and the scanner gives up (real progressive files have about ten; TurboJPEG refuses
     /// floods of hundreds).
     static let maximumScans = 100
