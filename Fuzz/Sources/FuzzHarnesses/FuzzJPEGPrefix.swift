@@ -17,16 +17,7 @@ func fuzzJPEGPrefix(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     if let pixels = data.withUnsafeBytes({ JPEGEighthScaleDecoder.decode($0) }) {
         precondition(pixels.width > 0 && pixels.height > 0, "an empty image")
     }
-    var whole = JPEGPrefixScanner(options: options)
-    let once = data.withUnsafeBytes { whole.advance($0) }
-    var pieces = JPEGPrefixScanner(options: options)
-    var verdict = PrefixVerdict.needsMore
-    var end = 0
-    while verdict == .needsMore, end < data.count {
-        end = min(data.count, end + piece)
-        verdict = data.prefix(end).withUnsafeBytes { pieces.advance($0) }
-    }
-    precondition(verdict == once, "\(verdict) in pieces of \(piece), \(once) at once")
+    let once = verdictInPiecesAndAtOnce(data, piece: piece) { JPEGPrefixScanner(options: options) }
     if case .enough(let length) = once {
         precondition(length < data.count && data[data.startIndex + length] == 0xFF, "a cut at \(length) is no marker")
         _ = try? JPEGCoder().decode(JPEGPrefixScanner.prefix(of: data, length: length), options: options)
@@ -37,18 +28,27 @@ func fuzzJPEGPrefix(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
 
 private func fuzzGIFPrefix(_ data: Data, piece: Int) {
     let options = DecodeOptions(firstFrameOnly: true)
-    var whole = GIFPrefixScanner(planning: { _ in options })
+    let once = verdictInPiecesAndAtOnce(data, piece: piece) { GIFPrefixScanner(planning: { _ in options }) }
+    if case .enough(let length) = once {
+        precondition(length > 13 && length <= data.count, "a GIF cut at \(length) of \(data.count)")
+        _ = try? GIFCoder().decode(GIFPrefixScanner.prefix(of: data, length: length), options: options)
+    }
+}
+
+/// The verdict of a scanner `make` gives on `data` at once, after checking that another fed it in pieces of
+/// `piece` bytes comes to the same.
+private func verdictInPiecesAndAtOnce<Scanner: PrefixScanner>(
+    _ data: Data, piece: Int, _ make: () -> Scanner
+) -> PrefixVerdict {
+    var whole = make()
     let once = data.withUnsafeBytes { whole.advance($0) }
-    var pieces = GIFPrefixScanner(planning: { _ in options })
+    var pieces = make()
     var verdict = PrefixVerdict.needsMore
     var end = 0
     while verdict == .needsMore, end < data.count {
         end = min(data.count, end + piece)
         verdict = data.prefix(end).withUnsafeBytes { pieces.advance($0) }
     }
-    precondition(verdict == once, "GIF: \(verdict) in pieces of \(piece), \(once) at once")
-    if case .enough(let length) = once {
-        precondition(length > 13 && length <= data.count, "a GIF cut at \(length) of \(data.count)")
-        _ = try? GIFCoder().decode(GIFPrefixScanner.prefix(of: data, length: length), options: options)
-    }
+    precondition(verdict == once, "\(Scanner.self): \(verdict) in pieces of \(piece), \(once) at once")
+    return once
 }

@@ -69,17 +69,24 @@ enum PrefixVerdict: Equatable {
     case never
 }
 
-/// Follows a body as it grows and says when it is enough for an ``EarlyStop``: the file's first bytes choose the
-/// scanner (a JPEG's or a GIF's); any other file is read whole.
-struct EarlyStopWatch {
-    private enum Scanner {
-        case undecided
-        case jpeg(JPEGPrefixScanner)
-        case gif(GIFPrefixScanner)
-    }
+/// A format's early-stop scanner: it watches a file's bytes arrive and says once they hold what a decode reads.
+protocol PrefixScanner {
+    /// Reads on from where the last call stopped. `bytes` is everything received so far, from the first byte
+    /// (each call's bytes must begin with the previous call's).
+    mutating func advance(_ bytes: UnsafeRawBufferPointer) -> PrefixVerdict
+    /// Whether `prefix`, already cut by a scanner of the format (possibly for another plan) and closed, holds all
+    /// that this scanner's decode reads.
+    mutating func isSatisfied(by prefix: UnsafeRawBufferPointer) -> Bool
+    /// The prefix to decode: the first `length` bytes of `data`, closed as the format needs.
+    static func prefix(of data: Data, length: Int) -> Data
+}
 
+/// Follows a body as it grows and says when it is enough for an ``EarlyStop``: the file's format, from its first
+/// bytes, chooses the scanner (a JPEG's or a GIF's); any other file is read whole.
+struct EarlyStopWatch {
     private let rule: EarlyStop
-    private var scanner = Scanner.undecided
+    /// `nil` until the first bytes name a format that has a scanner.
+    private var scanner: (any PrefixScanner)?
     private var gaveUp = false
 
     init(_ rule: EarlyStop) {
@@ -98,52 +105,38 @@ struct EarlyStopWatch {
             return nil
         case .enough(let length):
             gaveUp = true
-            if case .gif = scanner { return GIFPrefixScanner.prefix(of: body, length: length) }
-            return JPEGPrefixScanner.prefix(of: body, length: length)
+            return scanner.map { type(of: $0).prefix(of: body, length: length) }
         }
     }
 
     /// Whether `prefix`, the body of a transfer that stopped early, holds all that the rule's decode reads.
     mutating func isSatisfied(by prefix: UnsafeRawBufferPointer) -> Bool {
-        guard chooseScanner(prefix) else { return false }
-        switch scanner {
-        case .undecided: return false
-        case .jpeg(var jpeg): return jpeg.isSatisfied(by: prefix)
-        case .gif(var gif): return gif.isSatisfied(by: prefix)
-        }
+        chooseScanner(prefix)
+        return scanner?.isSatisfied(by: prefix) ?? false
     }
 
     private mutating func advance(_ bytes: UnsafeRawBufferPointer) -> PrefixVerdict {
-        guard chooseScanner(bytes) else { return bytes.count < 6 ? .needsMore : .never }
-        switch scanner {
-        case .undecided:
-            return .never
-        case .jpeg(var jpeg):
-            let verdict = jpeg.advance(bytes)
-            scanner = .jpeg(jpeg)
-            return verdict
-        case .gif(var gif):
-            let verdict = gif.advance(bytes)
-            scanner = .gif(gif)
-            return verdict
-        }
+        chooseScanner(bytes)
+        // Six bytes tell every format apart that has a scanner.
+        guard scanner != nil else { return bytes.count < 6 ? .needsMore : .never }
+        return scanner!.advance(bytes)
     }
 
-    /// Picks the scanner from the first bytes once there are enough of them; `false` until one is picked.
-    private mutating func chooseScanner(_ bytes: UnsafeRawBufferPointer) -> Bool {
-        guard case .undecided = scanner else { return true }
+    /// Picks the scanner from the first bytes once they name a format that has one.
+    private mutating func chooseScanner(_ bytes: UnsafeRawBufferPointer) {
+        guard scanner == nil else { return }
         let rule = self.rule
-        if bytes.count >= 2, bytes[0] == 0xFF, bytes[1] == 0xD8 {
-            scanner = .jpeg(JPEGPrefixScanner(planning: { header in
+        switch ImageFormat.detect(bytes: bytes) {
+        case .jpeg:
+            scanner = JPEGPrefixScanner(planning: { header in
                 var closed = Data(header)
                 closed.append(contentsOf: [0xFF, 0xD9])
                 return rule.plan(closed)
-            }))
-        } else if GIFPrefixScanner.isGIF(bytes) {
-            scanner = .gif(GIFPrefixScanner(planning: { rule.plan($0) }))
-        } else {
-            return false
+            })
+        case .gif:
+            scanner = GIFPrefixScanner(planning: { rule.plan($0) })
+        default:
+            break
         }
-        return true
     }
 }

@@ -22,7 +22,7 @@ extension SourceDrawing {
         let limits = request.options.limits
         let countsFrames = limits.maximumSourcePixels != nil || limits.maximumAnimationFramePixels != nil
         return EarlyStop(identity: Self.earlyStopIdentity) { header in
-            if countsFrames, header.starts(with: Array("GIF".utf8)) { return nil }
+            if countsFrames, ImageFormat.detect(header) == .gif { return nil }
             guard case .decode(_, _, let plan)? = try? prepare(header, request: request),
                   !plan.usesEmbeddedThumbnail else { return nil }
             return plan.decodeOptions

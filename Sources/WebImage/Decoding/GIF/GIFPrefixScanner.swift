@@ -10,7 +10,7 @@ import Foundation
 /// with a trailer appended, a valid one-frame GIF. Extensions before the first image (the loop count, the first
 /// frame's graphic control) are kept. A file that is not a GIF, ends (trailer) or breaks before an image, or
 /// whose plan reads more than the first frame, never stops early.
-struct GIFPrefixScanner {
+struct GIFPrefixScanner: PrefixScanner {
     private let plan: (Data) -> DecodeOptions?
     /// The verdict so far; once it is not ``PrefixVerdict/needsMore`` it no longer changes.
     private var verdict = PrefixVerdict.needsMore
@@ -27,18 +27,13 @@ struct GIFPrefixScanner {
         self.plan = plan
     }
 
-    /// Whether `bytes` begin like a GIF.
-    static func isGIF(_ bytes: UnsafeRawBufferPointer) -> Bool {
-        bytes.starts(with: Array("GIF87a".utf8)) || bytes.starts(with: Array("GIF89a".utf8))
-    }
-
     /// Reads on from where the last call stopped. `bytes` is everything received so far, from the first byte
     /// (each call's bytes must begin with the previous call's).
     mutating func advance(_ bytes: UnsafeRawBufferPointer) -> PrefixVerdict {
         guard verdict == .needsMore else { return verdict }
         if position == 0 {
             guard bytes.count >= 13 else { return .needsMore }
-            guard Self.isGIF(bytes) else { return finish(.never) }
+            guard ImageFormat.detect(bytes: bytes) == .gif else { return finish(.never) }
             position = 13 + Self.colorTableBytes(flags: bytes[10])
         }
         while position < bytes.count {

@@ -28,7 +28,7 @@ import Foundation
 /// - Only progressive Huffman files (SOF2) with 8-bit samples and 1 or 3 components qualify. Anything else
 ///   (baseline, arithmetic coding, CMYK, a progression libjpeg would warn about, damaged or odd markers, more
 ///   than ``maximumScans`` scans) never stops early: the caller then reads the whole file as usual.
-struct JPEGPrefixScanner {
+struct JPEGPrefixScanner: PrefixScanner {
     /// More scans than this and the scanner gives up (real progressive files have about ten; TurboJPEG refuses
     /// floods of hundreds).
     static let maximumScans = 100
