@@ -25,6 +25,22 @@ import Testing
         #expect(image.pixels.bytes == reference.rgba)
     }
 
+    /// A sampling arrangement outside TurboJPEG's list (RGB with blue at half resolution, the layout of jpegli's
+    /// XYB files) is decoded by libjpeg: baseline and progressive, whole and at the 1/2 and 1/8 DCT scales, as
+    /// djpeg decodes them.
+    @Test(arguments: ["sampling-rgb-221", "sampling-rgb-221-progressive"])
+    func samplingOutsideTurboJPEGsListDecodesLikeDjpeg(name: String) throws {
+        let data = try Fixtures.data("jpeg/\(name).jpg")
+        for (box, referenceName) in [(nil, "sampling-rgb-221"), (PixelSize(width: 48, height: 32), "sampling-rgb-221-half"),
+                                     (PixelSize(width: 12, height: 8), "sampling-rgb-221-eighth")] {
+            let options = box.map { DecodeOptions(thumbnailPixelSize: $0) } ?? DecodeOptions()
+            let image = try coder.decode(data, options: options)
+            let reference = try JPEGReference.load("jpeg/\(referenceName).ppm")
+            #expect(image.size == reference.size, "\(referenceName)")
+            #expect(image.pixels.bytes == reference.rgba, "\(referenceName)")
+        }
+    }
+
     /// Adobe CMYK and YCCK against Pillow; APP14-less CMYK as plain (non-inverted) samples.
     @Test(arguments: ["cmyk", "ycck", "cmyk-no-adobe"])
     func cmykAndYCCKConvertToRGB(name: String) throws {

@@ -65,7 +65,12 @@ enum JPEGDecoder {
         return try TurboJPEGHandle.withDecompressor { handle in
             var width: Int32 = 0, height: Int32 = 0, subsampling: Int32 = 0, colorspace: Int32 = 0
             if tjDecompressHeader3(handle.raw, source, UInt(bytes.count), &width, &height, &subsampling, &colorspace) != 0 {
-                try accept(handle.lastFailure, while: "reading the JPEG header")
+                let failure = handle.lastFailure
+                if failure.isUnknownSubsampling {
+                    return try JPEGLibjpegDecode.decodePixels(bytes, factor: factor, cmyk: cmyk,
+                                                              inverted: markers.adobeTransform != nil)
+                }
+                try accept(failure, while: "reading the JPEG header")
             }
             let headerSize = PixelSize(width: Int(width), height: Int(height))
             guard headerSize == markers.frameSize else {

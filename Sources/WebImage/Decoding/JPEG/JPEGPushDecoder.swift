@@ -170,12 +170,18 @@ final class JPEGPushDecoder: PushDecoder {
 
     /// The JPEG coder's damage policy: a warning other than a few harmless ones means guessed pixels, so the
     /// decode fails rather than show (and cache) a half-grey image.
-    private func checkWarnings() throws {
+    private func checkWarnings() throws { try Self.checkWarnings(decoder) }
+
+    private func failure() -> ImageError { Self.failure(of: decoder) }
+
+    /// The damage policy above, for any libjpeg decoder of this module.
+    static func checkWarnings(_ decoder: OpaquePointer) throws {
         guard wi_jpeg_first_warning_is_harmless(decoder) == 0 else { return }
         throw ImageError(.badImageData, "JPEG: \(String(cString: wi_jpeg_warning_message(decoder)))")
     }
 
-    private func failure() -> ImageError {
+    /// libjpeg's error as a typed one: unsupported, too large, or bad data.
+    static func failure(of decoder: OpaquePointer) -> ImageError {
         let message = "JPEG: \(String(cString: wi_jpeg_message(decoder)))"
         switch wi_jpeg_error_kind_of(decoder) {
         case WI_JPEG_KIND_UNSUPPORTED: return ImageError(.unsupportedFormat, message)

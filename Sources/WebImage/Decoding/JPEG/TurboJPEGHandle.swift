@@ -41,6 +41,11 @@ struct TurboJPEGFailure: Equatable {
         "Invalid SOS parameters for sequential JPEG",
     ]
 
+    /// The header call's refusal of a sampling arrangement outside TurboJPEG's list (libjpeg decodes it).
+    var isUnknownSubsampling: Bool {
+        !isWarning && message.contains("Could not determine subsampling type")
+    }
+
     /// A warning whose text is one of ``harmlessWarnings``.
     var isHarmless: Bool {
         isWarning && Self.harmlessWarnings.contains { message.contains($0) }

@@ -42,6 +42,23 @@ import Testing
         try Self.expectConvertedLikeLittleCMS(jpeg, icc: ColorReference.displayP3, space: .displayP3)
     }
 
+    /// An XYB JPEG as jpegli lays one out (`Fixtures/jpeg/make_xyb.py`): stored as they are, its samples are a
+    /// green and purple travesty of the picture; through the profile's lookup table they are the picture, within
+    /// what 8-bit XYB and JPEG keep, and converted as Little CMS converts them.
+    @Test func anXYBJPEGIsReadThroughItsProfile() throws {
+        let data = try Fixtures.data("jpeg/xyb.jpg")
+        let stored = try ImageCoders.shared.decode(data, options: DecodeOptions(colorHandling: .original))
+        let profile = try #require(stored.colorProfile)
+        #expect(profile.space == .icc && profile.name == "XYB_Per")
+        let icc = profile.iccData
+        try Self.expectConvertedLikeLittleCMS(data, icc: icc, space: .icc)
+        let picture = try ImageCoders.shared.decode(Fixtures.data("jpeg/xyb-source.png")).pixels.bytes
+        let converted = try ImageCoders.shared.decode(data).pixels.bytes
+        let error = ColorReference.deltaE(converted, picture)
+        #expect(error.mean <= 2.5 && error.p95 <= 6, "ΔE2000 against the picture: \(error)")
+        #expect(ColorReference.deltaE(stored.pixels.bytes, picture).mean > 10, "the stored samples are not the picture")
+    }
+
     @Test func aProfileSplitAcrossSegmentsIsJoinedInOrder() throws {
         let icc = ColorReference.adobeRGB
         let jpeg = ColorTaggedFiles.jpeg(try Self.encoded(.jpeg), icc: icc, segmentSize: 100)
