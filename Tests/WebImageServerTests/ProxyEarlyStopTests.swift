@@ -96,14 +96,17 @@ import WebImage
         return nil
     }
 
-    @Test func aStillOfAnAnimatedGIFFetchesItsFirstFrameAlone() async throws {
-        let source = try ProxyHarness.animation()
-        let firstFrameEnd = try #require(Self.firstFrameEnd(source))
+    @Test(arguments: [ImageFormat.gif, .webp])
+    func aStillOfAnAnimationFetchesItsFirstFrameAlone(_ format: ImageFormat) async throws {
+        let source = try ProxyHarness.animation(as: format)
+        let firstFrameEnd = try #require(Self.firstFrameEnd(source, format: format))
         #expect(firstFrameEnd < source.count / 2)
+        let ext = format == .gif ? "gif" : "webp"
         try await ProxyHarness.with { harness in
+            harness.origin.serve("anim.\(ext)", data: source, contentType: "image/\(ext)")
             // The origin sends the first frame, then stalls: the render succeeds only if that was all it needed.
-            let name = "anim.gif?after=\(firstFrameEnd)"
-            let originPath = "/stall-once/anim.gif"
+            let name = "anim.\(ext)?after=\(firstFrameEnd)"
+            let originPath = "/stall-once/anim.\(ext)"
             let first = await harness.get(harness.plainPath(["frame:0"], name, path: "/stall-once/", ext: "png"))
             #expect(first.status == 200)
             await harness.origin.waitUntil { $0.inFlight == 0 }
@@ -118,7 +121,7 @@ import WebImage
             #expect(harness.origin.log.count(originPath) == 1)
 
             // The animation needs every frame: the origin is asked again, for the whole file.
-            let animated = await harness.get(harness.plainPath(["w:30"], name, path: "/stall-once/", ext: "gif"))
+            let animated = await harness.get(harness.plainPath(["w:30"], name, path: "/stall-once/", ext: ext))
             #expect(animated.status == 200)
             await harness.origin.waitUntil { $0.inFlight == 0 }
             #expect(harness.origin.log.requests(for: originPath).map(\.bodyBytesSent) == [firstFrameEnd, source.count])
@@ -126,19 +129,40 @@ import WebImage
         }
     }
 
-    @Test func aPixelLimitCountsEveryFrameOfAGIFStill() async throws {
+    @Test(arguments: [ImageFormat.gif, .webp])
+    func aPixelLimitCountsEveryFrameOfAStill(_ format: ImageFormat) async throws {
         // 60×40 in three frames: 7 200 pixels against a limit of 5 000. The first frame alone (2 400) would pass.
-        let source = try ProxyHarness.animation()
+        let source = try ProxyHarness.animation(as: format)
+        let ext = format == .gif ? "gif" : "webp"
         try await ProxyHarness.with(configuring: { $0.allowsSecurityOptions = true }) { harness in
-            let refused = await harness.get(harness.plainPath(["msr:0.005", "frame:0"], "anim.gif", ext: "png"))
+            harness.origin.serve("anim.\(ext)", data: source, contentType: "image/\(ext)")
+            let refused = await harness.get(harness.plainPath(["msr:0.005", "frame:0"], "anim.\(ext)", ext: "png"))
             #expect(refused.status == 422)
             await harness.origin.waitUntil { $0.inFlight == 0 }
-            #expect(harness.origin.log.requests(for: "/files/anim.gif").map(\.bodyBytesSent) == [source.count])
+            #expect(harness.origin.log.requests(for: "/files/anim.\(ext)").map(\.bodyBytesSent) == [source.count])
         }
     }
 
+    /// Where the first frame of an animated GIF or WebP ends, found the plain way.
+    static func firstFrameEnd(_ data: Data, format: ImageFormat) -> Int? {
+        format == .gif ? gifFirstFrameEnd(data) : webpFirstFrameEnd(data)
+    }
+
+    /// After the first `ANMF` chunk (and its padding).
+    static func webpFirstFrameEnd(_ data: Data) -> Int? {
+        let bytes = [UInt8](data)
+        var index = 12
+        while index + 8 <= bytes.count {
+            let size = (0..<4).reduce(0) { $0 | Int(bytes[index + 4 + $1]) << (8 * $1) }
+            let type = String(decoding: bytes[index..<index + 4], as: UTF8.self)
+            index += 8 + size + size % 2
+            if type == "ANMF" { return index }
+        }
+        return nil
+    }
+
     /// Where a GIF's first image ends: after the zero-length block that closes its data.
-    static func firstFrameEnd(_ data: Data) -> Int? {
+    static func gifFirstFrameEnd(_ data: Data) -> Int? {
         let bytes = [UInt8](data)
         func table(_ flags: UInt8) -> Int { flags & 0x80 != 0 ? 3 << (Int(flags & 7) + 1) : 0 }
         var index = 13 + table(bytes[10])

@@ -83,12 +83,13 @@ struct ProxyHarness {
                                              options: EncodeOptions(quality: 0.95))
     }
 
-    /// A three-frame 60×40 GIF: red, green, blue, 100 ms each.
-    static func animation() throws -> Data {
+    /// A three-frame 60×40 animation, a GIF unless told (WebP is lossless): red, green, blue, 100 ms each.
+    static func animation(as format: ImageFormat = .gif) throws -> Data {
         let frames = try [RGBA(255, 0, 0), RGBA(0, 255, 0), RGBA(0, 0, 255)].map { color in
             ImageFrame(pixels: try PixelBuffer(width: 60, height: 40, filledWith: color), duration: 0.1)
         }
-        return try ImageCoders.shared.encode(Image(frames: frames, loopCount: 0), as: .gif)
+        return try ImageCoders.shared.encode(Image(frames: frames, loopCount: 0), as: format,
+                                             options: EncodeOptions(lossless: format == .webp))
     }
 
     /// The response body decoded.

@@ -7,8 +7,10 @@ import FuzzSupport
 /// arrive, a claimed cut must lie inside the data at a marker, and the cut prefix must decode to an image or a
 /// typed error. The bytes as they are also go to the eighth-scale reader of such prefixes, which must return an
 /// image of the frame's size over 8 or nothing. The GIF early stop (``GIFPrefixScanner``, for a first-frame
-/// decode) gets the same bytes after a GIF signature, under the same rules: the same verdict in pieces as at
-/// once, a cut inside the data, and the cut prefix decoded to an image or a typed error.
+/// decode) gets the same bytes after a GIF signature, and the animated-WebP one (``WebPPrefixScanner``) after a
+/// RIFF header and the start of a `VP8X` chunk (its flags and canvas come from the bytes), under the same rules:
+/// the same verdict in pieces as at once, a cut inside the data, and the cut prefix decoded to an image or a
+/// typed error.
 func fuzzJPEGPrefix(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     var input = FuzzInput(start, count)
     let piece = Int(input.takeByte()) + 1
@@ -23,7 +25,17 @@ func fuzzJPEGPrefix(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
         _ = try? JPEGCoder().decode(JPEGPrefixScanner.prefix(of: data, length: length), options: options)
     }
     fuzzGIFPrefix(Data("GIF89a".utf8) + data, piece: piece)
+    fuzzWebPPrefix(Data("RIFF\0\0\0\0WEBPVP8X\u{0A}\0\0\0".utf8) + data, piece: piece)
     return 0
+}
+
+private func fuzzWebPPrefix(_ data: Data, piece: Int) {
+    let options = DecodeOptions(firstFrameOnly: true)
+    let once = verdictInPiecesAndAtOnce(data, piece: piece) { WebPPrefixScanner(planning: { _ in options }) }
+    if case .enough(let length) = once {
+        precondition(length > 30 && length <= data.count, "a WebP cut at \(length) of \(data.count)")
+        _ = try? WebPCoder().decode(WebPPrefixScanner.prefix(of: data, length: length), options: options)
+    }
 }
 
 private func fuzzGIFPrefix(_ data: Data, piece: Int) {

@@ -4,14 +4,15 @@ import Foundation
 /// reads. The body then delivered is that prefix, completed so that decoders read it as a whole file, and the
 /// response says so (``ImageLoadResponse/isPrefix``): it must never be kept as the resource.
 ///
-/// Two kinds of file stop early. A progressive JPEG (Huffman-coded, gray or three components) whose decode
+/// Three kinds of file stop early. A progressive JPEG (Huffman-coded, gray or three components) whose decode
 /// happens at TurboJPEG's 1/8 DCT scale, which is what small thumbnails of large photos get: such a decode reads
 /// only a few DCT coefficients per block, and a progressive file sends those first: a 12 MP photo needs its DC
 /// scan, about 4% of its bytes, for a 300 px thumbnail (about 16% when its colour has detail that cannot be
-/// predicted from its brightness), within 40 dB PSNR of the whole file's thumbnail. And a GIF decoded for its
-/// first frame only (``DecodeOptions/firstFrameOnly``): the frames come one after the other, so the transfer ends
-/// after the first one's image data, with the same pixels as the whole file's first frame. Every other file, and
-/// every other scale, is read whole.
+/// predicted from its brightness), within 40 dB PSNR of the whole file's thumbnail. And an animated GIF or WebP
+/// decoded for its first frame only (``DecodeOptions/firstFrameOnly``): the frames come one after the other, so
+/// the transfer ends after the first one, with the same pixels as the whole file's first frame (a WebP whose
+/// header announces EXIF or XMP metadata, stored after the frames, is read whole). Every other file, and every
+/// other scale, is read whole.
 ///
 /// Loaders that cannot save anything by stopping (files, `data:` URLs) ignore it. Two rules are equal when they
 /// were made from equal decode options, or with equal identities: a transfer is shared only by requests whose
@@ -82,7 +83,7 @@ protocol PrefixScanner {
 }
 
 /// Follows a body as it grows and says when it is enough for an ``EarlyStop``: the file's format, from its first
-/// bytes, chooses the scanner (a JPEG's or a GIF's); any other file is read whole.
+/// bytes, chooses the scanner (a JPEG's, a GIF's or a WebP's); any other file is read whole.
 struct EarlyStopWatch {
     private let rule: EarlyStop
     /// `nil` until the first bytes name a format that has a scanner.
@@ -117,8 +118,8 @@ struct EarlyStopWatch {
 
     private mutating func advance(_ bytes: UnsafeRawBufferPointer) -> PrefixVerdict {
         chooseScanner(bytes)
-        // Six bytes tell every format apart that has a scanner.
-        guard scanner != nil else { return bytes.count < 6 ? .needsMore : .never }
+        // Twelve bytes tell every format apart that has a scanner (a WebP's RIFF header is the longest).
+        guard scanner != nil else { return bytes.count < 12 ? .needsMore : .never }
         return scanner!.advance(bytes)
     }
 
@@ -135,6 +136,8 @@ struct EarlyStopWatch {
             })
         case .gif:
             scanner = GIFPrefixScanner(planning: { rule.plan($0) })
+        case .webp:
+            scanner = WebPPrefixScanner(planning: { rule.plan($0) })
         default:
             break
         }

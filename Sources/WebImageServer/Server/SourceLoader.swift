@@ -56,9 +56,9 @@ final class SourceLoader: Sendable {
                 if !kept.isOnDisk { await persist(kept, forKey: key) }
                 return Source(data: kept.data, origin: .memory, lastModified: kept.lastModified)
             }
-            // Another render of a source whose download stopped early (a progressive JPEG's thumbnail, a GIF's
-            // first frame): the kept start serves it when it holds everything this decode reads; otherwise the
-            // whole source is fetched (no other tier keeps starts).
+            // Another render of a source whose download stopped early (a progressive JPEG's thumbnail, an
+            // animation's first frame): the kept start serves it when it holds everything this decode reads;
+            // otherwise the whole source is fetched (no other tier keeps starts).
             if let earlyStop, earlyStop.isSatisfied(by: kept.data) {
                 return Source(data: kept.data, origin: .memory, lastModified: kept.lastModified, isPrefix: true)
             }

@@ -6,26 +6,19 @@ import Foundation
 enum WebPColorProfile {
     /// The profile, `nil` when there is none, it is unreadable, or it is sRGB.
     static func profile(in bytes: UnsafeRawBufferPointer) -> ColorProfile? {
-        guard bytes.count >= 30, fourCC(bytes, 0) == "RIFF", fourCC(bytes, 8) == "WEBP", fourCC(bytes, 12) == "VP8X"
+        guard bytes.count >= 30, ImageFormat.detect(bytes: bytes) == .webp,
+              WebPChunkHeader(bytes, at: 12)?.type == "VP8X"
         else { return nil }
         var offset = 12
-        while offset + 8 <= bytes.count {
-            let type = fourCC(bytes, offset)
-            let size = Int(UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: offset + 4, as: UInt32.self)))
-            let payload = offset + 8
-            guard size <= bytes.count - payload else { return nil }
-            if type == "ICCP" {
-                return ColorProfile(icc: Data(UnsafeRawBufferPointer(rebasing: bytes[payload..<payload + size])))?
-                    .unlessSRGB
+        while let chunk = WebPChunkHeader(bytes, at: offset) {
+            guard chunk.payload.upperBound <= bytes.count else { return nil }
+            if chunk.type == "ICCP" {
+                return ColorProfile(icc: Data(UnsafeRawBufferPointer(rebasing: bytes[chunk.payload])))?.unlessSRGB
             }
             // The image data follows the colour chunk: once it starts there is no profile.
-            if ["VP8 ", "VP8L", "ALPH", "ANIM", "ANMF"].contains(type) { return nil }
-            offset = payload + size + (size & 1)
+            if ["VP8 ", "VP8L", "ALPH", "ANIM", "ANMF"].contains(chunk.type) { return nil }
+            offset = chunk.next
         }
         return nil
-    }
-
-    private static func fourCC(_ bytes: UnsafeRawBufferPointer, _ offset: Int) -> String {
-        String(decoding: bytes[offset..<offset + 4], as: UTF8.self)
     }
 }

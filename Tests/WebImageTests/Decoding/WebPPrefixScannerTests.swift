@@ -1,0 +1,101 @@
+import Foundation
+import Testing
+@testable import WebImage
+
+/// An animated WebP's download may stop after its first frame when the decode reads that frame alone; the prefix
+/// then decodes to the same pixels as the whole file's first frame.
+@Suite struct WebPPrefixScannerTests {
+    /// A three-frame 60×40 animation (red, green, blue with noise, 100 ms each, looping) carrying `profile` and
+    /// `metadata`: the noise keeps each frame's data long.
+    static func animation(profile: ColorProfile? = nil, metadata: ImageMetadata? = nil) throws -> Data {
+        var state: UInt32 = 7
+        let frames = try [(255, 0, 0), (0, 255, 0), (0, 0, 255)].map { base in
+            var bytes: [UInt8] = []
+            for _ in 0..<(60 * 40) {
+                state = state &* 1_103_515_245 &+ 12_345
+                let noise = Int(state >> 26)
+                bytes += [UInt8(min(base.0 + noise, 255)), UInt8(min(base.1 + noise, 255)),
+                          UInt8(min(base.2 + noise, 255)), 255]
+            }
+            return ImageFrame(pixels: try PixelBuffer(width: 60, height: 40, rgba: bytes), duration: 0.1)
+        }
+        var image = Image(frames: frames, loopCount: 0)
+        image.colorProfile = profile
+        image.metadata = metadata
+        return try ImageCoders.shared.encode(image, as: .webp, options: EncodeOptions(lossless: true))
+    }
+
+    /// Feeds `data` in `chunk`-byte steps, as a download would, until the scanner decides.
+    static func verdict(_ data: Data, chunk: Int, options: DecodeOptions?) -> PrefixVerdict {
+        var scanner = WebPPrefixScanner(planning: { _ in options })
+        var received = 0
+        while received < data.count {
+            received = min(received + chunk, data.count)
+            let verdict = data.prefix(received).withUnsafeBytes { scanner.advance($0) }
+            if verdict != .needsMore { return verdict }
+        }
+        return .needsMore
+    }
+
+    @Test("a first-frame decode stops after the first frame, whatever the chunks", arguments: [1, 7, 256, 100_000])
+    func firstFrameStops(_ chunk: Int) throws {
+        let data = try Self.animation()
+        let verdict = Self.verdict(data, chunk: chunk, options: DecodeOptions(firstFrameOnly: true))
+        guard case .enough(let length) = verdict else {
+            Issue.record("no stop: \(verdict)")
+            return
+        }
+        #expect(length * 2 < data.count)
+        let prefix = WebPPrefixScanner.prefix(of: data, length: length)
+        #expect(prefix.count == length)
+        let riffSize = prefix.withUnsafeBytes { UInt32(littleEndian: $0.loadUnaligned(fromByteOffset: 4, as: UInt32.self)) }
+        #expect(riffSize == UInt32(length - 8))
+        let first = try ImageCoders.shared.decode(prefix)
+        let whole = try ImageCoders.shared.decode(data, options: DecodeOptions(firstFrameOnly: true))
+        #expect(first.frames.count == 1 && first.size == PixelSize(width: 60, height: 40))
+        #expect(first.pixels.bytes == whole.pixels.bytes)
+        #expect(try ImageCoders.shared.properties(of: prefix).frameCount == 1)
+        // The prefix holds what the rule reads, and what a rule for every frame reads it does not.
+        var again = WebPPrefixScanner(planning: { _ in DecodeOptions(firstFrameOnly: true) })
+        #expect(prefix.withUnsafeBytes { again.isSatisfied(by: $0) })
+        var animated = WebPPrefixScanner(planning: { _ in DecodeOptions() })
+        #expect(!prefix.withUnsafeBytes { animated.isSatisfied(by: $0) })
+    }
+
+    @Test func theColourProfileBeforeTheFramesIsKept() throws {
+        let data = try Self.animation(profile: ColorProfile.displayP3)
+        guard case .enough(let length) = Self.verdict(data, chunk: 512, options: DecodeOptions(firstFrameOnly: true))
+        else {
+            Issue.record("no stop")
+            return
+        }
+        let prefix = WebPPrefixScanner.prefix(of: data, length: length)
+        #expect(try ImageCoders.shared.properties(of: prefix).colorSpace == .displayP3)
+        let converted = try ImageCoders.shared.decode(prefix)
+        #expect(converted.pixels.bytes == (try ImageCoders.shared.decode(data, options: DecodeOptions(firstFrameOnly: true))).pixels.bytes)
+    }
+
+    @Test func everyFrameAnotherFrameNoDecodeMetadataStillsOrAnotherFormatReadOnToTheEnd() throws {
+        let data = try Self.animation()
+        let first = DecodeOptions(firstFrameOnly: true)
+        #expect(Self.verdict(data, chunk: 64, options: DecodeOptions()) == .never)
+        #expect(Self.verdict(data, chunk: 64, options: DecodeOptions(firstFrameOnly: true, frameIndex: 2)) == .never)
+        #expect(Self.verdict(data, chunk: 64, options: nil) == .never)
+        // EXIF (which may turn the frame) and XMP are stored after the frames.
+        let withEXIF = try Self.animation(metadata: ImageMetadata(exif: Data("Exif\0\0MM\0*\0\0\0\u{8}\0\0".utf8)))
+        #expect(Self.verdict(withEXIF, chunk: 64, options: first) == .never)
+        let withXMP = try Self.animation(metadata: ImageMetadata(xmp: Data("<x:xmpmeta xmlns:x='adobe:ns:meta/'/>".utf8)))
+        #expect(Self.verdict(withXMP, chunk: 64, options: first) == .never)
+        // A still WebP is one image chunk: nothing to skip.
+        let still = try ImageCoders.shared.encode(try ImageCoders.shared.decode(data, options: first), as: .webp)
+        #expect(Self.verdict(still, chunk: 64, options: first) == .never)
+        #expect(Self.verdict(Data("not a webp file, not at all".utf8), chunk: 64, options: first) == .never)
+        // Cut inside the first frame's data: still waiting for more.
+        #expect(Self.verdict(data.prefix(200), chunk: 64, options: first) == .needsMore)
+        // A chunk whose size runs past any real file never claims enough.
+        var huge = data
+        #expect(String(decoding: data[30..<34], as: UTF8.self) == "ANIM")
+        huge.replaceSubrange(34..<38, with: [0xF0, 0xFF, 0xFF, 0xFF])
+        #expect(Self.verdict(huge, chunk: 4096, options: first) == .needsMore)
+    }
+}
