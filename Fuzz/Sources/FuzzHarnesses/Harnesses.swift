@@ -11,7 +11,7 @@ let harnesses: [String: @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt] = [
     "FuzzProperties": fuzzProperties, "FuzzBMP": fuzzBMP, "FuzzICO": fuzzICO, "FuzzAVIF": fuzzAVIF,
     "FuzzHEIF": fuzzHEIF, "FuzzJXL": fuzzJXL, "FuzzSVG": fuzzSVG, "FuzzPDF": fuzzPDF, "FuzzTIFF": fuzzTIFF,
     "FuzzRESP": fuzzRESP, "FuzzProxyURL": fuzzProxyURL, "FuzzColorProfile": fuzzColorProfile,
-    "FuzzJPEGPrefix": fuzzJPEGPrefix,
+    "FuzzJPEGPrefix": fuzzJPEGPrefix, "FuzzFramePrefix": fuzzFramePrefix,
 ]
 
 /// The harness this process runs, chosen in `main` before libFuzzer starts.
