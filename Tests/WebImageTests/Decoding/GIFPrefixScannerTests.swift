@@ -7,31 +7,12 @@ import Testing
 @Suite struct GIFPrefixScannerTests {
     /// A three-frame 60×40 GIF (red, green, blue, 100 ms each, looping) with noise, so each frame's data is long.
     static func animation() throws -> Data {
-        var state: UInt32 = 7
-        let frames = try [(255, 0, 0), (0, 255, 0), (0, 0, 255)].map { base in
-            var bytes: [UInt8] = []
-            for _ in 0..<(60 * 40) {
-                state = state &* 1_103_515_245 &+ 12_345
-                let noise = Int(state >> 26)
-                bytes += [UInt8(min(base.0 + noise, 255)), UInt8(min(base.1 + noise, 255)),
-                          UInt8(min(base.2 + noise, 255)), 255]
-            }
-            let pixels = try PixelBuffer(width: 60, height: 40, rgba: bytes)
-            return ImageFrame(pixels: pixels, duration: 0.1)
-        }
-        return try ImageCoders.shared.encode(Image(frames: frames, loopCount: 0), as: .gif)
+        try ImageCoders.shared.encode(Image(frames: FramePrefixTestSupport.noisyFrames(), loopCount: 0), as: .gif)
     }
 
     /// Feeds `data` in `chunk`-byte steps, as a download would, until the scanner decides.
     static func verdict(_ data: Data, chunk: Int, options: DecodeOptions?) -> PrefixVerdict {
-        var scanner = GIFPrefixScanner(planning: { _ in options })
-        var received = 0
-        while received < data.count {
-            received = min(received + chunk, data.count)
-            let verdict = data.prefix(received).withUnsafeBytes { scanner.advance($0) }
-            if verdict != .needsMore { return verdict }
-        }
-        return .needsMore
+        FramePrefixTestSupport.verdict(data, chunk: chunk, GIFPrefixScanner(planning: { _ in options }))
     }
 
     @Test("a first-frame decode stops after the first frame, whatever the chunks", arguments: [1, 7, 256, 100_000])

@@ -6,20 +6,9 @@ import Testing
 /// then decodes to the same pixels as the whole file's first frame.
 @Suite struct WebPPrefixScannerTests {
     /// A three-frame 60×40 animation (red, green, blue with noise, 100 ms each, looping) carrying `profile` and
-    /// `metadata`: the noise keeps each frame's data long.
+    /// `metadata`.
     static func animation(profile: ColorProfile? = nil, metadata: ImageMetadata? = nil) throws -> Data {
-        var state: UInt32 = 7
-        let frames = try [(255, 0, 0), (0, 255, 0), (0, 0, 255)].map { base in
-            var bytes: [UInt8] = []
-            for _ in 0..<(60 * 40) {
-                state = state &* 1_103_515_245 &+ 12_345
-                let noise = Int(state >> 26)
-                bytes += [UInt8(min(base.0 + noise, 255)), UInt8(min(base.1 + noise, 255)),
-                          UInt8(min(base.2 + noise, 255)), 255]
-            }
-            return ImageFrame(pixels: try PixelBuffer(width: 60, height: 40, rgba: bytes), duration: 0.1)
-        }
-        var image = Image(frames: frames, loopCount: 0)
+        var image = Image(frames: try FramePrefixTestSupport.noisyFrames(), loopCount: 0)
         image.colorProfile = profile
         image.metadata = metadata
         return try ImageCoders.shared.encode(image, as: .webp, options: EncodeOptions(lossless: true))
@@ -27,14 +16,7 @@ import Testing
 
     /// Feeds `data` in `chunk`-byte steps, as a download would, until the scanner decides.
     static func verdict(_ data: Data, chunk: Int, options: DecodeOptions?) -> PrefixVerdict {
-        var scanner = WebPPrefixScanner(planning: { _ in options })
-        var received = 0
-        while received < data.count {
-            received = min(received + chunk, data.count)
-            let verdict = data.prefix(received).withUnsafeBytes { scanner.advance($0) }
-            if verdict != .needsMore { return verdict }
-        }
-        return .needsMore
+        FramePrefixTestSupport.verdict(data, chunk: chunk, WebPPrefixScanner(planning: { _ in options }))
     }
 
     @Test("a first-frame decode stops after the first frame, whatever the chunks", arguments: [1, 7, 256, 100_000])
