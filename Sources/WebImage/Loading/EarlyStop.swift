@@ -68,6 +68,13 @@ enum PrefixVerdict: Equatable {
     case enough(length: Int)
     /// This file will not stop early: read it whole.
     case never
+
+    /// The verdict of an animation's scanner once its first frame ends at `length`: enough when the decode
+    /// `options` plan reads that frame alone (the first frame only, or frame 0 asked for), never otherwise.
+    static func firstFrame(endingAt length: Int, options: DecodeOptions?) -> PrefixVerdict {
+        guard let options, options.firstFrameOnly, (options.frameIndex ?? 0) == 0 else { return .never }
+        return .enough(length: length)
+    }
 }
 
 /// A format's early-stop scanner: it watches a file's bytes arrive and says once they hold what a decode reads.

@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 @testable import WebImage
 
 /// What the first-frame scanner tests (GIF, WebP) share: a noisy animation, and a scanner fed as a download
@@ -29,5 +30,30 @@ enum FramePrefixTestSupport {
             if verdict != .needsMore { return verdict }
         }
         return .needsMore
+    }
+
+    /// Checks what every first-frame scanner promises for `data` (the noisy animation) fed in `chunk`-byte steps:
+    /// a first-frame decode stops in its first half; the prefix decodes to the whole file's first frame bit for
+    /// bit; it satisfies a first-frame rule and not one for every frame. Returns the prefix for the format's own
+    /// checks, `nil` (an issue recorded) when there was no stop.
+    static func expectFirstFrameStop<Scanner: PrefixScanner>(
+        _ data: Data, chunk: Int, _ make: (DecodeOptions?) -> Scanner
+    ) throws -> (prefix: Data, length: Int)? {
+        let verdict = verdict(data, chunk: chunk, make(DecodeOptions(firstFrameOnly: true)))
+        guard case .enough(let length) = verdict else {
+            Issue.record("no stop: \(verdict)")
+            return nil
+        }
+        #expect(length * 2 < data.count)
+        let prefix = Scanner.prefix(of: data, length: length)
+        let first = try ImageCoders.shared.decode(prefix)
+        let whole = try ImageCoders.shared.decode(data, options: DecodeOptions(firstFrameOnly: true))
+        #expect(first.frames.count == 1 && first.size == PixelSize(width: 60, height: 40))
+        #expect(first.pixels.bytes == whole.pixels.bytes)
+        var again = make(DecodeOptions(firstFrameOnly: true))
+        #expect(prefix.withUnsafeBytes { again.isSatisfied(by: $0) })
+        var animated = make(DecodeOptions())
+        #expect(!prefix.withUnsafeBytes { animated.isSatisfied(by: $0) })
+        return (prefix, length)
     }
 }

@@ -21,27 +21,14 @@ import Testing
 
     @Test("a first-frame decode stops after the first frame, whatever the chunks", arguments: [1, 7, 256, 100_000])
     func firstFrameStops(_ chunk: Int) throws {
-        let data = try Self.animation()
-        let verdict = Self.verdict(data, chunk: chunk, options: DecodeOptions(firstFrameOnly: true))
-        guard case .enough(let length) = verdict else {
-            Issue.record("no stop: \(verdict)")
-            return
+        let stop = try FramePrefixTestSupport.expectFirstFrameStop(try Self.animation(), chunk: chunk) { options in
+            WebPPrefixScanner(planning: { _ in options })
         }
-        #expect(length * 2 < data.count)
-        let prefix = WebPPrefixScanner.prefix(of: data, length: length)
+        guard let (prefix, length) = stop else { return }
         #expect(prefix.count == length)
         let riffSize = prefix.withUnsafeBytes { UInt32(littleEndian: $0.loadUnaligned(fromByteOffset: 4, as: UInt32.self)) }
         #expect(riffSize == UInt32(length - 8))
-        let first = try ImageCoders.shared.decode(prefix)
-        let whole = try ImageCoders.shared.decode(data, options: DecodeOptions(firstFrameOnly: true))
-        #expect(first.frames.count == 1 && first.size == PixelSize(width: 60, height: 40))
-        #expect(first.pixels.bytes == whole.pixels.bytes)
         #expect(try ImageCoders.shared.properties(of: prefix).frameCount == 1)
-        // The prefix holds what the rule reads, and what a rule for every frame reads it does not.
-        var again = WebPPrefixScanner(planning: { _ in DecodeOptions(firstFrameOnly: true) })
-        #expect(prefix.withUnsafeBytes { again.isSatisfied(by: $0) })
-        var animated = WebPPrefixScanner(planning: { _ in DecodeOptions() })
-        #expect(!prefix.withUnsafeBytes { animated.isSatisfied(by: $0) })
     }
 
     @Test func theColourProfileBeforeTheFramesIsKept() throws {

@@ -85,10 +85,7 @@ struct GIFPrefixScanner: PrefixScanner {
 
     /// The verdict once the first frame is in: enough when the plan decodes that frame alone.
     private func decide(_ bytes: UnsafeRawBufferPointer) -> PrefixVerdict {
-        var frame = Data(bytes[..<position])
-        frame.append(0x3B)
-        guard let options = plan(frame), options.firstFrameOnly, (options.frameIndex ?? 0) == 0 else { return .never }
-        return .enough(length: position)
+        .firstFrame(endingAt: position, options: plan(Self.prefix(of: Data(bytes[..<position]), length: position)))
     }
 
     private mutating func finish(_ verdict: PrefixVerdict) -> PrefixVerdict {

@@ -72,9 +72,7 @@ struct WebPPrefixScanner: PrefixScanner {
 
     /// The verdict once the first frame is in: enough when the plan decodes that frame alone.
     private func decide(_ bytes: UnsafeRawBufferPointer) -> PrefixVerdict {
-        let frame = Self.prefix(of: Data(bytes[..<position]), length: position)
-        guard let options = plan(frame), options.firstFrameOnly, (options.frameIndex ?? 0) == 0 else { return .never }
-        return .enough(length: position)
+        .firstFrame(endingAt: position, options: plan(Self.prefix(of: Data(bytes[..<position]), length: position)))
     }
 
     private mutating func finish(_ verdict: PrefixVerdict) -> PrefixVerdict {
