@@ -1,10 +1,51 @@
 // swift-tools-version:6.2
 import PackageDescription
 
-/// Every Swift target is built in Swift 6 language mode with warnings treated as errors.
+/// `WEBIMAGE_INSTRUMENT=address` builds this package for the AddressSanitizer suite and the fuzz harnesses
+/// (`scripts/test-address`, `scripts/fuzz`; never set by users). Only this package's own targets are then compiled
+/// with AddressSanitizer and libFuzzer's coverage instrumentation; the dependencies are compiled exactly as in a
+/// plain build, so the plain suite, the AddressSanitizer suite and the fuzz harnesses share one build folder in
+/// which BoringSSL, NIO and Hummingbird (over half of a debug build) are compiled once. The harnesses, which read
+/// internals through `@testable import`, are targets of the package only in this mode: a release build never
+/// sees them.
+let instrumented = Context.environment["WEBIMAGE_INSTRUMENT"] == "address"
+/// Coverage for libFuzzer: edges (inline counters with their table of addresses), comparisons, indirect calls.
+/// Programs without libFuzzer (the test runner) get the AddressSanitizer runtime's empty coverage callbacks.
+let coverage = "edge,indirect-calls,trace-cmp,inline-8bit-counters,pc-table"
+
+/// Every Swift target is built in Swift 6 language mode with warnings treated as errors (and instrumented when
+/// `instrumented`).
 let strict: [SwiftSetting] = [
     .treatAllWarnings(as: .error),
-]
+] + (instrumented ? [.unsafeFlags(["-sanitize=address", "-sanitize-coverage=\(coverage)"])] : [])
+/// Our C wrappers, instrumented like the Swift targets.
+let instrumentedC: [CSetting] = instrumented
+    ? [.unsafeFlags(["-fsanitize=address", "-fsanitize-coverage=\(coverage)"])] : []
+/// What every program (the test runner, the executables) links: the AddressSanitizer runtime when instrumented.
+let programLinking: [LinkerSetting] = instrumented ? [.unsafeFlags(["-sanitize=address"])] : []
+
+/// The libFuzzer harnesses (`Fuzz/`), built and run by `scripts/fuzz`: one executable for all of them, which
+/// `scripts/fuzz` links with libFuzzer's runtime.
+var fuzzTargets: [Target] {
+    let plugins = ["WebImageAVIF", "WebImageHEIF", "WebImageJXL", "WebImageSVG", "WebImagePDF", "WebImageTIFF"]
+    return [
+        // A weak reference to libFuzzer's driver: `scripts/fuzz` links libFuzzer's runtime into the harnesses'
+        // program, `swift test`'s link of the same program has none.
+        .target(name: "CLibFuzzer", path: "Fuzz/Sources/CLibFuzzer"),
+        .target(name: "FuzzSupport", dependencies: ["WebImage", "CLibFuzzer"], path: "Fuzz/Sources/FuzzSupport",
+                swiftSettings: strict),
+        .executableTarget(
+            name: "FuzzHarnesses",
+            // The plugin coders, which some harnesses drive (FuzzProperties drives them all); FuzzRESP drives
+            // WebImageRedis, FuzzProxyURL the proxy's URL format.
+            dependencies: ["FuzzSupport", "WebImage", "WebImageRedis", "WebImageProxyURL"]
+                + plugins.map { .target(name: $0) },
+            path: "Fuzz/Sources/FuzzHarnesses",
+            swiftSettings: strict,
+            linkerSettings: programLinking
+        ),
+    ]
+}
 
 let package = Package(
     name: "swift-web-image",
@@ -71,8 +112,10 @@ let package = Package(
         .systemLibrary(name: "CLibPNG", pkgConfig: "libpng16",
                        providers: [.apt(["libpng-dev"]), .brew(["libpng"])]),
         // C wrappers that keep libjpeg's and libpng's setjmp/longjmp error handling out of Swift frames.
-        .target(name: "CJPEGIncremental", dependencies: ["CLibJPEG"], linkerSettings: [.linkedLibrary("jpeg")]),
-        .target(name: "CPNGIncremental", dependencies: ["CLibPNG"], linkerSettings: [.linkedLibrary("png16")]),
+        .target(name: "CJPEGIncremental", dependencies: ["CLibJPEG"], cSettings: instrumentedC,
+                linkerSettings: [.linkedLibrary("jpeg")]),
+        .target(name: "CPNGIncremental", dependencies: ["CLibPNG"], cSettings: instrumentedC,
+                linkerSettings: [.linkedLibrary("png16")]),
         // The heavy formats' libraries, one shim each.
         .systemLibrary(name: "CAVIF", pkgConfig: "libavif", providers: [.apt(["libavif-dev"]), .brew(["libavif"])]),
         .systemLibrary(name: "CHeif", pkgConfig: "libheif", providers: [.apt(["libheif-dev"]), .brew(["libheif"])]),
@@ -130,7 +173,8 @@ let package = Package(
             name: "WebImageRedisTests",
             dependencies: ["WebImageRedis", "WebImage", "TestImageServer",
                            .product(name: "MetricsTestKit", package: "swift-metrics")],
-            swiftSettings: strict
+            swiftSettings: strict,
+            linkerSettings: programLinking
         ),
         // imgproxy's URL format: paths, processing options, presets, signatures; no server.
         .target(name: "WebImageProxyURL", dependencies: ["WebImage"], swiftSettings: strict),
@@ -155,7 +199,8 @@ let package = Package(
             dependencies: ["WebImageServer", "WebImageProxyURL", "WebImage", "TestImageServer", "CoderTestSupport",
                            "WebImageSVG", "WebImageHEIF", "WebImageAVIF",
                            .product(name: "NIOCore", package: "swift-nio")],
-            swiftSettings: strict
+            swiftSettings: strict,
+            linkerSettings: programLinking
         ),
         // `webimage demo` serves its generated images from TestImageServer: the demo's real server, not test
         // scaffolding left in the binary. The demo promises an offline run over real HTTP on 127.0.0.1, and this
@@ -170,7 +215,8 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
-            swiftSettings: strict
+            swiftSettings: strict,
+            linkerSettings: programLinking
         ),
         .testTarget(
             name: "WebImageTests",
@@ -182,7 +228,8 @@ let package = Package(
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ],
             resources: [.copy("Fixtures")],
-            swiftSettings: strict
+            swiftSettings: strict,
+            linkerSettings: programLinking
         ),
         // What the plugin coders' test targets share.
         .target(name: "CoderTestSupport", dependencies: ["WebImage", "CLCMS2"], path: "Tests/CoderTestSupport",
@@ -195,7 +242,9 @@ let package = Package(
             dependencies: [.target(name: "WebImage\(format)"), "WebImage", "CoderTestSupport"]
                 + (format == "SVG" ? ["CZlib"] : []),
             resources: [.copy("Fixtures")],
-            swiftSettings: strict
+            swiftSettings: strict,
+            linkerSettings: programLinking
         )
-    }
+    } + (instrumented ? fuzzTargets : [])
 )
+

@@ -14,26 +14,21 @@ let harnesses: [String: @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt] = [
     "FuzzJPEGPrefix": fuzzJPEGPrefix, "FuzzFramePrefix": fuzzFramePrefix,
 ]
 
-/// The harness this process runs, chosen in `main` before libFuzzer starts.
-nonisolated(unsafe) private var chosen: (@convention(c) (UnsafePointer<UInt8>?, Int) -> CInt)?
-
-/// libFuzzer's entry point, which its runtime expects to find: the chosen harness.
-@_cdecl("LLVMFuzzerTestOneInput")
-public func fuzzChosenHarness(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
-    chosen?(start, count) ?? 0
-}
-
-/// The entry point SwiftPM's debug build links as `main` (see `runFuzzDriver`): picks the harness named by the
-/// program's name, then hands over to libFuzzer.
-@_cdecl("FuzzHarnesses_main")
-public func fuzzHarnessesMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) -> CInt {
-    let program = argv[0].map { String(cString: $0) } ?? ""
-    let name = String(program.split(separator: "/").last ?? "")
-    guard let harness = harnesses[name] else {
-        let names = harnesses.keys.sorted().joined(separator: " ")
-        FileHandle.standardError.write(Data("run me through a link named after a harness: \(names)\n".utf8))
-        return 2
+/// The program: picks the harness named by the program's name, then hands over to libFuzzer.
+@main
+enum FuzzHarnesses {
+    static func main() {
+        let name = String(CommandLine.arguments.first?.split(separator: "/").last ?? "")
+        guard let harness = harnesses[name] else {
+            let names = harnesses.keys.sorted().joined(separator: " ")
+            FileHandle.standardError.write(Data("run me through a link named after a harness: \(names)\n".utf8))
+            exit(2)
+        }
+        do {
+            exit(try runFuzzDriver(harness))
+        } catch {
+            FileHandle.standardError.write(Data("\(name): \(error)\n".utf8))
+            exit(2)
+        }
     }
-    chosen = harness
-    return runFuzzDriver(argc, argv, harness)
 }

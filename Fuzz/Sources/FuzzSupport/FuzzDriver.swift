@@ -1,19 +1,22 @@
-/// libFuzzer's entry point for programs that have their own `main` (see LLVM's libFuzzer documentation).
-@_silgen_name("LLVMFuzzerRunDriver")
-private func llvmFuzzerRunDriver(
-    _ argc: UnsafeMutablePointer<CInt>,
-    _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>>,
-    _ testOneInput: @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt
-) -> CInt
+import CLibFuzzer
 
-/// Runs libFuzzer over `testOneInput`. A debug build of an executable target renames `main` to
-/// `<Target>_main` (SwiftPM does this so tests can link executables), which libFuzzer's own `main` does not
-/// provide: each harness defines that symbol and hands over to the driver here.
-public func runFuzzDriver(
-    _ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>,
-    _ testOneInput: @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt
-) -> CInt {
-    var count = argc
-    var arguments = argv
-    return llvmFuzzerRunDriver(&count, &arguments, testOneInput)
+/// Why a harness program could not fuzz.
+public enum FuzzDriverError: Error, CustomStringConvertible {
+    /// The program was built without libFuzzer's runtime (by `swift test`, not by `scripts/fuzz`).
+    case libFuzzerNotLinked
+
+    public var description: String {
+        switch self {
+        case .libFuzzerNotLinked: "this build has no libFuzzer runtime: build and run the harnesses with scripts/fuzz"
+        }
+    }
+}
+
+/// Runs libFuzzer over `testOneInput` with the program's own arguments, and returns libFuzzer's exit status.
+public func runFuzzDriver(_ testOneInput: @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt) throws -> CInt {
+    var count = CommandLine.argc
+    var arguments: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = CommandLine.unsafeArgv
+    let status = clibfuzzer_run(&count, &arguments, testOneInput)
+    if status == -1 { throw FuzzDriverError.libFuzzerNotLinked }
+    return status
 }
