@@ -99,9 +99,7 @@ import Testing
     /// Patches the first SOF segment of baseline.jpg.
     func patchedFrame(_ patch: (inout Data, Int) -> Void) throws -> Data {
         var data = try Fixtures.data("jpeg/baseline.jpg")
-        let sof = try #require(data.withUnsafeBytes { bytes in
-            (2..<bytes.count - 1).first { bytes[$0] == 0xFF && bytes[$0 + 1] == 0xC0 }
-        })
+        let sof = try #require(JPEGTestBytes.baselineFrameHeaderOffset(in: data))
         patch(&data, sof)
         return data
     }

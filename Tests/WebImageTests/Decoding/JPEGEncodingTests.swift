@@ -55,9 +55,7 @@ import Testing
         let markers = try data.withUnsafeBytes { try JPEGMarkerScanner.scan($0) }
         #expect(markers.frameMarker == 0xC0)
         // The luma component's sampling factors byte in SOF0: 2×2.
-        let sof = try #require(data.withUnsafeBytes { bytes in
-            (2..<bytes.count - 1).first { bytes[$0] == 0xFF && bytes[$0 + 1] == 0xC0 }
-        })
+        let sof = try #require(JPEGTestBytes.baselineFrameHeaderOffset(in: data))
         #expect(data[data.startIndex + sof + 11] == 0x22)
     }
 

@@ -119,7 +119,11 @@ import Testing
         for size in [PixelSize(width: 5, height: 4), PixelSize(width: 80, height: 50), PixelSize(width: 37, height: 7)] {
             let result = try flat.resized(to: size, filter: filter)
             #expect(result.size == size)
-            #expect(Set(stride(from: 0, to: result.byteCount, by: 4).map { i in result.bytes[i..<i + 4] }).count == 1)
+            let bytes: [UInt8] = result.bytes
+            let pixels: [ArraySlice<UInt8>] = stride(from: 0, to: bytes.count, by: 4).map { (i: Int) in
+                bytes[i..<i + 4]
+            }
+            #expect(Set(pixels).count == 1)
             #expect(result[0, 0] == RGBA(10, 200, 77, 255))
         }
     }

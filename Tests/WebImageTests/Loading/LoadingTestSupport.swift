@@ -159,7 +159,10 @@ extension Result where Success == ImageLoadResponse, Failure == ImageError {
     }
 }
 
-/// The total of the counter `label` recorded by `metrics` (0 when it was never created).
-func counter(_ label: String, in metrics: TestMetrics) -> Int64 {
-    metrics.counters(label: label).reduce(0) { $0 + $1.totalValue }
+/// The total of the counter `label` (those with `dimensions` among theirs, when given) recorded by `metrics`
+/// (0 when it was never created).
+func counter(_ label: String, dimensions: [(String, String)] = [], in metrics: TestMetrics) -> Int64 {
+    metrics.counters(label: label, dimensions: dimensions).reduce(0) { (total: Int64, counter) in
+        total + counter.totalValue
+    }
 }

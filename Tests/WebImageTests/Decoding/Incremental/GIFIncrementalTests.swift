@@ -88,13 +88,15 @@ import Testing
         let ends = Self.imageRecordEnds(Array(data))
         #expect(ends.count == oneShot.frames.count)
         // Just before a frame's last byte, at it, and one past it; then the rest of the file.
-        let cuts = Set(ends.flatMap { [$0 - 1, $0, $0 + 1] }.filter { $0 > 0 && $0 < data.count }).sorted()
+        let around: [Int] = ends.flatMap { (end: Int) -> [Int] in [end - 1, end, end + 1] }
+        let cuts: [Int] = Set(around.filter { (cut: Int) in cut > 0 && cut < data.count }).sorted()
         for cut in cuts {
             let decoder = IncrementalDecoder(partialImagePolicy: .everyChange)
             try decoder.append(data.prefix(cut))
             let completed = ends.filter { $0 <= cut }.count
             let partial = decoder.currentImage()
-            #expect(partial?.frames.count ?? 0 == completed, "\(name) cut at \(cut)")
+            let partialFrames: Int = partial?.frames.count ?? 0
+            #expect(partialFrames == completed, "\(name) cut at \(cut)")
             if let partial {
                 #expect(partial.flags.contains(.incremental))
                 #expect(Self.frameBytes(partial) == Array(Self.frameBytes(oneShot).prefix(completed)))
