@@ -198,7 +198,12 @@ let package = Package(
             // The plugin coders draw SVG sources and read HEIC and AVIF thumbnails in the proxy's own tests.
             dependencies: ["WebImageServer", "WebImageProxyURL", "WebImage", "TestImageServer", "CoderTestSupport",
                            "WebImageSVG", "WebImageHEIF", "WebImageAVIF",
-                           .product(name: "NIOCore", package: "swift-nio")],
+                           .product(name: "NIOCore", package: "swift-nio"),
+                           // The pipeline's own handlers are tested on an embedded channel.
+                           .product(name: "NIOEmbedded", package: "swift-nio"),
+                           .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
+                           .product(name: "HTTPTypes", package: "swift-http-types"),
+                           .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict,
             linkerSettings: programLinking
         ),

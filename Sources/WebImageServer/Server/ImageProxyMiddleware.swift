@@ -39,14 +39,8 @@ public struct ImageProxyMiddleware<Context: RequestContext>: RouterMiddleware {
         guard path.hasPrefix(prefix), prefix.isEmpty || path.dropFirst(prefix.count).first == "/" else {
             return try await next(request, context)
         }
-        let headers = request.headers
-        // The first field of each name, as imgproxy reads them (a repeated field is not joined into a list).
-        let hints = ClientHints(
-            secCHDPR: headers[values: HintHeaders.secCHDPR].first, dpr: headers[values: HintHeaders.dpr].first,
-            secCHWidth: headers[values: HintHeaders.secCHWidth].first, width: headers[values: HintHeaders.width].first)
-        let proxyRequest = ProxyRequest(
-            method: request.method.rawValue, path: String(path.dropFirst(prefix.count)),
-            accept: headers[.accept], ifNoneMatch: headers[.ifNoneMatch], clientHints: hints)
+        let proxyRequest = ProxyRequest(method: request.method.rawValue, path: path.dropFirst(prefix.count),
+                                        headers: request.headers)
         let answer: ProxyResponse
         if let immediate = proxy.immediateResponse(to: proxyRequest) {
             // A result in memory: nothing to wait for, so nothing to cancel when the client goes.
@@ -58,6 +52,18 @@ public struct ImageProxyMiddleware<Context: RequestContext>: RouterMiddleware {
         }
         return Response(status: HTTPResponse.Status(code: answer.status), headers: answer.headers,
                         body: ResponseBody(byteBuffer: answer.body))
+    }
+}
+
+extension ProxyRequest {
+    /// What the proxy reads of a request with `headers`: the first field of each name, as imgproxy reads them (a
+    /// repeated field is not joined into a list).
+    init(method: String, path: Substring, headers: HTTPFields) {
+        let hints = ClientHints(
+            secCHDPR: headers[values: HintHeaders.secCHDPR].first, dpr: headers[values: HintHeaders.dpr].first,
+            secCHWidth: headers[values: HintHeaders.secCHWidth].first, width: headers[values: HintHeaders.width].first)
+        self.init(method: method, path: String(path), accept: headers[.accept], ifNoneMatch: headers[.ifNoneMatch],
+                  clientHints: hints)
     }
 }
 

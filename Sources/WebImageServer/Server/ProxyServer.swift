@@ -18,18 +18,25 @@ public enum ProxyServer {
     public static func run(_ proxy: ImageProxy, logger: Logger,
                            onListening: @escaping @Sendable (String) -> Void) async throws {
         let disconnects = ClientDisconnects()
+        let accessLog = AccessLog(logger: logger)
         let router = Router(context: ProxyRequestContext.self)
-        router.add(middleware: AccessLog(logger: logger))
+        router.add(middleware: AccessLogMiddleware(log: accessLog))
         router.add(middleware: ImageProxyMiddleware(proxy, mountedAt: "", disconnects: disconnects))
         let configuration = proxy.configuration
+        let http1 = HTTP1Channel.Configuration(
+            additionalChannelHandlers: [RequestHeadTimeout(limit: TimeAmount(configuration.headerTimeout)),
+                                        disconnects.makeHandler()],
+            idleTimeout: TimeAmount(configuration.idleTimeout))
+        let serverName = "webimage"
         let application = Application(
             router: router,
-            server: .http1(configuration: HTTP1Channel.Configuration(
-                additionalChannelHandlers: [RequestHeadTimeout(limit: TimeAmount(configuration.headerTimeout)),
-                                            disconnects.makeHandler()],
-                idleTimeout: TimeAmount(configuration.idleTimeout))),
+            server: HTTPServerBuilder { responder in
+                HTTP1ChannelAnsweringHits(base: HTTP1Channel(responder: responder, configuration: http1)) {
+                    MemoryHitResponder(proxy: proxy, accessLog: accessLog, serverName: serverName)
+                }
+            },
             configuration: ApplicationConfiguration(
-                address: .hostname(configuration.host, port: configuration.port), serverName: "webimage"),
+                address: .hostname(configuration.host, port: configuration.port), serverName: serverName),
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? configuration.port
                 let host = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
@@ -40,19 +47,33 @@ public enum ProxyServer {
     }
 }
 
-/// One line per request on the logger: method, path, status, body bytes, time taken.
-struct AccessLog<Context: RequestContext>: RouterMiddleware {
+/// One line per request on the logger: method, path, status, body bytes, time taken. Written for the answers
+/// Hummingbird makes (``AccessLogMiddleware``) and for those made in the pipeline (``MemoryHitResponder``).
+struct AccessLog: Sendable {
+    /// What a line says of a request, and when it started.
+    struct Request {
+        var method: String
+        var path: String
+        var started = ContinuousClock.now
+    }
+
     let logger: Logger
+
+    func record(_ request: Request, status: Int, bytes: Int, elapsed: Duration) {
+        logger.info("\(request.method) \(request.path) \(status) \(bytes) bytes \(elapsed)")
+    }
+}
+
+/// The access log of the answers Hummingbird's router makes.
+struct AccessLogMiddleware<Context: RequestContext>: RouterMiddleware {
+    let log: AccessLog
 
     func handle(_ request: Request, context: Context,
                 next: (Request, Context) async throws -> Response) async throws -> Response {
-        let started = ContinuousClock.now
+        let line = AccessLog.Request(method: request.method.rawValue, path: request.uri.path)
         let response = try await next(request, context)
-        let elapsed = ContinuousClock.now - started
-        logger.info("""
-            \(request.method.rawValue) \(request.uri.path) \(response.status.code) \
-            \(response.body.contentLength ?? 0) bytes \(elapsed)
-            """)
+        log.record(line, status: response.status.code, bytes: response.body.contentLength ?? 0,
+                   elapsed: ContinuousClock.now - line.started)
         return response
     }
 }

@@ -160,8 +160,8 @@ import Glibc
     }
 }
 
-/// A client connection on a plain socket, for requests whose client goes away.
-private struct ClientSocket: Sendable {
+/// A client connection on a plain socket, for requests whose client goes away and requests sent in one write.
+struct ClientSocket: Sendable {
     let socket: Int32
 
     init(port: Int) throws {

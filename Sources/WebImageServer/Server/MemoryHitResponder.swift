@@ -1,0 +1,114 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdCore
+import Logging
+import NIOCore
+import NIOHTTPTypes
+import WebImage
+
+/// Answers a request for a result the memory tier holds in the channel pipeline, on the event loop that read it.
+/// Hummingbird would hand the request to a task through an async sequence, build its request and context, run the
+/// middleware chain and write the answer back through another; for a hot thumbnail that machinery cost more than
+/// the answer. Anything else (a miss, an endpoint, an error) goes on to Hummingbird unchanged, and gets the same
+/// headers as it would here: the proxy's, then `Content-Length`, `Date` and `Server`.
+///
+/// It sits after Hummingbird's connection-state handler, so that handler sees every request and every answer
+/// (idle timeout, graceful shutdown). A pipelining client's answers keep their order: while a request handed on
+/// has not been answered, later ones are handed on too. A request that asks to close its connection is handed on,
+/// since Hummingbird closes it after the answer.
+final class MemoryHitResponder: ChannelDuplexHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPRequestPart
+    typealias InboundOut = HTTPRequestPart
+    typealias OutboundIn = HTTPResponsePart
+    typealias OutboundOut = HTTPResponsePart
+
+    private enum State {
+        /// Between requests.
+        case idle
+        /// Answering here: the request's body (if any) is dropped; the answer goes out at its end.
+        case answering(ProxyResponse, AccessLog.Request)
+        /// The current request is Hummingbird's.
+        case handingOn
+    }
+
+    private let proxy: ImageProxy
+    private let accessLog: AccessLog
+    private let serverName: String
+    private var state = State.idle
+    /// Requests handed on whose answers have not ended yet.
+    private var handedOnUnanswered = 0
+    private var wroteSinceFlush = false
+    private var date = (second: Int.min, text: "")
+
+    init(proxy: ImageProxy, accessLog: AccessLog, serverName: String) {
+        self.proxy = proxy
+        self.accessLog = accessLog
+        self.serverName = serverName
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        let part = unwrapInboundIn(data)
+        switch (state, part) {
+        case (.idle, .head(let head)):
+            if handedOnUnanswered == 0, head.headerFields[.connection] != "close",
+               case let request = Self.proxyRequest(head), let answer = proxy.immediateResponse(to: request) {
+                state = .answering(answer, AccessLog.Request(method: request.method, path: request.path))
+            } else {
+                state = .handingOn
+                handedOnUnanswered += 1
+                context.fireChannelRead(data)
+            }
+        case (.answering(let answer, let request), .end):
+            state = .idle
+            write(answer, context: context)
+            accessLog.record(request, status: answer.status, bytes: answer.body.readableBytes,
+                             elapsed: ContinuousClock.now - request.started)
+        case (.answering, _):
+            break
+        case (_, .end):
+            state = .idle
+            context.fireChannelRead(data)
+        default:
+            context.fireChannelRead(data)
+        }
+    }
+
+    func channelReadComplete(context: ChannelHandlerContext) {
+        if wroteSinceFlush {
+            wroteSinceFlush = false
+            context.flush()
+        }
+        context.fireChannelReadComplete()
+    }
+
+    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        if case .end = unwrapOutboundIn(data) { handedOnUnanswered -= 1 }
+        context.write(data, promise: promise)
+    }
+
+    /// What the proxy reads of `head`, when its path is one (the path as Hummingbird's router would see it).
+    private static func proxyRequest(_ head: HTTPRequest) -> ProxyRequest {
+        ProxyRequest(method: head.method.rawValue, path: URI(head.path ?? "").path[...], headers: head.headerFields)
+    }
+
+    private func write(_ answer: ProxyResponse, context: ChannelHandlerContext) {
+        var fields = answer.headers
+        if !fields.contains(.contentLength) { fields[.contentLength] = String(answer.body.readableBytes) }
+        fields[.date] = currentDate()
+        fields[.server] = serverName
+        let head = HTTPResponse(status: HTTPResponse.Status(code: answer.status), headerFields: fields)
+        context.write(wrapOutboundOut(.head(head)), promise: nil)
+        if answer.body.readableBytes > 0 { context.write(wrapOutboundOut(.body(answer.body)), promise: nil) }
+        context.write(wrapOutboundOut(.end(nil)), promise: nil)
+        wroteSinceFlush = true
+    }
+
+    /// `Date`, formatted once a second.
+    private func currentDate() -> String {
+        let now = Date().timeIntervalSince1970
+        let second = Int(now)
+        if second != date.second { date = (second, HTTPDate.string(secondsSince1970: Double(second))) }
+        return date.text
+    }
+}
