@@ -20,17 +20,21 @@ public struct ImageProxyMiddleware<Context: RequestContext>: RouterMiddleware {
     private let proxy: ImageProxy
     private let prefix: String
     private let disconnects: ClientDisconnects?
+    /// Whether a handler before the router already answered what the memory tier holds (``MemoryHitResponder``):
+    /// what reaches the middleware then is a miss, but for a rare hit behind a pipelined request.
+    private let hitsAnsweredEarlier: Bool
 
     /// Answers requests under `prefix` (`""` for all; otherwise a path such as `/images`, without a trailing
     /// slash) with `proxy`.
     public init(_ proxy: ImageProxy, mountedAt prefix: String = "") {
-        self.init(proxy, mountedAt: prefix, disconnects: nil)
+        self.init(proxy, mountedAt: prefix, disconnects: nil, hitsAnsweredEarlier: false)
     }
 
-    init(_ proxy: ImageProxy, mountedAt prefix: String, disconnects: ClientDisconnects?) {
+    init(_ proxy: ImageProxy, mountedAt prefix: String, disconnects: ClientDisconnects?, hitsAnsweredEarlier: Bool) {
         self.proxy = proxy
         self.prefix = prefix.hasSuffix("/") ? String(prefix.dropLast()) : prefix
         self.disconnects = disconnects
+        self.hitsAnsweredEarlier = hitsAnsweredEarlier
     }
 
     public func handle(_ request: Request, context: Context,
@@ -42,7 +46,7 @@ public struct ImageProxyMiddleware<Context: RequestContext>: RouterMiddleware {
         let proxyRequest = ProxyRequest(method: request.method.rawValue, path: path.dropFirst(prefix.count),
                                         headers: request.headers)
         let answer: ProxyResponse
-        if let immediate = proxy.immediateResponse(to: proxyRequest) {
+        if !hitsAnsweredEarlier, let immediate = proxy.immediateResponse(to: proxyRequest) {
             // A result in memory: nothing to wait for, so nothing to cancel when the client goes.
             answer = immediate
         } else if let disconnects, let channel = (context as? any ChannelRequestContext)?.channel {

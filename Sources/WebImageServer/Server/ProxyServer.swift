@@ -21,7 +21,8 @@ public enum ProxyServer {
         let accessLog = AccessLog(logger: logger)
         let router = Router(context: ProxyRequestContext.self)
         router.add(middleware: AccessLogMiddleware(log: accessLog))
-        router.add(middleware: ImageProxyMiddleware(proxy, mountedAt: "", disconnects: disconnects))
+        router.add(middleware: ImageProxyMiddleware(proxy, mountedAt: "", disconnects: disconnects,
+                                                    hitsAnsweredEarlier: true))
         let configuration = proxy.configuration
         let http1 = HTTP1Channel.Configuration(
             additionalChannelHandlers: [RequestHeadTimeout(limit: TimeAmount(configuration.headerTimeout)),
