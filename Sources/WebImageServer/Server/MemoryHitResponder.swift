@@ -1,8 +1,6 @@
 import Foundation
 import HTTPTypes
-import Hummingbird
 import HummingbirdCore
-import Logging
 import NIOCore
 import NIOHTTPTypes
 import WebImage
