@@ -116,6 +116,8 @@ let package = Package(
                 linkerSettings: [.linkedLibrary("jpeg")]),
         .target(name: "CPNGIncremental", dependencies: ["CLibPNG"], cSettings: instrumentedC,
                 linkerSettings: [.linkedLibrary("png16")]),
+        // The matrix-shaper colour conversion in AVX-512, where the CPU has it.
+        .target(name: "CColorKernel", cSettings: instrumentedC),
         // The heavy formats' libraries, one shim each.
         .systemLibrary(name: "CAVIF", pkgConfig: "libavif", providers: [.apt(["libavif-dev"]), .brew(["libavif"])]),
         .systemLibrary(name: "CHeif", pkgConfig: "libheif", providers: [.apt(["libheif-dev"]), .brew(["libheif"])]),
@@ -137,6 +139,7 @@ let package = Package(
             name: "WebImage",
             dependencies: [
                 "CTurboJPEG", "CSpng", "CWebP", "CGif", "CJPEGIncremental", "CPNGIncremental", "CZlib", "CDeflate", "CLCMS2",
+                "CColorKernel",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),

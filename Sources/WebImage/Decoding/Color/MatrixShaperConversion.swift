@@ -1,3 +1,4 @@
+import CColorKernel
 import CLCMS2
 
 /// The fast path for the common case, a matrix-shaper RGB profile (Display P3, Adobe RGB, most camera and
@@ -8,7 +9,9 @@ import CLCMS2
 /// destination curve a 16 384-entry table indexed by linear light (steps well under half an 8-bit code even in
 /// the darkest tones, where the sRGB curve is steepest). Out-of-gamut colours are clipped per
 /// channel, as Little CMS clips them. Relative colorimetric and perceptual are the same mapping for such
-/// profiles, and black-point compensation changes nothing (their black is zero).
+/// profiles, and black-point compensation changes nothing (their black is zero). On CPUs with AVX-512 a C kernel
+/// (`CColorKernel`) does the same arithmetic 64 pixels at a time and gives the same bytes; this loop converts what
+/// it leaves.
 struct MatrixShaperConversion: Sendable {
     static let outputTableSize = 16_384
     /// Linear light and the matrix are fixed point with this many fraction bits (1.0 is 16 384): integer
@@ -19,8 +22,22 @@ struct MatrixShaperConversion: Sendable {
     /// curve's value times the matrix column, in fixed point. Red's 256 entries, then green's, then blue's; the
     /// fourth lane is unused. A pixel is then three loads and two vector additions, no multiplication.
     private let contributions: [SIMD4<Int32>]
-    /// Linear light (0…1, in ``outputTableSize`` steps) to the destination's 8-bit code.
+    /// Linear light (0…1, in ``outputTableSize`` steps) to the destination's 8-bit code, then three bytes of
+    /// padding: the vector kernel reads four bytes at each index.
     private let outputCurve: [UInt8]
+    /// What the vector kernel reads, `nil` where it cannot run: the CPU lacks AVX-512 or a matrix entry does not
+    /// fit 16 bits.
+    private let kernel: KernelTables?
+
+    private struct KernelTables: Sendable {
+        /// Each channel's 256 codes in linear light (fixed point), red's then green's then blue's.
+        let linear: [UInt16]
+        /// The matrix row by row, fixed point.
+        let matrix: [Int16]
+    }
+
+    /// Whether this CPU runs the vector kernel (AVX-512 F, BW and VBMI).
+    static let vectorKernelAvailable = wi_matrix_shaper_kernel_available()
 
     /// The conversion from `source` to `destination`, or `nil` when either is not a matrix-shaper RGB profile
     /// whose colorants and curves can be read (Little CMS then does the work).
@@ -36,10 +53,12 @@ struct MatrixShaperConversion: Sendable {
         // stay under 2.5; anything wilder goes to Little CMS.
         guard matrix.allSatisfy({ abs($0) < 40_000 }) else { return nil }
         var contributions = [SIMD4<Int32>](repeating: .zero, count: 768)
+        var linearCodes = [UInt16](repeating: 0, count: 768)
         for code in 0..<256 {
             guard let values = source.curveValues(at: Float(code) / 255), values.count == 3 else { return nil }
             for channel in 0..<3 {
                 let linear = Int((Double(min(max(values[channel], 0), 1)) * one).rounded())
+                linearCodes[channel * 256 + code] = UInt16(linear)
                 let column = (0..<3).map { row in Int32(matrix[row * 3 + channel] * linear) }
                 contributions[channel * 256 + code] = SIMD4(column[0], column[1], column[2], 0)
             }
@@ -47,12 +66,40 @@ struct MatrixShaperConversion: Sendable {
         // The destination's curve inverted, sampled: Little CMS's own reverse of its tone curve.
         guard let output = destination.inverseCurveTable(size: Self.outputTableSize) else { return nil }
         self.contributions = contributions
-        outputCurve = output
+        outputCurve = output + [0, 0, 0]
+        kernel = Self.kernelTables(linear: linearCodes, matrix: matrix)
     }
 
+    private static func kernelTables(linear: [UInt16], matrix: [Int]) -> KernelTables? {
+        guard vectorKernelAvailable, matrix.allSatisfy({ Int(Int16.min)...Int(Int16.max) ~= $0 }) else { return nil }
+        return KernelTables(linear: linear, matrix: matrix.map { Int16($0) })
+    }
+
+    /// Whether ``convert(_:into:count:vectorized:)`` runs the vector kernel on this machine for this conversion.
+    var usesVectorKernel: Bool { kernel != nil }
+
     /// Converts `count` RGBA pixels from `source` into `destination` (which may be the same memory), alpha
-    /// copied.
-    func convert(_ source: UnsafePointer<UInt8>, into destination: UnsafeMutablePointer<UInt8>, count: Int) {
+    /// copied. `vectorized: false` keeps to the scalar loop (the tests compare the two).
+    func convert(_ source: UnsafePointer<UInt8>, into destination: UnsafeMutablePointer<UInt8>, count: Int,
+                 vectorized: Bool = true) {
+        var done = 0
+        if vectorized, let kernel {
+            done = kernel.linear.withUnsafeBufferPointer { linear in
+                kernel.matrix.withUnsafeBufferPointer { matrix in
+                    outputCurve.withUnsafeBufferPointer { output in
+                        wi_matrix_shaper_convert(linear.baseAddress, matrix.baseAddress, output.baseAddress,
+                                                 source, destination, count)
+                    }
+                }
+            }
+        }
+        if done < count {
+            convertScalar(source + done * 4, into: destination + done * 4, count: count - done)
+        }
+    }
+
+    private func convertScalar(_ source: UnsafePointer<UInt8>, into destination: UnsafeMutablePointer<UInt8>,
+                               count: Int) {
         contributions.withUnsafeBufferPointer { table in
             outputCurve.withUnsafeBufferPointer { output in
                 guard let table = table.baseAddress, let output = output.baseAddress else { return }

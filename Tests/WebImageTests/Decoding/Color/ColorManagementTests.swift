@@ -249,31 +249,3 @@ import Testing
         #expect(kept.pixels.bytes == decoded.pixels.bytes && kept.colorProfile == nil)
     }
 }
-
-/// The matrix-shaper fast path against Little CMS, code by code.
-@Suite struct MatrixShaperConversionTests {
-    @Test(arguments: [("Display P3", ColorReference.displayP3), ("Adobe RGB", ColorReference.adobeRGB)])
-    func everyCodeIsWithinOneOfLittleCMS(_ name: String, _ icc: Data) throws {
-        var grid: [UInt8] = []
-        for r in stride(from: 0, through: 255, by: 5) {
-            for g in stride(from: 0, through: 255, by: 5) {
-                for b in stride(from: 0, through: 255, by: 5) { grid += [UInt8(r), UInt8(g), UInt8(b), UInt8((r + b) & 255)] }
-            }
-        }
-        let source = try #require(LittleCMSProfile(icc: icc)), sRGB = try #require(LittleCMSProfile.sRGB())
-        let fast = try #require(MatrixShaperConversion(from: source, to: sRGB), "\(name) is a matrix-shaper profile")
-        var ours = [UInt8](repeating: 0, count: grid.count)
-        grid.withUnsafeBufferPointer { input in
-            ours.withUnsafeMutableBufferPointer { fast.convert(input.baseAddress!, into: $0.baseAddress!, count: grid.count / 4) }
-        }
-        let reference = ColorReference.toSRGB(grid, from: icc)
-        let worst = zip(ours, reference).map { abs(Int($0) - Int($1)) }.max() ?? 0
-        #expect(worst <= 1, "\(name): largest difference \(worst) codes")
-        #expect(stride(from: 3, to: ours.count, by: 4).allSatisfy { ours[$0] == grid[$0] }, "alpha is copied")
-    }
-
-    @Test func tableProfilesAndGrayAreLeftToLittleCMS() throws {
-        let cmyk = try #require(LittleCMSProfile(icc: ColorReference.cmykProfile()))
-        #expect(MatrixShaperConversion(from: cmyk, to: try #require(LittleCMSProfile.sRGB())) == nil)
-    }
-}
