@@ -18,6 +18,28 @@ enum Timing {
         return samples[samples.count / 2]
     }
 
+    /// Times two pieces of work run in turn, `first` then `second`, `runs` times after a warm-up of each, and
+    /// reports both medians and the median of the per-turn differences (`second` − `first`): what `second` adds,
+    /// with drift on a shared machine hitting both sides of each difference alike.
+    static func alternating(runs: Int = 31, _ first: () throws -> Void, _ second: () throws -> Void) rethrows
+        -> (first: Double, second: Double, difference: Double) {
+        try first()
+        try second()
+        var firsts: [Double] = [], seconds: [Double] = [], differences: [Double] = []
+        for _ in 0..<runs {
+            let start = cpuMilliseconds()
+            try first()
+            let middle = cpuMilliseconds()
+            try second()
+            let end = cpuMilliseconds()
+            firsts.append(middle - start)
+            seconds.append(end - middle)
+            differences.append((end - middle) - (middle - start))
+        }
+        let median = { (values: [Double]) in values.sorted()[values.count / 2] }
+        return (median(firsts), median(seconds), median(differences))
+    }
+
     /// CPU time used by this process so far, in milliseconds.
     static func cpuMilliseconds() -> Double {
         var time = timespec()
