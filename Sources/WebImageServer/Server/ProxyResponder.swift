@@ -10,6 +10,13 @@ import WebImage
 struct ProxyResponder: Sendable {
     /// `Cache-Control: max-age` of results, in seconds (0: `no-cache`).
     let timeToLive: Int
+    /// `Cache-Control` of a result whose URL does not expire, made once: most answers carry it.
+    private let lastingCacheControl: String
+
+    init(timeToLive: Int) {
+        self.timeToLive = timeToLive
+        lastingCacheControl = Self.cacheControl(maxAge: timeToLive)
+    }
 
     /// imgproxy's policy for every answer: nothing loads, nothing runs, inline styles only.
     static let contentSecurityPolicy = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; sandbox"
@@ -22,7 +29,7 @@ struct ProxyResponder: Sendable {
         if !notModified {
             headers[.contentType] = result.format.mimeType
             headers[.contentDisposition] = Self.contentDisposition(
-                source: request.source, options: request.options, format: result.format)
+                stem: request.fileStem, options: request.options, format: result.format)
         }
         headers[.eTag] = result.etag
         headers[.lastModified] = result.lastModified
@@ -35,21 +42,28 @@ struct ProxyResponder: Sendable {
 
     /// `max-age=N, public`, N the time to live or, when the URL expires sooner, the seconds left until then.
     func cacheControl(expires: Int?, now: Double) -> String {
-        var maxAge = timeToLive
-        if let expires { maxAge = min(maxAge, max(0, Int(Double(expires) - now))) }
-        return maxAge > 0 ? "max-age=\(maxAge), public" : "no-cache"
+        guard let expires else { return lastingCacheControl }
+        return Self.cacheControl(maxAge: min(timeToLive, max(0, Int(Double(expires) - now))))
     }
 
-    /// `inline` (or `attachment` with `return_attachment`) with a file name: the URL's `filename`, else the
-    /// source's last path segment without its extension, else `image`; then the answer's extension. A `"` in the
-    /// name is written `%22`, so the quoted string stays one.
-    static func contentDisposition(source: URL, options: ProcessingOptions, format: ImageFormat) -> String {
+    private static func cacheControl(maxAge: Int) -> String {
+        maxAge > 0 ? "max-age=\(maxAge), public" : "no-cache"
+    }
+
+    /// The name an answer's file is given before its extension: the URL's `filename`, else the source's last
+    /// path segment without its extension, else `image`. Worked out once a request is routed.
+    static func fileStem(source: URL, options: ProcessingOptions) -> String {
         var stem = options.filename ?? ""
         if stem.isEmpty {
             let last = source.lastPathComponent
             stem = last == "/" ? "" : (last.lastIndex(of: ".").map { String(last[..<$0]) } ?? last)
         }
-        if stem.isEmpty { stem = "image" }
+        return stem.isEmpty ? "image" : stem
+    }
+
+    /// `inline` (or `attachment` with `return_attachment`) with a file name: `stem` (``fileStem(source:options:)``)
+    /// and the answer's extension. A `"` in the name is written `%22`, so the quoted string stays one.
+    static func contentDisposition(stem: String, options: ProcessingOptions, format: ImageFormat) -> String {
         let fileExtension = format == .unknown ? "" : "." + format.fileExtension
         let disposition = options.returnAttachment ? "attachment" : "inline"
         var quoted = stem + fileExtension

@@ -14,4 +14,16 @@ struct RenderRequest: Sendable {
     let vary: String?
     /// The result's cache key: the source, the options that change the output, and the format.
     let key: String
+    /// The answer's file name before its extension (`Content-Disposition`), worked out once: a route is kept
+    /// and answers many requests.
+    let fileStem: String
+
+    init(source: URL, options: ProcessingOptions, format: OutputFormat?, vary: String?, key: String) {
+        self.source = source
+        self.options = options
+        self.format = format
+        self.vary = vary
+        self.key = key
+        fileStem = ProxyResponder.fileStem(source: source, options: options)
+    }
 }
