@@ -81,6 +81,11 @@ import Testing
             #expect(more.map(\.0.status.code) == [200, 304] && more.map(\.1) == [0, 0])
             #expect(more[0].0.headerFields[.contentLength] == String(expected.body.readableBytes))
 
+            // A query string is not part of the path the router matches: the same hit.
+            try Self.send(channel, Self.request(hot + "?utm=1"), .end(nil))
+            #expect(try Self.answers(channel).map(\.1) == [expected.body.readableBytes])
+            #expect(try Self.handedOn(channel).isEmpty)
+
             // Handed on: another result, an endpoint, another method, and a request that closes its connection.
             let cold = harness.plainPath(["w:90"], "photo.jpg")
             try Self.send(channel, Self.request(cold), .end(nil))

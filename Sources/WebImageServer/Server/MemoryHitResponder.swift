@@ -85,9 +85,17 @@ final class MemoryHitResponder: ChannelDuplexHandler, RemovableChannelHandler {
         context.write(data, promise: promise)
     }
 
-    /// What the proxy reads of `head`, when its path is one (the path as Hummingbird's router would see it).
+    /// What the proxy reads of `head`, when its path is one (the path as Hummingbird's router would see it: for
+    /// a target starting with `/`, what comes before any `?`, which is read here without parsing a whole URI).
     private static func proxyRequest(_ head: HTTPRequest) -> ProxyRequest {
-        ProxyRequest(method: head.method.rawValue, path: URI(head.path ?? "").path[...], headers: head.headerFields)
+        let target = head.path ?? ""
+        let path: Substring
+        if target.utf8.first == UInt8(ascii: "/") {
+            path = target.utf8.firstIndex(of: UInt8(ascii: "?")).map { target[..<$0] } ?? target[...]
+        } else {
+            path = URI(target).path[...]
+        }
+        return ProxyRequest(method: head.method.rawValue, path: path, headers: head.headerFields)
     }
 
     private func write(_ answer: ProxyResponse, context: ChannelHandlerContext) {
