@@ -9,9 +9,9 @@ import CLCMS2
 /// destination curve a 16 384-entry table indexed by linear light (steps well under half an 8-bit code even in
 /// the darkest tones, where the sRGB curve is steepest). Out-of-gamut colours are clipped per
 /// channel, as Little CMS clips them. Relative colorimetric and perceptual are the same mapping for such
-/// profiles, and black-point compensation changes nothing (their black is zero). On CPUs with AVX-512 a C kernel
-/// (`CColorKernel`) does the same arithmetic 64 pixels at a time and gives the same bytes; this loop converts what
-/// it leaves.
+/// profiles, and black-point compensation changes nothing (their black is zero). On x86 CPUs a C kernel
+/// (`CColorKernel`: AVX-512 64 pixels at a time, else AVX2 8 at a time) does the same arithmetic and gives the same
+/// bytes; this loop converts what it leaves.
 struct MatrixShaperConversion: Sendable {
     static let outputTableSize = 16_384
     /// Linear light and the matrix are fixed point with this many fraction bits (1.0 is 16 384): integer
@@ -25,19 +25,39 @@ struct MatrixShaperConversion: Sendable {
     /// Linear light (0…1, in ``outputTableSize`` steps) to the destination's 8-bit code, then three bytes of
     /// padding: the vector kernel reads four bytes at each index.
     private let outputCurve: [UInt8]
-    /// What the vector kernel reads, `nil` where it cannot run: the CPU lacks AVX-512 or a matrix entry does not
-    /// fit 16 bits.
+    /// What the vector kernels read, `nil` where none can run: the CPU has neither AVX2 nor AVX-512, or a matrix
+    /// entry does not fit 16 bits.
     private let kernel: KernelTables?
 
     private struct KernelTables: Sendable {
-        /// Each channel's 256 codes in linear light (fixed point), red's then green's then blue's.
+        /// Each channel's 256 codes in linear light (fixed point), red's then green's then blue's, then one entry
+        /// of padding (gathers read two entries at a time).
         let linear: [UInt16]
         /// The matrix row by row, fixed point.
         let matrix: [Int16]
     }
 
-    /// Whether this CPU runs the vector kernel (AVX-512 F, BW and VBMI).
-    static let vectorKernelAvailable = wi_matrix_shaper_kernel_available()
+    /// The vector kernels, narrowest first.
+    enum Kernel: Int, CaseIterable, Comparable, Sendable {
+        case scalar, avx2, avx512
+
+        static func < (a: Kernel, b: Kernel) -> Bool { a.rawValue < b.rawValue }
+
+        fileprivate var c: wi_matrix_shaper_kernel {
+            switch self {
+            case .scalar: WI_MATRIX_SHAPER_SCALAR
+            case .avx2: WI_MATRIX_SHAPER_AVX2
+            case .avx512: WI_MATRIX_SHAPER_AVX512
+            }
+        }
+    }
+
+    /// The widest kernel this CPU runs.
+    static let widestKernel: Kernel = switch wi_matrix_shaper_widest_kernel() {
+    case WI_MATRIX_SHAPER_AVX512: .avx512
+    case WI_MATRIX_SHAPER_AVX2: .avx2
+    default: .scalar
+    }
 
     /// The conversion from `source` to `destination`, or `nil` when either is not a matrix-shaper RGB profile
     /// whose colorants and curves can be read (Little CMS then does the work).
@@ -71,24 +91,24 @@ struct MatrixShaperConversion: Sendable {
     }
 
     private static func kernelTables(linear: [UInt16], matrix: [Int]) -> KernelTables? {
-        guard vectorKernelAvailable, matrix.allSatisfy({ Int(Int16.min)...Int(Int16.max) ~= $0 }) else { return nil }
-        return KernelTables(linear: linear, matrix: matrix.map { Int16($0) })
+        guard widestKernel > .scalar, matrix.allSatisfy({ Int(Int16.min)...Int(Int16.max) ~= $0 }) else { return nil }
+        return KernelTables(linear: linear + [0], matrix: matrix.map { Int16($0) })
     }
 
-    /// Whether ``convert(_:into:count:vectorized:)`` runs the vector kernel on this machine for this conversion.
+    /// Whether ``convert(_:into:count:kernel:)`` runs a vector kernel on this machine for this conversion.
     var usesVectorKernel: Bool { kernel != nil }
 
     /// Converts `count` RGBA pixels from `source` into `destination` (which may be the same memory), alpha
-    /// copied. `vectorized: false` keeps to the scalar loop (the tests compare the two).
+    /// copied. `kernel` caps the kernel used below the widest this CPU runs (the tests compare them all).
     func convert(_ source: UnsafePointer<UInt8>, into destination: UnsafeMutablePointer<UInt8>, count: Int,
-                 vectorized: Bool = true) {
+                 kernel widest: Kernel = widestKernel) {
         var done = 0
-        if vectorized, let kernel {
+        if widest > .scalar, let kernel {
             done = kernel.linear.withUnsafeBufferPointer { linear in
                 kernel.matrix.withUnsafeBufferPointer { matrix in
                     outputCurve.withUnsafeBufferPointer { output in
-                        wi_matrix_shaper_convert(linear.baseAddress, matrix.baseAddress, output.baseAddress,
-                                                 source, destination, count)
+                        wi_matrix_shaper_convert(widest.c, linear.baseAddress, matrix.baseAddress,
+                                                 output.baseAddress, source, destination, count)
                     }
                 }
             }

@@ -30,8 +30,9 @@ import Testing
         #expect(MatrixShaperConversion(from: cmyk, to: try #require(LittleCMSProfile.sRGB())) == nil)
     }
 
-    /// The AVX-512 kernel computes what the scalar loop computes: the same bytes for every code of every channel,
-    /// for colours far out of the destination's gamut, for a count that leaves a tail, and converting in place.
+    /// Each vector kernel this CPU runs (AVX-512, AVX2) computes what the scalar loop computes: the same bytes for
+    /// every code of every channel, for colours far out of the destination's gamut, for a count that leaves a tail,
+    /// and converting in place.
     @Test(arguments: [("Display P3 to sRGB", ColorReference.displayP3, false),
                       ("Adobe RGB to sRGB", ColorReference.adobeRGB, false),
                       ("sRGB to Display P3", ColorReference.sRGBProfile(), true)])
@@ -40,7 +41,7 @@ import Testing
         let destination = try #require(
             toDisplayP3 ? LittleCMSProfile(icc: ColorProfile.displayP3.iccData) : LittleCMSProfile.sRGB())
         let conversion = try #require(MatrixShaperConversion(from: source, to: destination))
-        #expect(conversion.usesVectorKernel == MatrixShaperConversion.vectorKernelAvailable, "\(name)")
+        #expect(conversion.usesVectorKernel == (MatrixShaperConversion.widestKernel > .scalar), "\(name)")
         var generator = SplitMix(seed: 7)
         var pixels: [UInt8] = []
         // Every code in each channel beside every code of the other two at their ends and middle.
@@ -51,27 +52,35 @@ import Testing
                 pixels += [UInt8(255 - other), UInt8(other), UInt8(code), UInt8(code)]
             }
         }
-        // Then noise; 32 001 pixels leave a tail of one after the kernel's blocks of 64.
+        // Then noise; 32 001 pixels leave a tail of one after the kernels' blocks of 64 and 8.
         for _ in 0..<(32_001 - pixels.count / 4) {
             pixels += (0..<4).map { _ in UInt8(truncatingIfNeeded: generator.next()) }
         }
         let count = pixels.count / 4
         var scalar = [UInt8](repeating: 0, count: pixels.count)
-        var vector = [UInt8](repeating: 0, count: pixels.count)
         pixels.withUnsafeBufferPointer { input in
             scalar.withUnsafeMutableBufferPointer {
-                conversion.convert(input.baseAddress!, into: $0.baseAddress!, count: count, vectorized: false)
-            }
-            vector.withUnsafeMutableBufferPointer {
-                conversion.convert(input.baseAddress!, into: $0.baseAddress!, count: count)
+                conversion.convert(input.baseAddress!, into: $0.baseAddress!, count: count, kernel: .scalar)
             }
         }
-        let differing = zip(scalar, vector).filter { $0 != $1 }.count
-        #expect(differing == 0, "\(name): \(differing) bytes differ")
-        var inPlace = pixels
-        inPlace.withUnsafeMutableBufferPointer { conversion.convert($0.baseAddress!, into: $0.baseAddress!, count: count) }
-        let differingInPlace = zip(scalar, inPlace).filter { $0 != $1 }.count
-        #expect(differingInPlace == 0, "\(name): converting in place, \(differingInPlace) bytes differ")
+        let widest = MatrixShaperConversion.widestKernel
+        let kernels = MatrixShaperConversion.Kernel.allCases.filter { $0 > .scalar && $0 <= widest }
+        for kernel in kernels {
+            var vector = [UInt8](repeating: 0, count: pixels.count)
+            pixels.withUnsafeBufferPointer { input in
+                vector.withUnsafeMutableBufferPointer {
+                    conversion.convert(input.baseAddress!, into: $0.baseAddress!, count: count, kernel: kernel)
+                }
+            }
+            let differing = zip(scalar, vector).filter { $0 != $1 }.count
+            #expect(differing == 0, "\(name), \(kernel): \(differing) bytes differ")
+            var inPlace = pixels
+            inPlace.withUnsafeMutableBufferPointer {
+                conversion.convert($0.baseAddress!, into: $0.baseAddress!, count: count, kernel: kernel)
+            }
+            let differingInPlace = zip(scalar, inPlace).filter { $0 != $1 }.count
+            #expect(differingInPlace == 0, "\(name), \(kernel): converting in place, \(differingInPlace) bytes differ")
+        }
         let changed = zip(scalar, pixels).filter { $0 != $1 }.count
         #expect(changed > pixels.count / 4, "\(name): the conversion changes colours (\(changed) bytes)")
     }
