@@ -116,7 +116,7 @@ let package = Package(
                 linkerSettings: [.linkedLibrary("jpeg")]),
         .target(name: "CPNGIncremental", dependencies: ["CLibPNG"], cSettings: instrumentedC,
                 linkerSettings: [.linkedLibrary("png16")]),
-        // The matrix-shaper colour conversion in AVX-512, where the CPU has it.
+        // The matrix-shaper colour conversion in AVX-512 or AVX2, where the CPU has them.
         .target(name: "CColorKernel", cSettings: instrumentedC),
         // The heavy formats' libraries, one shim each.
         .systemLibrary(name: "CAVIF", pkgConfig: "libavif", providers: [.apt(["libavif-dev"]), .brew(["libavif"])]),

@@ -43,7 +43,7 @@ struct MatrixShaperConversion: Sendable {
 
         static func < (a: Kernel, b: Kernel) -> Bool { a.rawValue < b.rawValue }
 
-        fileprivate var c: wi_matrix_shaper_kernel {
+        fileprivate var cKernel: wi_matrix_shaper_kernel {
             switch self {
             case .scalar: WI_MATRIX_SHAPER_SCALAR
             case .avx2: WI_MATRIX_SHAPER_AVX2
@@ -107,7 +107,7 @@ struct MatrixShaperConversion: Sendable {
             done = kernel.linear.withUnsafeBufferPointer { linear in
                 kernel.matrix.withUnsafeBufferPointer { matrix in
                     outputCurve.withUnsafeBufferPointer { output in
-                        wi_matrix_shaper_convert(widest.c, linear.baseAddress, matrix.baseAddress,
+                        wi_matrix_shaper_convert(widest.cKernel, linear.baseAddress, matrix.baseAddress,
                                                  output.baseAddress, source, destination, count)
                     }
                 }
