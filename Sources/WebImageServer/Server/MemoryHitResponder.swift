@@ -60,8 +60,7 @@ final class MemoryHitResponder: ChannelDuplexHandler, RemovableChannelHandler {
         case (.answering(let answer, let request), .end):
             state = .idle
             write(answer, context: context)
-            accessLog.record(request, status: answer.status, bytes: answer.body.readableBytes,
-                             elapsed: ContinuousClock.now - request.started)
+            accessLog.record(request, status: answer.status, bytes: answer.body.readableBytes)
         case (.answering, _):
             break
         case (_, .end):

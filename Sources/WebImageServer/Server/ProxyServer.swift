@@ -60,7 +60,9 @@ struct AccessLog: Sendable {
 
     let logger: Logger
 
-    func record(_ request: Request, status: Int, bytes: Int, elapsed: Duration) {
+    /// The line of `request`, answered now.
+    func record(_ request: Request, status: Int, bytes: Int) {
+        let elapsed = ContinuousClock.now - request.started
         logger.info("\(request.method) \(request.path) \(status) \(bytes) bytes \(elapsed)")
     }
 }
@@ -73,8 +75,7 @@ struct AccessLogMiddleware<Context: RequestContext>: RouterMiddleware {
                 next: (Request, Context) async throws -> Response) async throws -> Response {
         let line = AccessLog.Request(method: request.method.rawValue, path: request.uri.path)
         let response = try await next(request, context)
-        log.record(line, status: response.status.code, bytes: response.body.contentLength ?? 0,
-                   elapsed: ContinuousClock.now - line.started)
+        log.record(line, status: response.status.code, bytes: response.body.contentLength ?? 0)
         return response
     }
 }
