@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import Logging
 import NIOCore
 import Testing
@@ -98,6 +99,75 @@ import WebImage
         }
     }
 
+    @Test func aHitForTheWireCarriesItsLengthDateAndServer() async throws {
+        try await ProxyHarness.with { harness in
+            let path = harness.plainPath(["w:100"], "photo.jpg")
+            _ = await harness.get(path)
+            let rendered = await harness.get(path)
+            let before = Date().timeIntervalSince1970.rounded(.down)
+            let stamped = try #require(harness.proxy.immediateResponse(to: ProxyRequest(method: "GET", path: path),
+                                                                       server: "test-server"))
+            let again = try #require(harness.proxy.immediateResponse(to: ProxyRequest(method: "GET", path: path),
+                                                                     server: "test-server"))
+            let after = Date().timeIntervalSince1970
+            for hit in [stamped, again] {
+                #expect(hit.status == 200 && hit.body == rendered.body && hit.header("ETag") == rendered.header("ETag"))
+                #expect(hit.header("Content-Length") == String(rendered.body.readableBytes))
+                #expect(hit.header("Server") == "test-server")
+                let date = try #require(hit.header("Date").flatMap(HTTPDate.parse)).timeIntervalSince1970
+                #expect(date >= before && date <= after)
+            }
+            // Without a server name the answer is the proxy's alone, whatever was kept for the wire.
+            let plain = try #require(harness.proxy.immediateResponse(to: ProxyRequest(method: "GET", path: path)))
+            #expect(plain.header("Date") == nil && plain.header("Server") == nil && plain.header("Content-Length") == nil)
+            #expect(plain.header("ETag") == rendered.header("ETag") && plain.body == rendered.body)
+            // A 304 and a HEAD are stamped too.
+            let etag = try #require(rendered.header("ETag"))
+            let unchanged = try #require(harness.proxy.immediateResponse(
+                to: ProxyRequest(method: "GET", path: path, ifNoneMatch: etag), server: "test-server"))
+            #expect(unchanged.status == 304 && unchanged.header("Server") == "test-server" && unchanged.header("Date") != nil)
+            let head = try #require(harness.proxy.immediateResponse(to: ProxyRequest(method: "HEAD", path: path),
+                                                                    server: "test-server"))
+            #expect(head.body.readableBytes == 0 && head.header("Content-Length") == String(rendered.body.readableBytes))
+        }
+    }
+
+    @Test func aKeptHeadIsTheLatestResultsForItsSecondAndServer() {
+        let memo = HitHeadMemo()
+        var fields = HTTPFields()
+        fields[.eTag] = "\"a\""
+        #expect(memo.fields(etag: "\"a\"", second: 5, server: "s") == nil)
+        memo.keep(fields, etag: "\"a\"", second: 5, server: "s")
+        #expect(memo.fields(etag: "\"a\"", second: 5, server: "s") == fields)
+        #expect(memo.fields(etag: "\"b\"", second: 5, server: "s") == nil)
+        #expect(memo.fields(etag: "\"a\"", second: 6, server: "s") == nil)
+        #expect(memo.fields(etag: "\"a\"", second: 5, server: nil) == nil)
+        memo.keep(HTTPFields(), etag: "\"b\"", second: 6, server: "s")
+        #expect(memo.fields(etag: "\"a\"", second: 5, server: "s") == nil)
+        #expect(memo.fields(etag: "\"b\"", second: 6, server: "s") == HTTPFields())
+    }
+
+    @Test func anAccessLogLineSaysMethodPathStatusBytesAndSeconds() throws {
+        var ends: [Int32] = [0, 0]
+        #expect(pipe(&ends) == 0)
+        defer { close(ends[0]) }
+        let output = BufferedLogOutput(descriptor: ends[1], patience: .max)
+        let buffered = AccessLog(logger: Logger(label: "test.access") { BufferedLogHandler(label: $0, output: output) })
+        let started = ContinuousClock.now - .milliseconds(1_500)
+        buffered.record(AccessLog.Request(method: "GET", path: "/a/b", started: started), status: 404, bytes: 12_345)
+        output.flush(ifOlderThan: 0)
+        let line = Self.read(ends[0])
+        let pattern = #/ info test\.access : GET /a/b 404 12345 bytes 1\.5\d{5} seconds\n$/#
+        #expect(line.contains(pattern), "\(line)")
+        // Through any other handler, the same message.
+        let captured = Locked([String]())
+        let other = AccessLog(logger: Logger(label: "test.other") { _ in CapturingLogHandler(lines: captured) })
+        other.record(AccessLog.Request(method: "HEAD", path: "/c", started: ContinuousClock.now), status: 200, bytes: 0)
+        let message = try #require(captured.withLock { $0.first })
+        #expect(message.contains(#/^HEAD /c 200 0 bytes 0\.\d{6} seconds$/#), "\(message)")
+        close(ends[1])
+    }
+
     @Test func logLinesAreWrittenInBatchesAndWarningsAtOnce() throws {
         var ends: [Int32] = [0, 0]
         #expect(pipe(&ends) == 0)
@@ -166,5 +236,21 @@ import WebImage
         var bytes = [UInt8](repeating: 0, count: available(descriptor))
         let count = bytes.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
         return String(decoding: bytes.prefix(max(0, count)), as: UTF8.self)
+    }
+}
+
+/// Keeps each message logged through it.
+private struct CapturingLogHandler: LogHandler {
+    let lines: Locked<[String]>
+    var logLevel: Logger.Level = .info
+    var metadata: Logger.Metadata = [:]
+
+    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+
+    func log(event: LogEvent) {
+        lines.withLock { $0.append("\(event.message)") }
     }
 }

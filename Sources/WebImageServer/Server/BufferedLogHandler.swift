@@ -23,11 +23,14 @@ public struct BufferedLogHandler: LogHandler {
     public var metadata: Logger.Metadata = [:]
     private let label: String
     private let output: BufferedLogOutput
+    /// An `info` line's start without metadata, made once (the access log writes one a request).
+    private let infoPrefix: [UInt8]
 
     /// A handler for `label` writing through `output`.
     public init(label: String, output: BufferedLogOutput) {
         self.label = label
         self.output = output
+        infoPrefix = Array(" \(Logger.Level.info) \(label) : ".utf8)
     }
 
     public subscript(metadataKey key: String) -> Logger.Metadata.Value? {
@@ -36,14 +39,37 @@ public struct BufferedLogHandler: LogHandler {
     }
 
     public func log(event: LogEvent) {
-        var line = "\(output.timestamp()) \(event.level) \(label) :"
+        var message = "\(event.message)"
+        if let error = event.error { message += " (\(error))" }
         let merged = event.metadata.map { metadata.merging($0) { $1 } } ?? metadata
-        if !merged.isEmpty {
-            line += " " + merged.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
+        output.appendLine(urgent: event.level >= .warning) { line in
+            writePrefix(level: event.level, metadata: merged, into: &line)
+            line.append(contentsOf: message.utf8)
         }
-        line += " \(event.message)"
-        if let error = event.error { line += " (\(error))" }
-        output.append(line + "\n", urgent: event.level >= .warning)
+    }
+
+    /// Writes an `info` line (when this handler writes them) whose message `writeMessage` puts straight into the
+    /// buffer: the access log's line a request, without the strings and the log event a `Logger` call makes.
+    func info(_ writeMessage: (inout [UInt8]) -> Void) {
+        guard logLevel <= .info else { return }
+        output.appendLine(urgent: false) { line in
+            if metadata.isEmpty {
+                line.append(contentsOf: infoPrefix)
+            } else {
+                writePrefix(level: .info, metadata: metadata, into: &line)
+            }
+            writeMessage(&line)
+        }
+    }
+
+    /// A line's start, after the timestamp: ` LEVEL LABEL : [KEY=VALUE ...] ` (metadata sorted by key).
+    private func writePrefix(level: Logger.Level, metadata: Logger.Metadata, into line: inout [UInt8]) {
+        var prefix = " \(level) \(label) :"
+        if !metadata.isEmpty {
+            prefix += " " + metadata.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
+        }
+        line.append(contentsOf: prefix.utf8)
+        line.append(UInt8(ascii: " "))
     }
 }
 
@@ -93,11 +119,14 @@ public final class BufferedLogOutput: Sendable {
         flusher.start()
     }
 
-    /// The current second as `2026-11-26T08:30:00+0000`, formatted once a second.
-    func timestamp() -> String {
+    /// Adds a line: the current second as `2026-11-26T08:30:00+0000` (formatted once a second), what `write`
+    /// appends, and a line feed; written at once when `urgent`, when the batch is full or a second old.
+    func appendLine(urgent: Bool, _ write: (inout [UInt8]) -> Void) {
         var now = timespec()
         clock_gettime(CLOCK_REALTIME, &now)
-        return state.withLock { state in
+        // Written while the lock is held, so batches reach the descriptor in the order their lines came. The time
+        // is read under the lock too: read before it, another thread's later line could already be the oldest.
+        state.withLock { state in
             if state.second != now.tv_sec {
                 state.second = now.tv_sec
                 var time = now.tv_sec, parts = tm()
@@ -106,19 +135,13 @@ public final class BufferedLogOutput: Sendable {
                 let count = strftime(&text, text.count, "%Y-%m-%dT%H:%M:%S%z", &parts)
                 state.stamp = String(decoding: text.prefix(count).map { UInt8(bitPattern: $0) }, as: UTF8.self)
             }
-            return state.stamp
-        }
-    }
-
-    func append(_ line: String, urgent: Bool) {
-        // Written while the lock is held, so batches reach the descriptor in the order their lines came. The time
-        // is read under the lock too: read before it, another thread's later line could already be the oldest.
-        state.withLock { state in
-            let now = DispatchTime.now().uptimeNanoseconds
-            state.buffer.append(contentsOf: line.utf8)
-            let oldest = state.oldest ?? now
+            state.buffer.append(contentsOf: state.stamp.utf8)
+            write(&state.buffer)
+            state.buffer.append(UInt8(ascii: "\n"))
+            let uptime = DispatchTime.now().uptimeNanoseconds
+            let oldest = state.oldest ?? uptime
             state.oldest = oldest
-            if urgent || state.buffer.count >= batchBytes || now - oldest >= patience { emit(&state) }
+            if urgent || state.buffer.count >= batchBytes || uptime - oldest >= patience { emit(&state) }
         }
     }
 

@@ -149,15 +149,38 @@ public final class ImageProxy: Sendable {
     /// The answer to `request` when it is a result the memory tier holds (or a 304 for one), made without a task
     /// or a suspension, so that a hot result is answered on the thread that read the request; `nil` for anything
     /// else, which ``respond(to:)`` answers (a result's first repeat among them: it writes the result to disk).
-    public func immediateResponse(to request: ProxyRequest) -> ProxyResponse? {
+    ///
+    /// - Parameter server: for an answer written to the connection as it is, the `Server` it names: the answer
+    ///   then carries `Content-Length`, `Date` and `Server` too, and a hot result's plain `GET` is answered with
+    ///   the head its route made earlier in the same second.
+    public func immediateResponse(to request: ProxyRequest, server: String? = nil) -> ProxyResponse? {
         let started = ContinuousClock.now
         guard request.method == "GET" || request.method == "HEAD",
               case .image(let image)? = try? route(request),
               let result = results.memoryResult(forKey: image.key)
         else { return nil }
         metrics.resultLookup(.memory)
-        let response = responder.image(result, for: image, ifNoneMatch: request.ifNoneMatch)
-        return finish(response, for: request, started: started)
+        let now = Date().timeIntervalSince1970
+        let second = Int(now)
+        let plain = request.method == "GET" && request.ifNoneMatch == nil
+        if plain, let fields = image.hitHead.fields(etag: result.etag, second: second, server: server) {
+            metrics.answered(status: 200, after: ContinuousClock.now - started)
+            return ProxyResponse(status: 200, headers: fields, body: result.body)
+        }
+        var response = finish(responder.image(result, for: image, ifNoneMatch: request.ifNoneMatch, now: now),
+                              for: request, started: started)
+        if let server { Self.stamp(&response, server: server, second: second) }
+        if plain { image.hitHead.keep(response.headers, etag: result.etag, second: second, server: server) }
+        return response
+    }
+
+    /// Adds what the HTTP server would add to `response`: its length, the date (of `second`) and `server`.
+    private static func stamp(_ response: inout ProxyResponse, server: String, second: Int) {
+        if !response.headers.contains(.contentLength) {
+            response.headers[.contentLength] = String(response.body.readableBytes)
+        }
+        response.headers[.date] = HTTPDate.string(secondsSince1970: Double(second))
+        response.headers[.server] = server
     }
 
     /// What `request` asks for; a hot URL's image route is read once, then found among the recent ones.

@@ -1,9 +1,7 @@
-import Foundation
 import HTTPTypes
 import HummingbirdCore
 import NIOCore
 import NIOHTTPTypes
-import WebImage
 
 /// Answers a request for a result the memory tier holds in the channel pipeline, on the event loop that read it.
 /// Hummingbird would hand the request to a task through an async sequence, build its request and context, run the
@@ -37,7 +35,6 @@ final class MemoryHitResponder: ChannelDuplexHandler, RemovableChannelHandler {
     /// Requests handed on whose answers have not ended yet.
     private var handedOnUnanswered = 0
     private var wroteSinceFlush = false
-    private var date = (second: Int.min, text: "")
 
     init(proxy: ImageProxy, accessLog: AccessLog, serverName: String) {
         self.proxy = proxy
@@ -50,7 +47,7 @@ final class MemoryHitResponder: ChannelDuplexHandler, RemovableChannelHandler {
         switch (state, part) {
         case (.idle, .head(let head)):
             if handedOnUnanswered == 0, head.headerFields[.connection] != "close",
-               case let request = Self.proxyRequest(head), let answer = proxy.immediateResponse(to: request) {
+               case let request = Self.proxyRequest(head), let answer = proxy.immediateResponse(to: request, server: serverName) {
                 state = .answering(answer, AccessLog.Request(method: request.method, path: request.path))
             } else {
                 state = .handingOn
@@ -97,23 +94,13 @@ final class MemoryHitResponder: ChannelDuplexHandler, RemovableChannelHandler {
         return ProxyRequest(method: head.method.rawValue, path: path, headers: head.headerFields)
     }
 
+    /// Writes `answer`, which carries every header it goes out with (``ImageProxy/immediateResponse(to:server:)``
+    /// stamps `Content-Length`, `Date` and `Server`).
     private func write(_ answer: ProxyResponse, context: ChannelHandlerContext) {
-        var fields = answer.headers
-        if !fields.contains(.contentLength) { fields[.contentLength] = String(answer.body.readableBytes) }
-        fields[.date] = currentDate()
-        fields[.server] = serverName
-        let head = HTTPResponse(status: HTTPResponse.Status(code: answer.status), headerFields: fields)
+        let head = HTTPResponse(status: HTTPResponse.Status(code: answer.status), headerFields: answer.headers)
         context.write(wrapOutboundOut(.head(head)), promise: nil)
         if answer.body.readableBytes > 0 { context.write(wrapOutboundOut(.body(answer.body)), promise: nil) }
         context.write(wrapOutboundOut(.end(nil)), promise: nil)
         wroteSinceFlush = true
-    }
-
-    /// `Date`, formatted once a second.
-    private func currentDate() -> String {
-        let now = Date().timeIntervalSince1970
-        let second = Int(now)
-        if second != date.second { date = (second, HTTPDate.string(secondsSince1970: Double(second))) }
-        return date.text
     }
 }

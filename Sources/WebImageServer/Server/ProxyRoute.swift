@@ -18,13 +18,14 @@ enum ProxyRoute: Sendable {
         case "/health": self = .health
         case "/metrics": self = .metrics
         default:
-            let read = { (request: ProxyRequest) throws(ProxyError) -> RenderRequest in
-                try Self.image(request, configuration: configuration, sources: sources, coders: coders)
-            }
+            // The closure is written where it is passed, so it stays on the stack: a hot URL's route is found
+            // among the recent ones without copying the configuration into a closure's context on every request.
             if let recent {
-                self = .image(try recent.route(for: request, read: read))
+                self = .image(try recent.route(for: request) { (request) throws(ProxyError) in
+                    try Self.image(request, configuration: configuration, sources: sources, coders: coders)
+                })
             } else {
-                self = .image(try read(request))
+                self = .image(try Self.image(request, configuration: configuration, sources: sources, coders: coders))
             }
         }
     }

@@ -17,6 +17,8 @@ struct RenderRequest: Sendable {
     /// The answer's file name before its extension (`Content-Disposition`), worked out once: a route is kept
     /// and answers many requests.
     let fileStem: String
+    /// The head of this route's answer to a memory hit, made once a second while the route is kept.
+    let hitHead = HitHeadMemo()
 
     init(source: URL, options: ProcessingOptions, format: OutputFormat?, vary: String?, key: String) {
         self.source = source
