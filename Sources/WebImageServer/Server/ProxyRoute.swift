@@ -18,14 +18,14 @@ enum ProxyRoute: Sendable {
         case "/health": self = .health
         case "/metrics": self = .metrics
         default:
-            // The closure is written where it is passed, so it stays on the stack: a hot URL's route is found
-            // among the recent ones without copying the configuration into a closure's context on every request.
-            if let recent {
-                self = .image(try recent.route(for: request) { (request) throws(ProxyError) in
-                    try Self.image(request, configuration: configuration, sources: sources, coders: coders)
-                })
+            // Looked up and kept here rather than through a closure that reads a missing route: capturing the
+            // configuration copied it on every hit of a hot URL.
+            if let recent = recent?.recent(for: request) {
+                self = .image(recent)
             } else {
-                self = .image(try Self.image(request, configuration: configuration, sources: sources, coders: coders))
+                let route = try Self.image(request, configuration: configuration, sources: sources, coders: coders)
+                recent?.keep(route, for: request)
+                self = .image(route)
             }
         }
     }

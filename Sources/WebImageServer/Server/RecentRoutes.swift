@@ -28,13 +28,28 @@ final class RecentRoutes: Sendable {
     /// for next time).
     func route(for request: ProxyRequest,
                read: (ProxyRequest) throws(ProxyError) -> RenderRequest) throws(ProxyError) -> RenderRequest {
-        let key = Key(path: request.path,
-                      accept: configuration.negotiation.dependsOnAccept ? request.accept : nil,
-                      hints: configuration.readsClientHints ? request.clientHints : ClientHints())
-        if let recent = routes.value(forKey: key), !Self.hasExpired(recent) { return recent }
+        if let recent = recent(for: request) { return recent }
         let route = try read(request)
-        routes.setValue(route, forKey: key, cost: key.path.utf8.count + (key.accept?.utf8.count ?? 0))
+        keep(route, for: request)
         return route
+    }
+
+    /// The route kept for `request`, when it is still valid.
+    func recent(for request: ProxyRequest) -> RenderRequest? {
+        guard let recent = routes.value(forKey: key(request)), !Self.hasExpired(recent) else { return nil }
+        return recent
+    }
+
+    /// Keeps `route`, read from `request`, for the next requests like it.
+    func keep(_ route: RenderRequest, for request: ProxyRequest) {
+        let key = key(request)
+        routes.setValue(route, forKey: key, cost: key.path.utf8.count + (key.accept?.utf8.count ?? 0))
+    }
+
+    private func key(_ request: ProxyRequest) -> Key {
+        Key(path: request.path,
+            accept: configuration.negotiation.dependsOnAccept ? request.accept : nil,
+            hints: configuration.readsClientHints ? request.clientHints : ClientHints())
     }
 
     /// How many routes are kept now.
