@@ -119,16 +119,19 @@ import WebImage
             }
             // Without a server name the answer is the proxy's alone, whatever was kept for the wire.
             let plain = try #require(harness.proxy.immediateResponse(to: ProxyRequest(method: "GET", path: path)))
-            #expect(plain.header("Date") == nil && plain.header("Server") == nil && plain.header("Content-Length") == nil)
+            #expect(plain.header("Date") == nil && plain.header("Server") == nil)
+            #expect(plain.header("Content-Length") == nil)
             #expect(plain.header("ETag") == rendered.header("ETag") && plain.body == rendered.body)
             // A 304 and a HEAD are stamped too.
             let etag = try #require(rendered.header("ETag"))
             let unchanged = try #require(harness.proxy.immediateResponse(
                 to: ProxyRequest(method: "GET", path: path, ifNoneMatch: etag), server: "test-server"))
-            #expect(unchanged.status == 304 && unchanged.header("Server") == "test-server" && unchanged.header("Date") != nil)
+            #expect(unchanged.status == 304 && unchanged.header("Server") == "test-server")
+            #expect(unchanged.header("Date") != nil)
             let head = try #require(harness.proxy.immediateResponse(to: ProxyRequest(method: "HEAD", path: path),
                                                                     server: "test-server"))
-            #expect(head.body.readableBytes == 0 && head.header("Content-Length") == String(rendered.body.readableBytes))
+            #expect(head.body.readableBytes == 0)
+            #expect(head.header("Content-Length") == String(rendered.body.readableBytes))
         }
     }
 
@@ -136,15 +139,16 @@ import WebImage
         let memo = HitHeadMemo()
         var fields = HTTPFields()
         fields[.eTag] = "\"a\""
-        #expect(memo.fields(etag: "\"a\"", second: 5, server: "s") == nil)
-        memo.keep(fields, etag: "\"a\"", second: 5, server: "s")
-        #expect(memo.fields(etag: "\"a\"", second: 5, server: "s") == fields)
-        #expect(memo.fields(etag: "\"b\"", second: 5, server: "s") == nil)
-        #expect(memo.fields(etag: "\"a\"", second: 6, server: "s") == nil)
-        #expect(memo.fields(etag: "\"a\"", second: 5, server: nil) == nil)
-        memo.keep(HTTPFields(), etag: "\"b\"", second: 6, server: "s")
-        #expect(memo.fields(etag: "\"a\"", second: 5, server: "s") == nil)
-        #expect(memo.fields(etag: "\"b\"", second: 6, server: "s") == HTTPFields())
+        #expect(memo.fields(etag: "\"a\"", bytes: 10, second: 5, server: "s") == nil)
+        memo.keep(fields, etag: "\"a\"", bytes: 10, second: 5, server: "s")
+        #expect(memo.fields(etag: "\"a\"", bytes: 10, second: 5, server: "s") == fields)
+        #expect(memo.fields(etag: "\"b\"", bytes: 10, second: 5, server: "s") == nil)
+        #expect(memo.fields(etag: "\"a\"", bytes: 10, second: 6, server: "s") == nil)
+        #expect(memo.fields(etag: "\"a\"", bytes: 10, second: 5, server: nil) == nil)
+        #expect(memo.fields(etag: "\"a\"", bytes: 11, second: 5, server: "s") == nil)
+        memo.keep(HTTPFields(), etag: "\"b\"", bytes: 10, second: 6, server: "s")
+        #expect(memo.fields(etag: "\"a\"", bytes: 10, second: 5, server: "s") == nil)
+        #expect(memo.fields(etag: "\"b\"", bytes: 10, second: 6, server: "s") == HTTPFields())
     }
 
     @Test func anAccessLogLineSaysMethodPathStatusBytesAndSeconds() throws {

@@ -162,15 +162,17 @@ public final class ImageProxy: Sendable {
         metrics.resultLookup(.memory)
         let now = Date().timeIntervalSince1970
         let second = Int(now)
-        let plain = request.method == "GET" && request.ifNoneMatch == nil
-        if plain, let fields = image.hitHead.fields(etag: result.etag, second: second, server: server) {
+        let plain = request.method == "GET" && request.ifNoneMatch == nil, bytes = result.body.readableBytes
+        if plain, let fields = image.hitHead.fields(etag: result.etag, bytes: bytes, second: second, server: server) {
             metrics.answered(status: 200, after: ContinuousClock.now - started)
             return ProxyResponse(status: 200, headers: fields, body: result.body)
         }
         var response = finish(responder.image(result, for: image, ifNoneMatch: request.ifNoneMatch, now: now),
                               for: request, started: started)
         if let server { Self.stamp(&response, server: server, second: second) }
-        if plain { image.hitHead.keep(response.headers, etag: result.etag, second: second, server: server) }
+        if plain {
+            image.hitHead.keep(response.headers, etag: result.etag, bytes: bytes, second: second, server: server)
+        }
         return response
     }
 
