@@ -19,19 +19,13 @@ final class MemoryHitResponder: ChannelDuplexHandler, RemovableChannelHandler {
     typealias OutboundIn = HTTPResponsePart
     typealias OutboundOut = HTTPResponsePart
 
-    private enum State {
-        /// Between requests.
-        case idle
-        /// Answering here: the request's body (if any) is dropped; the answer goes out at its end.
-        case answering(ProxyResponse, AccessLog.Request)
-        /// The current request is Hummingbird's.
-        case handingOn
-    }
-
     private let proxy: ImageProxy
     private let accessLog: AccessLog
     private let serverName: String
-    private var state = State.idle
+    /// The answer made here for the current request, sent when the request ends (its body, if any, is dropped).
+    private var pending: (answer: ProxyResponse, request: AccessLog.Request)?
+    /// Whether the current request is Hummingbird's.
+    private var handingOn = false
     /// Requests handed on whose answers have not ended yet.
     private var handedOnUnanswered = 0
     private var wroteSinceFlush = false
@@ -44,26 +38,30 @@ final class MemoryHitResponder: ChannelDuplexHandler, RemovableChannelHandler {
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         let part = unwrapInboundIn(data)
-        switch (state, part) {
-        case (.idle, .head(let head)):
-            if handedOnUnanswered == 0, head.headerFields[.connection] != "close",
-               case let request = Self.proxyRequest(head), let answer = proxy.immediateResponse(to: request, server: serverName) {
-                state = .answering(answer, AccessLog.Request(method: request.method, path: request.path))
-            } else {
-                state = .handingOn
-                handedOnUnanswered += 1
-                context.fireChannelRead(data)
-            }
-        case (.answering(let answer, let request), .end):
-            state = .idle
+        if pending != nil {
+            // Taken, not copied: the answer's fields and body are released with it.
+            guard case .end = part, let (answer, request) = pending.take() else { return }
             write(answer, context: context)
             accessLog.record(request, status: answer.status, bytes: answer.body.readableBytes)
-        case (.answering, _):
-            break
-        case (_, .end):
-            state = .idle
+            return
+        }
+        switch part {
+        case .head(let head):
+            guard !handingOn else { return context.fireChannelRead(data) }
+            if handedOnUnanswered == 0, head.headerFields[.connection] != "close" {
+                let request = Self.proxyRequest(head)
+                if let answer = proxy.immediateResponse(to: request, server: serverName) {
+                    pending = (answer, AccessLog.Request(method: request.method, path: request.path))
+                    return
+                }
+            }
+            handingOn = true
+            handedOnUnanswered += 1
             context.fireChannelRead(data)
-        default:
+        case .end:
+            handingOn = false
+            context.fireChannelRead(data)
+        case .body:
             context.fireChannelRead(data)
         }
     }
