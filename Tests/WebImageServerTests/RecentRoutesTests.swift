@@ -135,3 +135,16 @@ import WebImage
         }
     }
 }
+
+extension RecentRoutes {
+    /// The route the proxy would use for `request`: the kept one, else what `read` gives, kept (as `ProxyRoute`
+    /// does with the two calls).
+    fileprivate func route(for request: ProxyRequest, read: (ProxyRequest) throws(ProxyError) -> RenderRequest)
+        throws(ProxyError) -> RenderRequest
+    {
+        if let recent = recent(for: request) { return recent }
+        let route = try read(request)
+        keep(route, for: request)
+        return route
+    }
+}

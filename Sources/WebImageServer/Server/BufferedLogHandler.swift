@@ -30,7 +30,9 @@ public struct BufferedLogHandler: LogHandler {
     public init(label: String, output: BufferedLogOutput) {
         self.label = label
         self.output = output
-        infoPrefix = Array(" \(Logger.Level.info) \(label) : ".utf8)
+        var prefix: [UInt8] = []
+        Self.writePrefix(level: .info, label: label, metadata: [:], into: &prefix)
+        infoPrefix = prefix
     }
 
     public subscript(metadataKey key: String) -> Logger.Metadata.Value? {
@@ -43,7 +45,7 @@ public struct BufferedLogHandler: LogHandler {
         if let error = event.error { message += " (\(error))" }
         let merged = event.metadata.map { metadata.merging($0) { $1 } } ?? metadata
         output.appendLine(urgent: event.level >= .warning) { line in
-            writePrefix(level: event.level, metadata: merged, into: &line)
+            Self.writePrefix(level: event.level, label: label, metadata: merged, into: &line)
             line.append(contentsOf: message.utf8)
         }
     }
@@ -56,14 +58,15 @@ public struct BufferedLogHandler: LogHandler {
             if metadata.isEmpty {
                 line.append(contentsOf: infoPrefix)
             } else {
-                writePrefix(level: .info, metadata: metadata, into: &line)
+                Self.writePrefix(level: .info, label: label, metadata: metadata, into: &line)
             }
             writeMessage(&line)
         }
     }
 
     /// A line's start, after the timestamp: ` LEVEL LABEL : [KEY=VALUE ...] ` (metadata sorted by key).
-    private func writePrefix(level: Logger.Level, metadata: Logger.Metadata, into line: inout [UInt8]) {
+    private static func writePrefix(level: Logger.Level, label: String, metadata: Logger.Metadata,
+                                    into line: inout [UInt8]) {
         var prefix = " \(level) \(label) :"
         if !metadata.isEmpty {
             prefix += " " + metadata.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")

@@ -24,16 +24,6 @@ final class RecentRoutes: Sendable {
         routes = MemoryCache(limits: .init(costLimit: bytes, countLimit: count))
     }
 
-    /// The image route of `request`: a recent one when there is one still valid, else what `read` gives (kept
-    /// for next time).
-    func route(for request: ProxyRequest,
-               read: (ProxyRequest) throws(ProxyError) -> RenderRequest) throws(ProxyError) -> RenderRequest {
-        if let recent = recent(for: request) { return recent }
-        let route = try read(request)
-        keep(route, for: request)
-        return route
-    }
-
     /// The route kept for `request`, when it is still valid.
     func recent(for request: ProxyRequest) -> RenderRequest? {
         guard let recent = routes.value(forKey: key(request)), !Self.hasExpired(recent) else { return nil }
