@@ -55,9 +55,7 @@ public struct AVIFCoder: SingleFormatImageCoder {
             throw ImageError(.unsupportedFormat, "the AVIF coder cannot write \(format.rawValue)")
         }
         let frames = options.firstFrameOnly ? [image.frames[0]] : image.frames
-        let fitted = try frames.map {
-            ImageFrame(pixels: try options.fittingMaxPixelSize($0.pixels), duration: $0.duration)
-        }
+        let fitted = try frames.map { try options.fittingMaxPixelSize($0) }
         return try AVIFEncoder.encode(fitted, hasAlpha: image.hasAlpha, colorProfile: image.colorProfile,
                                       metadata: image.metadata, speed: speed, options: options)
     }

@@ -24,7 +24,7 @@ enum AVIFEncoder {
         var output = avifRWData(data: nil, size: 0)
         defer { avifRWDataFree(&output) }
         if frames.count == 1 {
-            let image = try AVIFYUVImage(frames[0].pixels, lossless: options.lossless, keepAlpha: hasAlpha,
+            let image = try AVIFYUVImage(frames[0], lossless: options.lossless, keepAlpha: hasAlpha,
                                          colorProfile: colorProfile)
             image.setMetadata(metadata)
             try AVIFStatus.check(avifEncoderWrite(encoder, image.image, &output), diagnostics: encoder.pointee.diag,
@@ -35,7 +35,7 @@ enum AVIFEncoder {
             // one): lossless sequences are written as keyframes only.
             let flags = options.lossless ? AVIF_ADD_IMAGE_FLAG_FORCE_KEYFRAME.rawValue : AVIF_ADD_IMAGE_FLAG_NONE.rawValue
             for (index, frame) in frames.enumerated() {
-                let image = try AVIFYUVImage(frame.pixels, lossless: options.lossless, keepAlpha: hasAlpha,
+                let image = try AVIFYUVImage(frame, lossless: options.lossless, keepAlpha: hasAlpha,
                                              colorProfile: colorProfile)
                 // The file's metadata is taken from the first image added.
                 if index == 0 { image.setMetadata(metadata) }

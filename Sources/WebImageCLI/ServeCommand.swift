@@ -120,6 +120,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Flag(name: .customLong("enforce-thumbnail"), help: ArgumentHelp(
         "Use a HEIC or AVIF source's embedded thumbnail instead of its main image unless the URL says eth:0."))
     var enforceThumbnail = false
+    @Flag(name: .customLong("preserve-hdr"), help: ArgumentHelp(
+        "Keep a source's samples of more than 8 bits in PNG, AVIF and JPEG XL answers unless the URL says ph:0."))
+    var preserveHDR = false
     @Option(name: .customLong("download-timeout"),
             help: ArgumentHelp("Seconds a source download may take, connecting and pauses included, 504 after "
                                + "(default 10).", valueName: "SECONDS"))

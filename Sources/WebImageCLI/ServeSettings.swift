@@ -106,6 +106,7 @@ struct ServeSettings {
         configuration.readsClientHints = try flag(command.enableClientHints, "ENABLE_CLIENT_HINTS")
         configuration.alwaysRasterizesSVG = try flag(command.alwaysRasterizeSVG, "ALWAYS_RASTERIZE_SVG")
         configuration.enforcesThumbnail = try flag(command.enforceThumbnail, "ENFORCE_THUMBNAIL")
+        configuration.preservesHDR = try flag(command.preserveHDR, "PRESERVE_HDR")
         if let seconds = try number(command.downloadTimeout, "DOWNLOAD_TIMEOUT", "--download-timeout", minimum: 1) {
             configuration.downloadTimeout = .seconds(seconds)
         }

@@ -7,7 +7,8 @@ import Foundation
 /// ``ImageFormat/heif`` (`mif1`/`msf1` brands); the decoded image and its properties carry the detected one.
 ///
 /// Decoding returns the primary image as RGBA8 with straight alpha; a 10 or 12-bit primary image whose colour is
-/// converted (``DecodeOptions/colorHandling``) is converted from its own samples before they become 8 bits. libheif
+/// converted (``DecodeOptions/colorHandling``) is converted from its own samples before they become 8 bits, and
+/// with ``DecodeOptions/keepsHighBitDepth`` its samples are kept as ``ImageFrame/deepPixels``. libheif
 /// applies the file's transformations (`irot`, `imir`, `clap`) itself, so the pixels are upright, ``Image/orientation``
 /// is ``Orientation/up`` and the size is the transformed one; ``DecodeOptions/applyOrientation`` has nothing to turn.
 /// When a thumbnail size or scale-down limit is asked, the smallest embedded thumbnail at least that large is decoded
@@ -50,6 +51,9 @@ public struct HEIFCoder: ImageCoder {
                 let size = file.size
                 try options.limits.check(size)
                 let profile = HEIFColorProfile.profile(of: file.primary)
+                if options.keepsHighBitDepth, HEIFImageDecoder.decodesDeep(file.primary) {
+                    return try Self.decodeKeepingDepth(file, format: format, profile: profile, options: options)
+                }
                 var reduced = false
                 var converted = false
                 var conversion: DeepColorConversion?
@@ -76,6 +80,23 @@ public struct HEIFCoder: ImageCoder {
                 return image
             }
         }
+    }
+
+    /// The primary image of more than 8 bits kept deep (``DecodeOptions/keepsHighBitDepth``), colour converted
+    /// in 16 bits, reduced (thumbnails) in 16 bits too.
+    private static func decodeKeepingDepth(_ file: HEIFFile, format: ImageFormat, profile: ColorProfile?,
+                                           options: DecodeOptions) throws -> Image {
+        let conversion = DeepColorConversion(from: profile, for: options.colorHandling, keepingDepth: true)
+        let deep = try HEIFImageDecoder.decodeKeepingDepth(file.primary, limits: options.limits,
+                                                           converting: conversion)
+        // libheif has applied the image's transformations: the samples are upright.
+        let finished = try options.finish(deep: deep, sourceSize: deep.size, orientation: .up)
+        var flags: Image.Flags = file.hasAlpha ? .hasAlpha : []
+        if finished.reduced { flags.insert(.thumbnail) }
+        var image = Image(frames: [try ImageFrame(deep: finished.pixels)], loopCount: 1, format: format,
+                          scale: options.resolvedScale, orientation: .up, flags: flags)
+        image.colorProfile = conversion == nil ? profile : conversion?.resultProfile
+        return image
     }
 
     /// Reads the primary image's transformed size and alpha from the item properties; decodes nothing.

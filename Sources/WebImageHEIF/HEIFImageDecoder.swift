@@ -14,8 +14,7 @@ enum HEIFImageDecoder {
         let coded = HEIFFile.codedSize(of: handle)
         if coded.width > 0, coded.height > 0 { try limits.check(coded) }
 
-        if let conversion, heif_image_handle_get_luma_bits_per_pixel(handle) > 8,
-           heif_image_handle_is_premultiplied_alpha(handle) == 0 {
+        if let conversion, decodesDeep(handle) {
             return (try decodeDeep(handle, with: conversion), true)
         }
         let image = try decodedImage(handle, chroma: heif_chroma_interleaved_RGBA, hdrTo8Bit: true)
@@ -39,36 +38,82 @@ enum HEIFImageDecoder {
     /// A deep image as libheif's little-endian 16-bit interleaved samples (holding the image's own bit depth),
     /// widened row by row to full-range RGBA16 and taken to RGBA8 by `conversion`.
     private static func decodeDeep(_ handle: OpaquePointer, with conversion: DeepColorConversion) throws -> PixelBuffer {
-        let hasAlpha = heif_image_handle_has_alpha_channel(handle) != 0
-        let chroma = hasAlpha ? heif_chroma_interleaved_RRGGBBAA_LE : heif_chroma_interleaved_RRGGBB_LE
-        let image = try decodedImage(handle, chroma: chroma, hdrTo8Bit: false)
-        defer { heif_image_release(image) }
-        let channels = hasAlpha ? 4 : 3
-        let plane = try interleavedPlane(of: image, bytesPerPixel: channels * 2)
-        let depth = Int(heif_image_get_bits_per_pixel_range(image, heif_channel_interleaved))
-        guard (9...16).contains(depth) else {
-            throw ImageError(.badImageData, "HEIF: a deep image reports \(depth) bits a sample")
-        }
-        // Full range of 16 bits, rounded: 1023 becomes 65 535, as a 16-bit PNG of the same samples would hold.
-        let maximum = UInt32(1 << depth - 1)
-        func widen(_ value: UInt16) -> UInt16 { UInt16((min(UInt32(value), maximum) * 65_535 + maximum / 2) / maximum) }
-        let width = plane.width
+        let rows = try DeepRows(handle)
+        let width = rows.size.width
         let row16 = UnsafeMutablePointer<UInt16>.allocate(capacity: width * 4)
         defer { row16.deallocate() }
-        return try PixelBuffer(width: width, height: plane.height) { output in
-            for row in 0..<plane.height {
-                let source = plane.base + row * plane.stride
-                for x in 0..<width {
-                    for channel in 0..<channels {
-                        let offset = (x * channels + channel) * 2
-                        // Little-endian bytes, whatever the machine's order.
-                        let value = UInt16(source.load(fromByteOffset: offset, as: UInt8.self))
-                            | UInt16(source.load(fromByteOffset: offset + 1, as: UInt8.self)) << 8
-                        row16[x * 4 + channel] = widen(value)
-                    }
-                    if !hasAlpha { row16[x * 4 + 3] = .max }
-                }
+        return try PixelBuffer(width: width, height: rows.size.height) { output in
+            for row in 0..<rows.size.height {
+                rows.widen(row, into: row16)
                 conversion.convert(UnsafeRawPointer(row16), into: output.baseAddress! + row * width * 4, count: width)
+            }
+        }
+    }
+
+    /// A deep image kept deep (``DecodeOptions/keepsHighBitDepth``): its samples widened to full-range RGBA16,
+    /// converted in 16 bits by `conversion` (one that keeps the depth) when there is one. Premultiplied images
+    /// are refused here: their colour is made straight at 8 bits by the usual path.
+    static func decodeKeepingDepth(_ handle: OpaquePointer, limits: DecodeLimits,
+                                   converting conversion: DeepColorConversion?) throws -> DeepPixelBuffer {
+        try limits.check(HEIFFile.size(of: handle))
+        let rows = try DeepRows(handle)
+        let size = rows.size
+        return try DeepPixelBuffer(width: size.width, height: size.height, significantBits: rows.depth) { output in
+            for row in 0..<size.height {
+                let destination = output.baseAddress! + row * size.width * 4
+                rows.widen(row, into: destination)
+                conversion?.convert(UnsafeRawPointer(destination), into: destination, count: size.width)
+            }
+        }
+    }
+
+    /// Whether `handle` is decoded deep when asked: more than 8 bits and straight alpha.
+    static func decodesDeep(_ handle: OpaquePointer) -> Bool {
+        heif_image_handle_get_luma_bits_per_pixel(handle) > 8 && heif_image_handle_is_premultiplied_alpha(handle) == 0
+    }
+
+    /// libheif's decode of a deep image as little-endian 16-bit interleaved samples, read a row at a time.
+    private final class DeepRows {
+        let image: OpaquePointer
+        let plane: (base: UnsafeRawPointer, stride: Int, width: Int, height: Int)
+        let hasAlpha: Bool
+        /// Bits a sample, 9 to 16.
+        let depth: Int
+
+        init(_ handle: OpaquePointer) throws {
+            hasAlpha = heif_image_handle_has_alpha_channel(handle) != 0
+            let chroma = hasAlpha ? heif_chroma_interleaved_RRGGBBAA_LE : heif_chroma_interleaved_RRGGBB_LE
+            image = try decodedImage(handle, chroma: chroma, hdrTo8Bit: false)
+            do {
+                plane = try interleavedPlane(of: image, bytesPerPixel: (hasAlpha ? 4 : 3) * 2)
+                depth = Int(heif_image_get_bits_per_pixel_range(image, heif_channel_interleaved))
+                guard (9...16).contains(depth) else {
+                    throw ImageError(.badImageData, "HEIF: a deep image reports \(depth) bits a sample")
+                }
+            } catch {
+                heif_image_release(image)
+                throw error
+            }
+        }
+
+        deinit { heif_image_release(image) }
+
+        var size: PixelSize { PixelSize(width: plane.width, height: plane.height) }
+
+        /// Row `row` as full-range RGBA16 (1023 becomes 65 535, as a 16-bit PNG of the same samples would hold).
+        func widen(_ row: Int, into row16: UnsafeMutablePointer<UInt16>) {
+            let maximum = UInt32(1 << depth - 1)
+            let channels = hasAlpha ? 4 : 3
+            let source = plane.base + row * plane.stride
+            for x in 0..<plane.width {
+                for channel in 0..<channels {
+                    let offset = (x * channels + channel) * 2
+                    // Little-endian bytes, whatever the machine's order.
+                    let value = UInt32(source.load(fromByteOffset: offset, as: UInt8.self))
+                        | UInt32(source.load(fromByteOffset: offset + 1, as: UInt8.self)) << 8
+                    row16[x * 4 + channel] = UInt16((min(value, maximum) * 65_535 + maximum / 2) / maximum)
+                }
+                if !hasAlpha { row16[x * 4 + 3] = .max }
             }
         }
     }

@@ -48,9 +48,7 @@ public struct JXLCoder: SingleFormatImageCoder {
             throw ImageError(.unsupportedFormat, "the JPEG XL coder cannot write \(format.rawValue)")
         }
         let frames = options.firstFrameOnly ? [image.frames[0]] : image.frames
-        let fitted = try frames.map {
-            ImageFrame(pixels: try options.fittingMaxPixelSize($0.pixels), duration: $0.duration)
-        }
+        let fitted = try frames.map { try options.fittingMaxPixelSize($0) }
         return Data(try JXLEncoder.encode(fitted, loopCount: image.loopCount, colorProfile: image.colorProfile,
                                           metadata: image.metadata, options: options, effort: effort))
     }

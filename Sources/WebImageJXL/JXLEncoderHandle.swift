@@ -22,18 +22,19 @@ final class JXLEncoderHandle {
 
     deinit { JxlEncoderDestroy(encoder) }
 
-    /// Sets the image header and colour: 8 bits, alpha if `alpha`, an animation header if `animation`; the
-    /// samples are sRGB unless `colorProfile` says what they are (written as the file's ICC profile).
-    func setImage(size: PixelSize, alpha: Bool, lossless: Bool, animation: JxlAnimationHeader?,
+    /// Sets the image header and colour: `bits` a sample (8 unless a deep image says more), alpha if `alpha`, an
+    /// animation header if `animation`; the samples are sRGB unless `colorProfile` says what they are (written as
+    /// the file's ICC profile).
+    func setImage(size: PixelSize, bits: UInt32 = 8, alpha: Bool, lossless: Bool, animation: JxlAnimationHeader?,
                   colorProfile: ColorProfile?) throws {
         var info = JxlBasicInfo()
         JxlEncoderInitBasicInfo(&info)
         info.xsize = UInt32(size.width)
         info.ysize = UInt32(size.height)
-        info.bits_per_sample = 8
+        info.bits_per_sample = bits
         info.num_color_channels = 3
         info.num_extra_channels = alpha ? 1 : 0
-        info.alpha_bits = alpha ? 8 : 0
+        info.alpha_bits = alpha ? bits : 0
         // Lossless needs the pixels kept in their own (sRGB) space rather than XYB.
         info.uses_original_profile = lossless ? JXL_TRUE : JXL_FALSE
         if let animation {
@@ -44,7 +45,7 @@ final class JXLEncoderHandle {
         if alpha {
             var channel = JxlExtraChannelInfo()
             JxlEncoderInitExtraChannelInfo(JXL_CHANNEL_ALPHA, &channel)
-            channel.bits_per_sample = 8
+            channel.bits_per_sample = bits
             try check(JxlEncoderSetExtraChannelInfo(encoder, 0, &channel), "describing the alpha channel")
         }
         if let colorProfile {
@@ -91,15 +92,18 @@ final class JXLEncoderHandle {
         }
     }
 
-    /// Adds one frame of interleaved 8-bit samples, `channels` (3 or 4) per pixel, shown for `ticks`.
-    func addFrame(_ samples: UnsafeRawBufferPointer, channels: UInt32, ticks: UInt32?) throws {
+    /// Adds one frame of interleaved samples, `channels` (3 or 4) per pixel, of 8 bits (16 in the machine's byte
+    /// order when `sixteenBit`), shown for `ticks`.
+    func addFrame(_ samples: UnsafeRawBufferPointer, channels: UInt32, sixteenBit: Bool = false, ticks: UInt32?)
+        throws
+    {
         if let ticks {
             var header = JxlFrameHeader()
             JxlEncoderInitFrameHeader(&header)
             header.duration = ticks
             try check(JxlEncoderSetFrameHeader(settings, &header), "setting a frame duration")
         }
-        var format = JxlPixelFormat(num_channels: channels, data_type: JXL_TYPE_UINT8,
+        var format = JxlPixelFormat(num_channels: channels, data_type: sixteenBit ? JXL_TYPE_UINT16 : JXL_TYPE_UINT8,
                                     endianness: JXL_NATIVE_ENDIAN, align: 0)
         try check(JxlEncoderAddImageFrame(settings, &format, samples.baseAddress, samples.count), "adding a frame")
     }

@@ -27,6 +27,8 @@ enum JXLImageDecoder {
         // Set for samples of more than 8 bits whose colour is converted: frames then come out as RGBA16 and are
         // converted before they become 8 bits.
         var conversion: DeepColorConversion?
+        // Set for a deep still kept deep (``DecodeOptions/keepsHighBitDepth``): frames then stay RGBA16.
+        var keepsDepth = false
 
         events: while true {
             let status = handle.next()
@@ -47,8 +49,13 @@ enum JXLImageDecoder {
                 colorProfile = handle.colorProfile(JXL_COLOR_PROFILE_TARGET_DATA)
                 // A thumbnail is converted after its scale-down, from 8 bits: within rounding of converting first,
                 // at a fraction of the cost.
-                if let header, header.bitsPerSample > 8, !header.isGray,
-                   options.targetSize(forDisplayed: header.displayedSize) == nil {
+                keepsDepth = options.keepsHighBitDepth && (header?.bitsPerSample ?? 8) > 8
+                    && (wantsOneFrame || header?.isAnimated == false)
+                if keepsDepth {
+                    conversion = header?.isGray == true ? nil
+                        : DeepColorConversion(from: colorProfile, for: options.colorHandling, keepingDepth: true)
+                } else if let header, header.bitsPerSample > 8, !header.isGray,
+                          options.targetSize(forDisplayed: header.displayedSize) == nil {
                     conversion = DeepColorConversion(from: colorProfile, for: options.colorHandling)
                 }
             case JXL_DEC_FRAME:
@@ -58,6 +65,25 @@ enum JXLImageDecoder {
             case JXL_DEC_NEED_IMAGE_OUT_BUFFER:
                 guard let header else { throw JXLDecoderHandle.error(for: status, while: "reading a frame") }
                 let size = header.storedSize
+                if keepsDepth {
+                    // A float file (scRGB and the like) becomes 16 bits, as imgproxy makes it RGB16.
+                    let deep = try DeepPixelBuffer(width: size.width, height: size.height,
+                                                   significantBits: min(header.bitsPerSample, 16)) { samples in
+                        let raw = UnsafeMutableRawBufferPointer(samples)
+                        try handle.setImageOut(raw, format: JXLDecoderHandle.rgba16)
+                        let done = handle.next()
+                        guard done == JXL_DEC_FULL_IMAGE else {
+                            throw JXLDecoderHandle.error(for: done, while: "decoding frame \(frames.count + 1)")
+                        }
+                        conversion?.convert(UnsafeRawPointer(raw.baseAddress!), into: raw.baseAddress!,
+                                            count: size.area)
+                    }
+                    let finished = try options.finish(deep: deep, sourceSize: size, orientation: header.orientation)
+                    reduced = reduced || finished.reduced
+                    frames.append(try ImageFrame(deep: finished.pixels, duration: duration))
+                    if wantsOneFrame { break events }
+                    continue events
+                }
                 // libjxl writes the frame straight into the new buffer; the closure returns once it is whole.
                 let pixels = try PixelBuffer(width: size.width, height: size.height) { output in
                     if let conversion {

@@ -10,7 +10,9 @@ import WebImage
 /// premultiplied raster, so colour under a low alpha is exact only to within the rounding that implies). The
 /// orientation tag is applied like EXIF orientation and reported in ``Image/orientation``. Limits are checked
 /// from the page's tags before the raster is allocated. ``properties(of:)`` reports the page count as
-/// ``ImageProperties/frameCount``; the decoded image holds the one page asked for. The bytes are read in place;
+/// ``ImageProperties/frameCount``; the decoded image holds the one page asked for. With
+/// ``DecodeOptions/keepsHighBitDepth`` a 16-bit RGB or gray page (straight alpha or none) also keeps its samples as
+/// ``ImageFrame/deepPixels``. The bytes are read in place;
 /// libtiff's messages go into the thrown error, never to stderr.
 ///
 /// Encoding TIFF is not offered: it throws ``ImageError/Code/unsupportedFormat``.
@@ -41,9 +43,9 @@ public struct TIFFCoder: SingleFormatImageCoder {
                 }
                 let page = try TIFFPage(file)
                 let result = try page.decode(options: options, profile: TIFFColorProfile.profile(of: file.tiff))
-                var flags: Image.Flags = page.hasAlpha ? .hasAlpha : []
+                var flags: Image.Flags = result.hasAlpha ? .hasAlpha : []
                 if result.reduced { flags.insert(.thumbnail) }
-                var image = Image(frames: [ImageFrame(pixels: result.pixels)], loopCount: 1, format: .tiff,
+                var image = Image(frames: [result.frame], loopCount: 1, format: .tiff,
                                   scale: options.resolvedScale, orientation: page.orientation, flags: flags)
                 image.colorProfile = result.colorProfile
                 return image

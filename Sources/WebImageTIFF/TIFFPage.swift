@@ -1,5 +1,5 @@
 import CTIFF
-import WebImage
+@_spi(CoderSupport) import WebImage
 
 /// One page (image file directory) of a TIFF, read through libtiff's RGBA interface, which converts every common
 /// photometric interpretation (bilevel and gray either way round, RGB, palette, CMYK, YCbCr, CIE Lab, LogLuv;
@@ -50,10 +50,20 @@ struct TIFFPage {
     /// Decodes the page to upright RGBA (straight alpha), then the thumbnail and scale-down options. `profile` is
     /// the page's colour description; the result says what the pixels carry: `profile` itself, for the shared
     /// conversion, or the space of a conversion done here from the stored samples (``TIFFColorManagedReader``).
+    ///
+    /// With ``DecodeOptions/keepsHighBitDepth`` a 16-bit RGB or gray page (``TIFFDeepReader``) keeps its samples;
+    /// `hasAlpha` is then the deep reader's.
     func decode(options: DecodeOptions, profile: ColorProfile?) throws
-        -> (pixels: PixelBuffer, reduced: Bool, colorProfile: ColorProfile?)
+        -> (frame: ImageFrame, reduced: Bool, colorProfile: ColorProfile?, hasAlpha: Bool)
     {
         try options.limits.check(storedSize)
+        if options.keepsHighBitDepth, let deep = TIFFDeepReader(file) {
+            let conversion = DeepColorConversion(from: profile, for: options.colorHandling, keepingDepth: true)
+            let finished = try options.finish(deep: try deep.read(converting: conversion), sourceSize: storedSize,
+                                              orientation: orientation)
+            return (try ImageFrame(deep: finished.pixels), finished.reduced,
+                    conversion == nil ? profile : conversion?.resultProfile, deep.hasAlpha)
+        }
         // A thumbnail is converted after its scale-down, from 8 bits: within rounding of converting first.
         let fullSize = options.targetSize(forDisplayed: orientation.displayedSize(of: storedSize)) == nil
         if let managed = TIFFColorManagedReader(file, profile: profile, handling: options.colorHandling,
@@ -62,14 +72,14 @@ struct TIFFPage {
                 try managed.read(into: $0)
             }
             let finished = try options.finish(raster, sourceSize: storedSize, orientation: orientation)
-            return (finished.pixels, finished.reduced, managed.resultProfile)
+            return (ImageFrame(pixels: finished.pixels), finished.reduced, managed.resultProfile, hasAlpha)
         }
         if let cmyk16 {
             let raster = try PixelBuffer(width: storedSize.width, height: storedSize.height) {
                 try cmyk16.read(into: $0)
             }
             let finished = try options.finish(raster, sourceSize: storedSize, orientation: orientation)
-            return (finished.pixels, finished.reduced, profile)
+            return (ImageFrame(pixels: finished.pixels), finished.reduced, profile, hasAlpha)
         }
         var image = TIFFRGBAImage()
         var message = [CChar](repeating: 0, count: 1024)
@@ -99,7 +109,7 @@ struct TIFFPage {
             }
         }
         let finished = try options.finish(raster, sourceSize: storedSize, orientation: orientation)
-        return (finished.pixels, finished.reduced, profile)
+        return (ImageFrame(pixels: finished.pixels), finished.reduced, profile, hasAlpha)
     }
 
     /// Which pages keep alpha, and whether libtiff's raster has it premultiplied: its RGB (and planar RGB)

@@ -99,4 +99,36 @@ import WebImageAVIF
             #expect(largest <= 1, "off by \(largest) from Little CMS's 16-bit conversion")
         }
     }
+
+    /// With `keepsHighBitDepth` the ten-bit samples are kept (as sixteen-bit ones, ten bits significant), written
+    /// back as a ten-bit AVIF, and converted in sixteen bits when asked.
+    @Test func aTenBitAVIFKeptDeepHoldsItsSamplesAndIsWrittenBackWithTenBits() throws {
+        let avif = try Self.file()
+        let coders = ImageCoders(coders: [AVIFCoder()])
+        let keeping = DecodeOptions(colorHandling: .original, keepsHighBitDepth: true)
+        let kept = try coders.decode(avif, options: keeping)
+        let deep = try #require(kept.frames[0].deepPixels)
+        #expect(deep.significantBits == 10)
+        var largest = 0
+        for pixel in 0..<(Self.width * Self.height) {
+            for channel in 0..<3 {
+                let expected = (Double(Self.tenBit[pixel * 3 + channel]) * 65_535 / 1023).rounded()
+                largest = max(largest, Int(abs(Double(deep.samples[pixel * 4 + channel]) - expected)))
+            }
+        }
+        #expect(largest <= 1, "off by \(largest) of 65 535")
+
+        let written = try coders.encode(kept, as: .avif, options: EncodeOptions(lossless: true))
+        #expect(try coders.decode(written, options: keeping).frames[0].deepPixels == deep)
+
+        let profile = try #require(kept.colorProfile)
+        let converted = try coders.decode(avif, options: DecodeOptions(keepsHighBitDepth: true))
+        #expect(converted.colorProfile == nil)
+        let rounded = try #require(converted.frames[0].deepPixels).eightBitPixels().bytes
+        let off = ColorReference.largestDifference(rounded, Self.reference(icc: profile.iccData))
+        #expect(off <= 1, "off by \(off) from Little CMS's 16-bit conversion")
+        // A sequence decodes to 8 bits even when asked to keep them.
+        let sequence = try coders.decode(Self.file(frames: 3), options: keeping)
+        #expect(sequence.frames.count == 3 && sequence.frames.allSatisfy { $0.deepPixels == nil })
+    }
 }

@@ -105,4 +105,28 @@ import WebImageHEIF
         let p3 = try coders.decode(heic, options: DecodeOptions(colorHandling: .displayP3))
         #expect(p3.colorProfile?.space == .displayP3 && p3.pixels.bytes == stored.pixels.bytes)
     }
+
+    /// With `keepsHighBitDepth` the ten-bit samples are kept as the frame's deep bitmap (ten bits significant),
+    /// converted in sixteen bits when asked, and reduced in sixteen bits for a thumbnail.
+    @Test func aTenBitHEICKeptDeepHoldsItsOwnSamples() throws {
+        let icc = ColorReference.displayP3
+        let heic = try Self.file(icc: icc)
+        let coders = ImageCoders(coders: [HEIFCoder()])
+        let samples = try Self.decodedSamples(heic)
+        let kept = try coders.decode(heic, options: DecodeOptions(colorHandling: .original, keepsHighBitDepth: true))
+        let deep = try #require(kept.frames[0].deepPixels)
+        #expect(deep.significantBits == 10 && deep.samples == samples)
+        #expect(kept.colorProfile?.space == .displayP3)
+
+        let converted = try coders.decode(heic, options: DecodeOptions(keepsHighBitDepth: true))
+        #expect(converted.colorProfile == nil)
+        let rounded = try #require(converted.frames[0].deepPixels).eightBitPixels().bytes
+        let largest = ColorReference.largestDifference(rounded, ColorReference.toSRGB(sixteenBit: samples, from: icc))
+        #expect(largest <= 1, "off by \(largest) from Little CMS's 16-bit conversion")
+
+        let small = try coders.decode(heic, options: DecodeOptions(thumbnailPixelSize: PixelSize(width: 16, height: 8),
+                                                                   keepsHighBitDepth: true))
+        #expect(small.frames[0].deepPixels?.size == PixelSize(width: 16, height: 8))
+        #expect(small.flags.contains(.thumbnail))
+    }
 }

@@ -81,4 +81,31 @@ import WebImageJXL
         let p3 = try coders.decode(jxl, options: DecodeOptions(colorHandling: .displayP3))
         #expect(p3.colorProfile?.space == .displayP3 && p3.pixels.bytes == stored.pixels.bytes)
     }
+
+    /// With `keepsHighBitDepth` every sixteen-bit sample is kept (converted in 16 bits when asked), and the
+    /// encoder writes them back: the same samples after a lossless round trip.
+    @Test func aSixteenBitFileKeptDeepHoldsItsSamplesAndIsWrittenBackWithThem() throws {
+        let icc = ColorReference.displayP3
+        let jxl = try Self.file(icc: icc)
+        let coders = ImageCoders(coders: [JXLCoder()])
+        let rgba16 = (0..<(Self.width * Self.height)).flatMap { pixel -> [UInt16] in
+            Array(Self.samples[(pixel * 3)..<(pixel * 3 + 3)]) + [65_535]
+        }
+        let keeping = DecodeOptions(colorHandling: .original, keepsHighBitDepth: true)
+        let kept = try coders.decode(jxl, options: keeping)
+        let deep = try #require(kept.frames[0].deepPixels)
+        #expect(deep.significantBits == 16 && deep.samples == rgba16)
+        #expect(kept.pixels.bytes == (try deep.eightBitPixels()).bytes)
+
+        let written = try coders.encode(kept, as: .jxl, options: EncodeOptions(lossless: true))
+        let again = try coders.decode(written, options: keeping)
+        #expect(again.frames[0].deepPixels?.samples == rgba16)
+        #expect(again.colorProfile?.space == .displayP3)
+
+        let converted = try coders.decode(jxl, options: DecodeOptions(keepsHighBitDepth: true))
+        #expect(converted.colorProfile == nil)
+        let rounded = try #require(converted.frames[0].deepPixels).eightBitPixels().bytes
+        let largest = ColorReference.largestDifference(rounded, ColorReference.toSRGB(sixteenBit: rgba16, from: icc))
+        #expect(largest <= 1, "off by \(largest) from Little CMS's 16-bit conversion")
+    }
 }

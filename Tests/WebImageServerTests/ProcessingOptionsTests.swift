@@ -213,7 +213,10 @@ import WebImage
             #expect(error.status == 404 && error.reason.contains("\"bl\" is not allowed"))
         }
         #expect(throws: ProxyError.self) { try ProcessingOptions(segments: ["width:100"], rules: rules) }
-        #expect(try options(["ph:1"]).preserveHDR == true && options(["preserve_hdr:0"]).preserveHDR == false)
+        // Off is one cache key however it was asked for (`ph:0`, or nothing).
+        #expect(try options(["ph:1"]).preserveHDR == true && options(["preserve_hdr:0"]).preserveHDR == nil)
+        #expect(try ProcessingOptions(segments: [], rules: .init(preservesHDR: true)).preserveHDR == true)
+        #expect(try ProcessingOptions(segments: ["ph:f"], rules: .init(preservesHDR: true)).preserveHDR == nil)
     }
 
     @Test func negotiationPicksAVIFThenWebPFromExplicitTypes() {

@@ -61,6 +61,36 @@ import WebImageTIFF
         }
     }
 
+    /// With `keepsHighBitDepth` a 16-bit page keeps every sample (converted in 16 bits when asked); gray stays gray.
+    @Test func sixteenBitRGBAndGrayPagesKeptDeepHoldTheirSamples() throws {
+        let icc = ColorReference.displayP3
+        let count = Self.width * Self.height
+        let rgba: [UInt16] = (0..<count).flatMap { index -> [UInt16] in
+            let x = index % Self.width, y = index / Self.width
+            return [UInt16(x * 1000 + y * 37), UInt16(65_535 - x * 997), UInt16(y * 1361 + x * 7),
+                    UInt16(65_535 - y * 700)]
+        }
+        let tiff = TIFFTestFile(width: Self.width, height: Self.height, photometric: .rgb, bitsPerSample: 16,
+                                samplesPerPixel: 4, unassociatedAlpha: true, icc: icc, samples: rgba).data
+        let kept = try coders.decode(tiff, options: DecodeOptions(colorHandling: .original, keepsHighBitDepth: true))
+        #expect(kept.frames[0].deepPixels?.samples == rgba && kept.hasAlpha)
+        #expect(kept.colorProfile?.space == .displayP3)
+        let converted = try coders.decode(tiff, options: DecodeOptions(keepsHighBitDepth: true))
+        #expect(converted.colorProfile == nil)
+        let rounded = try #require(converted.frames[0].deepPixels).eightBitPixels().bytes
+        let largest = ColorReference.largestDifference(rounded, ColorReference.toSRGB(sixteenBit: rgba, from: icc))
+        #expect(largest <= 1, "off by \(largest) from Little CMS's 16-bit conversion")
+
+        let levels = (0..<count).map { UInt16($0 * 21 + 5) }
+        let gray = TIFFTestFile(width: Self.width, height: Self.height, photometric: .minIsBlack, bitsPerSample: 16,
+                                samplesPerPixel: 1, icc: nil, samples: levels).data
+        let grayKept = try coders.decode(gray, options: DecodeOptions(keepsHighBitDepth: true))
+        #expect(grayKept.frames[0].deepPixels?.samples == levels.flatMap { [$0, $0, $0, 65_535] })
+        #expect(!grayKept.hasAlpha)
+        // Without asking, 8 bits as before.
+        #expect(try coders.decode(gray).frames[0].deepPixels == nil)
+    }
+
     @Test(arguments: [8, 16])
     func aCMYKPageIsConvertedThroughItsProfile(bits: Int) throws {
         let icc = ColorReference.cmykProfile()

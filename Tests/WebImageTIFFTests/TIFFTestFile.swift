@@ -5,6 +5,7 @@ import Foundation
 /// tool so that each test states exactly the samples and the profile it reads back.
 struct TIFFTestFile {
     enum Photometric: UInt16 {
+        case minIsBlack = 1
         case rgb = 2
         case separated = 5
     }

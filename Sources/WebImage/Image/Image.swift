@@ -85,7 +85,7 @@ public struct Image: Sendable {
         var seen = Set<ObjectIdentifier>()
         var total = 0
         for frame in frames where seen.insert(ObjectIdentifier(frame.pixels.storage)).inserted {
-            total += frame.pixels.byteCount
+            total += frame.pixels.byteCount + (frame.deepPixels?.byteCount ?? 0)
         }
         return total
     }
@@ -93,14 +93,23 @@ public struct Image: Sendable {
 
 /// One frame of an image: its pixels and how long it is shown.
 public struct ImageFrame: Sendable {
-    /// The fully composited pixels of the frame (same size for every frame of an image).
-    public var pixels: PixelBuffer
+    /// The fully composited pixels of the frame (same size for every frame of an image). Setting new pixels
+    /// drops ``deepPixels``, which would no longer be the same image.
+    public var pixels: PixelBuffer {
+        didSet { deepPixels = nil }
+    }
     /// How long the frame is shown, in seconds; 0 for still images.
     public var duration: Double
+    /// The same pixels with 16 bits a sample, for a source of more than 8 (decoded with
+    /// ``DecodeOptions/keepsHighBitDepth``); ``pixels`` then holds them rounded to 8 bits. Transformers that work
+    /// in 16 bits keep it; the others make 8-bit frames. Encoders of formats with deeper samples (PNG, AVIF, JPEG
+    /// XL) write it.
+    public var deepPixels: DeepPixelBuffer?
 
     /// Creates a frame shown for `duration` seconds.
     public init(pixels: PixelBuffer, duration: Double = 0) {
         self.pixels = pixels
         self.duration = duration
+        self.deepPixels = nil
     }
 }

@@ -33,7 +33,8 @@ extension ImageTransformers {
             try PixelBuffer.checkFilterable(image.size)
             let box = ExtendedBox(sigma: min(radius, Self.maximumRadius))
             let hasAlpha = image.hasAlpha
-            return try image.transformingFrames(preservingMetadata: preservesMetadata, alpha: .unchanged) { pixels in
+            return try image.transformingFrames(preservingMetadata: preservesMetadata, alpha: .unchanged,
+                                                deep: { try $0.boxBlurred(box, passes: 3) }) { pixels in
                 try pixels.boxBlurred(box, passes: 3, hasAlpha: hasAlpha)
             }
         }

@@ -28,7 +28,8 @@ extension ImageTransformers {
                 throw ImageError(.invalidParameter, "the crop rectangle \(rect) lies outside the \(image.size) image")
             }
             if kept.size == image.size { return image.markedTransformed(preservingMetadata: preservesMetadata) }
-            return try image.transformingFrames(preservingMetadata: preservesMetadata, alpha: .unchanged) { pixels in
+            return try image.transformingFrames(preservingMetadata: preservesMetadata, alpha: .unchanged,
+                                                deep: { try $0.cropped(to: kept) }) { pixels in
                 try pixels.cropped(to: kept)
             }
         }

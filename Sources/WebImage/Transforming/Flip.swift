@@ -29,7 +29,8 @@ extension ImageTransformers {
             case (true, true): .down
             }
             if orientation == .up { return image.markedTransformed(preservingMetadata: preservesMetadata) }
-            return try image.transformingFrames(preservingMetadata: preservesMetadata, alpha: .unchanged) { pixels in
+            return try image.transformingFrames(preservingMetadata: preservesMetadata, alpha: .unchanged,
+                                                deep: { try $0.applying(orientation) }) { pixels in
                 try pixels.applying(orientation)
             }
         }

@@ -14,10 +14,14 @@ extension Image {
     /// Frames that share one bitmap (an animation that holds still) are transformed once and keep sharing.
     /// Every result frame must have the same size. Checks for task cancellation between frames, so a long
     /// animation stops promptly.
+    ///
+    /// A frame with ``ImageFrame/deepPixels`` goes through `deep` instead, when given, and keeps its depth (its
+    /// 8-bit pixels are the deep result rounded); without `deep` it becomes an 8-bit frame.
     func transformingFrames(
-        preservingMetadata: Bool, alpha: AlphaChange, _ body: (PixelBuffer) throws -> PixelBuffer
+        preservingMetadata: Bool, alpha: AlphaChange, deep: ((DeepPixelBuffer) throws -> DeepPixelBuffer)? = nil,
+        _ body: (PixelBuffer) throws -> PixelBuffer
     ) throws -> Image {
-        var done: [ObjectIdentifier: PixelBuffer] = [:]
+        var done: [ObjectIdentifier: ImageFrame] = [:]
         var newFrames: [ImageFrame] = []
         newFrames.reserveCapacity(frames.count)
         for frame in frames {
@@ -25,13 +29,14 @@ extension Image {
                 throw ImageError(.cancelled, "the transformation was cancelled")
             }
             let identity = ObjectIdentifier(frame.pixels.storage)
-            let pixels = try done[identity] ?? body(frame.pixels)
-            done[identity] = pixels
-            if let first = newFrames.first, first.pixels.size != pixels.size {
+            var made = try done[identity] ?? frame.transformed(deep: deep, body)
+            done[identity] = made
+            if let first = newFrames.first, first.pixels.size != made.pixels.size {
                 throw ImageError(.invalidParameter,
-                                 "a transformation made frames of different sizes (\(first.pixels.size), \(pixels.size))")
+                                 "a transformation made frames of different sizes (\(first.pixels.size), \(made.pixels.size))")
             }
-            newFrames.append(ImageFrame(pixels: pixels, duration: frame.duration))
+            made.duration = frame.duration
+            newFrames.append(made)
         }
         var flags = self.flags.union(.transformed)
         switch alpha {
@@ -83,5 +88,17 @@ extension ImageTransformers {
         guard value.isFinite, value >= 0 else {
             throw ImageError(.invalidParameter, "\(name) must be a finite number >= 0, got \(value)")
         }
+    }
+}
+
+extension ImageFrame {
+    /// This frame's bitmap through `deep` when it has a deep one and `deep` is given, otherwise its 8-bit pixels
+    /// through `body` (and no deep bitmap): how a transformer keeps ``deepPixels`` where it can.
+    public func transformed(deep: ((DeepPixelBuffer) throws -> DeepPixelBuffer)?,
+                     _ body: (PixelBuffer) throws -> PixelBuffer) throws -> ImageFrame {
+        if let deep, let deepPixels {
+            return try ImageFrame(deep: deep(deepPixels), duration: duration)
+        }
+        return ImageFrame(pixels: try body(pixels), duration: duration)
     }
 }

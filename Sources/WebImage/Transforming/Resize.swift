@@ -56,7 +56,12 @@ extension ImageTransformers {
             let horizontalFilter = filter ?? Self.automaticFilter(span: plan.region.width, output: plan.size.width)
             let verticalFilter = filter ?? Self.automaticFilter(span: plan.region.height, output: plan.size.height)
             let hasAlpha = image.hasAlpha
-            return try image.transformingFrames(preservingMetadata: preservesMetadata, alpha: .unchanged) { pixels in
+            let deep = { (pixels: DeepPixelBuffer) in
+                try pixels.resampled(to: plan.size, from: plan.region, horizontalFilter: horizontalFilter,
+                                     verticalFilter: verticalFilter)
+            }
+            return try image.transformingFrames(preservingMetadata: preservesMetadata, alpha: .unchanged,
+                                                deep: deep) { pixels in
                 try pixels.resampled(to: plan.size, from: plan.region, horizontalFilter: horizontalFilter,
                                      verticalFilter: verticalFilter, hasAlpha: hasAlpha)
             }

@@ -56,7 +56,8 @@ extension ImageTransformers {
                 let canvas = fitSize ? turned : source
                 try ImageTransformers.checkResult(canvas, frameCount: image.frames.count)
                 return try image.transformingFrames(
-                    preservingMetadata: preservesMetadata, alpha: canvas == turned ? .unchanged : .added
+                    preservingMetadata: preservesMetadata, alpha: canvas == turned ? .unchanged : .added,
+                    deep: { try $0.applying(quarter).centered(on: canvas) }
                 ) { pixels in
                     try pixels.applying(quarter).centered(on: canvas)
                 }

@@ -64,7 +64,8 @@ extension ImageTransformers {
             }
             let addsAlpha = mask.roundsAnything || (mask.borderWidth > 0 && borderColor.a < 255)
             return try image.transformingFrames(
-                preservingMetadata: preservesMetadata, alpha: addsAlpha ? .added : .unchanged
+                preservingMetadata: preservesMetadata, alpha: addsAlpha ? .added : .unchanged,
+                deep: { try mask.apply(to: $0, border: drawsBorder ? borderColor : RGBA(0, 0, 0, 0)) }
             ) { pixels in
                 try mask.apply(to: pixels, border: drawsBorder ? borderColor : RGBA(0, 0, 0, 0))
             }

@@ -45,34 +45,48 @@ struct RoundedRectMask {
 
     /// `pixels` clipped to the outline, with the border drawn in `border` (transparent for none).
     func apply(to pixels: PixelBuffer, border: RGBA) throws -> PixelBuffer {
-        // Pixels further than this from every edge are untouched: only the bands along the edges are computed.
-        let margin = min(Int(max(radii.0, radii.1, radii.2, radii.3, borderWidth).rounded(.up)) + 1,
-                         max(width, height))
-        let borderAlpha = Double(border.a) / 255
-        let borderPremultiplied = (Double(border.r) * borderAlpha, Double(border.g) * borderAlpha,
-                                   Double(border.b) * borderAlpha)
-        return try pixels.withUnsafeBytes { source in
+        try pixels.withUnsafeBytes { source in
             try PixelBuffer(width: width, height: height) { destination in
                 destination.copyMemory(from: source)
-                let bytes = destination.baseAddress!.assumingMemoryBound(to: UInt8.self)
-                for y in 0..<height {
-                    let inBand = y < margin || y >= height - margin
-                    var x = 0
-                    while x < width {
-                        if !inBand && x == margin && width - margin > margin {
-                            x = width - margin
-                            continue
-                        }
-                        let centerX = Double(x) + 0.5, centerY = Double(y) + 0.5
-                        let outer = coverage(distance(centerX, centerY, inset: 0))
-                        let inner = borderWidth > 0 ? coverage(distance(centerX, centerY, inset: borderWidth)) : outer
-                        if inner < 1 {
-                            blend(bytes + (y * width + x) * 4, image: inner, border: outer - inner,
-                                  borderPremultiplied: borderPremultiplied, borderAlpha: borderAlpha)
-                        }
-                        x += 1
-                    }
+                draw(into: destination.baseAddress!.assumingMemoryBound(to: UInt8.self), border: border)
+            }
+        }
+    }
+
+    /// The same for a deep bitmap, in 16 bits.
+    func apply(to pixels: DeepPixelBuffer, border: RGBA) throws -> DeepPixelBuffer {
+        try pixels.sameDepth(pixels.size) { destination in
+            _ = destination.initialize(from: pixels.samples)
+            draw(into: destination.baseAddress!, border: border)
+        }
+    }
+
+    /// Clips the straight-alpha samples at `samples` to the outline and draws the border: only the bands along
+    /// the edges are computed, pixels further than the largest radius or border from every edge are untouched.
+    private func draw<Sample: FixedWidthInteger & UnsignedInteger>(into samples: UnsafeMutablePointer<Sample>,
+                                                                  border: RGBA) {
+        let margin = min(Int(max(radii.0, radii.1, radii.2, radii.3, borderWidth).rounded(.up)) + 1,
+                         max(width, height))
+        let widen = Double(Sample.max) / 255  // exactly 1 for bytes, 257 for 16-bit samples
+        let borderAlpha = Double(border.a) / 255
+        let borderPremultiplied = (Double(border.r) * widen * borderAlpha, Double(border.g) * widen * borderAlpha,
+                                   Double(border.b) * widen * borderAlpha)
+        for y in 0..<height {
+            let inBand = y < margin || y >= height - margin
+            var x = 0
+            while x < width {
+                if !inBand && x == margin && width - margin > margin {
+                    x = width - margin
+                    continue
                 }
+                let centerX = Double(x) + 0.5, centerY = Double(y) + 0.5
+                let outer = coverage(distance(centerX, centerY, inset: 0))
+                let inner = borderWidth > 0 ? coverage(distance(centerX, centerY, inset: borderWidth)) : outer
+                if inner < 1 {
+                    Self.blend(samples + (y * width + x) * 4, image: inner, border: outer - inner,
+                               borderPremultiplied: borderPremultiplied, borderAlpha: borderAlpha)
+                }
+                x += 1
             }
         }
     }
@@ -80,24 +94,32 @@ struct RoundedRectMask {
     @inline(__always)
     private func coverage(_ distance: Double) -> Double { min(max(0.5 - distance, 0), 1) }
 
-    /// Replaces the straight-alpha pixel at `pixel` with `image` × itself + `border` × the border colour.
-    private func blend(_ pixel: UnsafeMutablePointer<UInt8>, image: Double, border: Double,
-                       borderPremultiplied: (Double, Double, Double), borderAlpha: Double) {
-        let sourceAlpha = Double(pixel[3]) / 255 * image
+    /// Replaces the straight-alpha pixel at `pixel` with `image` × itself + `border` × the border colour
+    /// (premultiplied, in the samples' scale).
+    private static func blend<Sample: FixedWidthInteger & UnsignedInteger>(
+        _ pixel: UnsafeMutablePointer<Sample>, image: Double, border: Double,
+        borderPremultiplied: (Double, Double, Double), borderAlpha: Double
+    ) {
+        let full = Double(Sample.max)
+        let sourceAlpha = Double(pixel[3]) / full * image
         let alpha = sourceAlpha + borderAlpha * border
-        guard Self.byte(alpha * 255) > 0 else {
+        guard sample(alpha * full, as: Sample.self) > 0 else {
             pixel.update(repeating: 0, count: 4)
             return
         }
         let red = (Double(pixel[0]) * sourceAlpha + borderPremultiplied.0 * border) / alpha
         let green = (Double(pixel[1]) * sourceAlpha + borderPremultiplied.1 * border) / alpha
         let blue = (Double(pixel[2]) * sourceAlpha + borderPremultiplied.2 * border) / alpha
-        pixel[0] = Self.byte(red)
-        pixel[1] = Self.byte(green)
-        pixel[2] = Self.byte(blue)
-        pixel[3] = Self.byte(alpha * 255)
+        pixel[0] = sample(red, as: Sample.self)
+        pixel[1] = sample(green, as: Sample.self)
+        pixel[2] = sample(blue, as: Sample.self)
+        pixel[3] = sample(alpha * full, as: Sample.self)
     }
 
     @inline(__always)
-    private static func byte(_ value: Double) -> UInt8 { UInt8(min(max(value.rounded(), 0), 255)) }
+    private static func sample<Sample: FixedWidthInteger & UnsignedInteger>(_ value: Double, as: Sample.Type)
+        -> Sample
+    {
+        Sample(min(max(value.rounded(), 0), Double(Sample.max)))
+    }
 }

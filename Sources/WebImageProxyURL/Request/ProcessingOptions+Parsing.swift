@@ -18,12 +18,15 @@ extension ProcessingOptions {
         public var keepsCopyright: Bool
         /// `enforce_thumbnail` when neither the URL nor a preset sets it (imgproxy's `IMGPROXY_ENFORCE_THUMBNAIL`).
         public var enforcesThumbnail: Bool
+        /// `preserve_hdr` when neither the URL nor a preset sets it (imgproxy's `IMGPROXY_PRESERVE_HDR`).
+        public var preservesHDR: Bool
 
         /// Rules with `presets`, options allowed in URLs, security options refused, metadata stripped but for
         /// copyright (imgproxy's defaults).
         public init(presets: ProxyPresets = ProxyPresets(), onlyPresets: Bool = false,
                     allowsSecurityOptions: Bool = false, allowedOptions: Set<String> = [],
-                    stripsMetadata: Bool = true, keepsCopyright: Bool = true, enforcesThumbnail: Bool = false) {
+                    stripsMetadata: Bool = true, keepsCopyright: Bool = true, enforcesThumbnail: Bool = false,
+                    preservesHDR: Bool = false) {
             self.presets = presets
             self.onlyPresets = onlyPresets
             self.allowsSecurityOptions = allowsSecurityOptions
@@ -31,6 +34,7 @@ extension ProcessingOptions {
             self.stripsMetadata = stripsMetadata
             self.keepsCopyright = keepsCopyright
             self.enforcesThumbnail = enforcesThumbnail
+            self.preservesHDR = preservesHDR
         }
     }
 
@@ -67,6 +71,7 @@ extension ProcessingOptions {
         keepCopyright = keepCopyright ?? rules.keepsCopyright
         // Off is one key however it was asked for (`eth:0`, or nothing).
         enforceThumbnail = (enforceThumbnail ?? rules.enforcesThumbnail) ? true : nil
+        preserveHDR = (preserveHDR ?? rules.preservesHDR) ? true : nil
     }
 
     /// Like ``init(segments:rules:)`` with only presets as rules.

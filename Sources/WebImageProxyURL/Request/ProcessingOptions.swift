@@ -114,7 +114,8 @@ public struct ProcessingOptions: Sendable, Hashable {
     /// Whether a source's embedded thumbnail (HEIC and AVIF only, as in imgproxy) is used instead of its main image,
     /// whatever the thumbnail's size; parsing settles the server's default, leaving `true` or `nil` (the main image).
     public var enforceThumbnail: Bool?
-    /// Whether a source with more than 8 bits a channel keeps them; `nil` is the server's default (8 bits).
+    /// Whether a source with more than 8 bits a channel keeps them in an answer whose format can hold them (PNG,
+    /// AVIF, JPEG XL); parsing settles the server's default, leaving `true` or `nil` (8 bits).
     public var preserveHDR: Bool?
     /// Per-URL limits on the source and the result, over the server's (only when the server allows them).
     public var limits = SecurityLimits()

@@ -66,13 +66,13 @@ public enum DecodeHelper {
     /// Decodes first and writes after, so that a failure is always one whole answer and never follows half an image.
     private static func answer(_ request: HelperWireFormat.Request, source: Data, coders: ImageCoders,
                                to output: Int32) throws {
-        let header: Data, frames: [PixelBuffer]
+        let header: Data, frames: [ImageFrame]
         do {
             switch request {
             case .decode(let options):
                 let image = try coders.decode(source, options: options)
                 header = HelperWireFormat.encode(.image(.init(of: image)))
-                frames = image.frames.map(\.pixels)
+                frames = image.frames
             case .properties:
                 header = HelperWireFormat.encode(.properties(try coders.properties(of: source)))
                 frames = []
@@ -83,9 +83,13 @@ public enum DecodeHelper {
             frames = []
         }
         try PipeIO.writeAll(output, header, deadline: nil)
-        for pixels in frames {
-            try pixels.withUnsafeBytes { bytes throws(PipeIO.Failure) in
-                try PipeIO.writeAll(output, bytes, deadline: nil)
+        for frame in frames {
+            if let deep = frame.deepPixels {
+                try deep.samples.withUnsafeBytes { bytes in try PipeIO.writeAll(output, bytes, deadline: nil) }
+            } else {
+                try frame.pixels.withUnsafeBytes { bytes throws(PipeIO.Failure) in
+                    try PipeIO.writeAll(output, bytes, deadline: nil)
+                }
             }
         }
     }

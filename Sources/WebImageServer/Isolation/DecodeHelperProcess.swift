@@ -114,7 +114,17 @@ final class DecodeHelperProcess: Sendable {
             case .failure(let code, let message):
                 return .refused(ImageError(code, message))
             case .image(let description):
-                let frames = try zip(description.frameSizes, description.durations).map { size, duration in
+                let frames = try description.frameSizes.indices.map { index in
+                    let size = description.frameSizes[index], duration = description.durations[index]
+                    let bits = description.deepBits[index]
+                    guard bits == 0 else {
+                        let deep = try DeepPixelBuffer(width: size.width, height: size.height,
+                                                       significantBits: bits) { samples in
+                            try PipeIO.readAll(answers, into: UnsafeMutableRawBufferPointer(samples),
+                                               deadline: deadline)
+                        }
+                        return try ImageFrame(deep: deep, duration: duration)
+                    }
                     let pixels = try PixelBuffer(width: size.width, height: size.height) { buffer in
                         try PipeIO.readAll(answers, into: buffer, deadline: deadline)
                     }

@@ -5,7 +5,7 @@ import WebImage
 ///
 /// Every message is a header (a little-endian `UInt32` length, then that many bytes of fields) followed by raw
 /// payloads whose sizes the header declares: the encoded source for a request, each frame's RGBA pixels for an
-/// answer. The payloads are read straight into their final buffers, so pixels cross the pipe with no extra copy.
+/// answer (RGBA16 for a frame kept deep). The payloads are read straight into their final buffers, so pixels cross the pipe with no extra copy.
 enum HelperWireFormat {
     /// What the parent asks for.
     enum Request {
@@ -25,6 +25,9 @@ enum HelperWireFormat {
     struct ImageHeader {
         var frameSizes: [PixelSize]
         var durations: [Double]
+        /// Per frame, the significant bits of its deep bitmap, whose RGBA16 samples are then its payload instead
+        /// of RGBA8 (the 8-bit pixels are rounded from them on arrival); 0 for an 8-bit frame.
+        var deepBits: [Int]
         var loopCount: Int
         var format: ImageFormat
         var scale: Double
@@ -36,6 +39,7 @@ enum HelperWireFormat {
         init(of image: Image) {
             frameSizes = image.frames.map(\.pixels.size)
             durations = image.frames.map(\.duration)
+            deepBits = image.frames.map { $0.deepPixels?.significantBits ?? 0 }
             loopCount = image.loopCount
             format = image.format
             scale = image.scale
@@ -45,10 +49,12 @@ enum HelperWireFormat {
             metadata = image.metadata
         }
 
-        init(frameSizes: [PixelSize], durations: [Double], loopCount: Int, format: ImageFormat, scale: Double,
-             orientation: Orientation, flags: Image.Flags, colorProfile: ColorProfile?, metadata: ImageMetadata?) {
+        init(frameSizes: [PixelSize], durations: [Double], deepBits: [Int], loopCount: Int, format: ImageFormat,
+             scale: Double, orientation: Orientation, flags: Image.Flags, colorProfile: ColorProfile?,
+             metadata: ImageMetadata?) {
             self.frameSizes = frameSizes
             self.durations = durations
+            self.deepBits = deepBits
             self.loopCount = loopCount
             self.format = format
             self.scale = scale
@@ -84,6 +90,7 @@ enum HelperWireFormat {
             writer.byte(colorHandlingCode(options.colorHandling))
             writer.bool(options.readsMetadata)
             writer.bool(options.prefersEmbeddedThumbnail)
+            writer.bool(options.keepsHighBitDepth)
         case .properties:
             writer.byte(2)
         }
@@ -110,6 +117,7 @@ enum HelperWireFormat {
             options.colorHandling = try colorHandling(code: reader.byte())
             options.readsMetadata = try reader.bool()
             options.prefersEmbeddedThumbnail = try reader.bool()
+            options.keepsHighBitDepth = try reader.bool()
             request = .decode(options)
         case 2:
             request = .properties
@@ -125,9 +133,10 @@ enum HelperWireFormat {
         case .image(let header):
             writer.byte(1)
             writer.int(header.frameSizes.count)
-            for (size, duration) in zip(header.frameSizes, header.durations) {
-                writer.size(size)
-                writer.double(duration)
+            for index in header.frameSizes.indices {
+                writer.size(header.frameSizes[index])
+                writer.double(header.durations[index])
+                writer.int(header.deepBits[index])
             }
             writer.int(header.loopCount)
             writer.string(header.format.rawValue)
@@ -162,13 +171,16 @@ enum HelperWireFormat {
         case 1:
             let count = try reader.int()
             guard count > 0, count <= header.count else { throw HelperProtocolError("\(count) frames") }
-            var sizes: [PixelSize] = [], durations: [Double] = []
+            var sizes: [PixelSize] = [], durations: [Double] = [], deepBits: [Int] = []
             for _ in 0..<count {
                 sizes.append(try reader.size())
                 durations.append(try reader.double())
+                let bits = try reader.int()
+                guard bits == 0 || (9...16).contains(bits) else { throw HelperProtocolError("\(bits)-bit samples") }
+                deepBits.append(bits)
             }
             return .image(ImageHeader(
-                frameSizes: sizes, durations: durations, loopCount: try reader.int(),
+                frameSizes: sizes, durations: durations, deepBits: deepBits, loopCount: try reader.int(),
                 format: ImageFormat(rawValue: try reader.string()) ?? .unknown, scale: try reader.double(),
                 orientation: Orientation(rawValue: try reader.int()) ?? .up,
                 flags: Image.Flags(rawValue: try reader.byte()), colorProfile: try reader.optionalProfile(),

@@ -9,7 +9,9 @@ enum CanvasPlacement {
     /// canvas is its own size. The canvas must hold the image.
     static func embed(_ image: Image, in canvas: PixelSize, at origin: (x: Int, y: Int)) throws -> Image {
         if canvas == image.size { return image }
-        var result = try image.mappingFrames { try embed($0, in: canvas, at: origin) }
+        var result = try image.mappingFrames(deep: { try $0.embedded(in: canvas, at: origin) }) {
+            try embed($0, in: canvas, at: origin)
+        }
         result.flags.insert(.hasAlpha)
         return result
     }

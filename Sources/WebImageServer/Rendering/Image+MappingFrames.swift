@@ -3,16 +3,20 @@ import WebImage
 extension Image {
     /// A copy with `body` applied to every frame's pixels, flagged transformed, durations and loop count kept.
     /// Frames of an animation that holds still share one bitmap; it is transformed once and stays shared.
-    func mappingFrames(_ body: (PixelBuffer) throws -> PixelBuffer) throws -> Image {
-        var done: [Int: PixelBuffer] = [:]
+    /// A frame with a deep bitmap goes through `deep` instead and keeps its depth (see
+    /// ``ImageFrame/deepPixels``); every step of a rendering has one, so `preserve_hdr` holds through all of them.
+    func mappingFrames(deep: ((DeepPixelBuffer) throws -> DeepPixelBuffer)?,
+                       _ body: (PixelBuffer) throws -> PixelBuffer) throws -> Image {
+        var done: [Int: ImageFrame] = [:]
         var mapped: [ImageFrame] = []
         mapped.reserveCapacity(frames.count)
         for frame in frames {
             // The bitmap's address is its identity; the frames keep every bitmap alive meanwhile.
             let identity = frame.pixels.withUnsafeBytes { Int(bitPattern: $0.baseAddress) }
-            let pixels = try done[identity] ?? body(frame.pixels)
-            if frames.count > 1 { done[identity] = pixels }
-            mapped.append(ImageFrame(pixels: pixels, duration: frame.duration))
+            var made = try done[identity] ?? frame.transformed(deep: deep, body)
+            if frames.count > 1 { done[identity] = made }
+            made.duration = frame.duration
+            mapped.append(made)
         }
         var result = Image(frames: mapped, loopCount: loopCount, format: format, scale: scale,
                            orientation: orientation, flags: flags)

@@ -20,6 +20,9 @@ struct SourceDecodePlan: Sendable, Equatable {
     /// image's, not ``geometry``: imgproxy works on the thumbnail as if it were the source.
     var usesEmbeddedThumbnail: Bool
 
+    /// The answer formats written with more than 8 bits a sample when the image has them.
+    static let deepFormats: Set<OutputFormat> = [.png, .avif, .jxl]
+
     /// The formats whose embedded thumbnails `enforce_thumbnail` uses, as in imgproxy.
     static let embeddedThumbnailFormats: Set<ImageFormat> = [.heic, .heif, .avif]
 
@@ -50,6 +53,8 @@ struct SourceDecodePlan: Sendable, Equatable {
         let keepsProfile = options.stripColorProfile == false && MetadataStripping.carryingFormats.contains(output)
         decoding.colorHandling = keepsProfile ? .original : .sRGB
         decoding.readsMetadata = MetadataStripping.keepsAny(options, output: output)
+        // Deep samples only where the answer can hold them; the renderer then keeps them through every step.
+        decoding.keepsHighBitDepth = options.preserveHDR == true && Self.deepFormats.contains(output)
         // `auto_rotate:0` keeps the pixels as stored: the geometry is then the stored size.
         decoding.applyOrientation = options.autoRotate ?? true
         let decoded = decoding.applyOrientation

@@ -31,8 +31,23 @@ struct WatermarkOverlay {
         }
         let opacity = Int((combined * 256).rounded())
         let repeats = options.position == nil
-        return try image.mappingFrames { frame in
-            try Self.composite(tile, over: frame, at: origin, repeating: repeats, opacity: opacity)
+        return try image.mappingFrames(deep: { frame in
+            var samples = frame.samples
+            samples.withUnsafeMutableBufferPointer { destination in
+                Self.composite(tile, over: destination.baseAddress!, size: frame.size, at: origin,
+                               repeating: repeats, opacity: opacity)
+            }
+            return try DeepPixelBuffer(width: frame.width, height: frame.height,
+                                       significantBits: frame.significantBits, samples: samples)
+        }) { frame in
+            try frame.withUnsafeBytes { frameBytes in
+                try PixelBuffer(width: frame.width, height: frame.height) { output in
+                    let destination = output.bindMemory(to: UInt8.self).baseAddress!
+                    destination.update(from: frameBytes.bindMemory(to: UInt8.self).baseAddress!, count: output.count)
+                    Self.composite(tile, over: destination, size: frame.size, at: origin, repeating: repeats,
+                                   opacity: opacity)
+                }
+            }
         }
     }
 
@@ -64,59 +79,58 @@ struct WatermarkOverlay {
 
     private static func odd(_ count: Int) -> Int { count % 2 == 0 ? count + 1 : count }
 
-    /// `frame` with `mark` composited over it at `origin` (once, or repeated from there in both directions),
-    /// `mark`'s alpha times `opacity` / 256.
-    static func composite(_ mark: PixelBuffer, over frame: PixelBuffer, at origin: (x: Int, y: Int),
-                          repeating: Bool, opacity: Int) throws -> PixelBuffer {
-        let width = frame.width, height = frame.height, markWidth = mark.width, markHeight = mark.height
+    /// `mark` composited over the RGBA samples at `frame` (`size`, 8 or 16 bits) at `origin` (once, or repeated
+    /// from there in both directions), `mark`'s alpha times `opacity` / 256.
+    static func composite<Sample: FixedWidthInteger & UnsignedInteger>(
+        _ mark: PixelBuffer, over frame: UnsafeMutablePointer<Sample>, size: PixelSize, at origin: (x: Int, y: Int),
+        repeating: Bool, opacity: Int
+    ) {
+        let width = size.width, height = size.height, markWidth = mark.width, markHeight = mark.height
         // The rows and columns of the frame the watermark covers.
         let rows = repeating ? 0..<height : max(0, origin.y)..<min(height, origin.y + markHeight)
         let columns = repeating ? 0..<width : max(0, origin.x)..<min(width, origin.x + markWidth)
-        return try frame.withUnsafeBytes { frameBytes in
-            try mark.withUnsafeBytes { markBytes in
-                let source = frameBytes.bindMemory(to: UInt8.self).baseAddress!
-                let overlay = markBytes.bindMemory(to: UInt8.self).baseAddress!
-                return try PixelBuffer(width: width, height: height) { output in
-                    let destination = output.bindMemory(to: UInt8.self).baseAddress!
-                    destination.update(from: source, count: width * height * 4)
-                    guard !rows.isEmpty, !columns.isEmpty else { return }
-                    for y in rows {
-                        // Modulo that stays positive: the grid starts left of and above the frame.
-                        let markY = ((y - origin.y) % markHeight + markHeight) % markHeight
-                        var markX = ((columns.lowerBound - origin.x) % markWidth + markWidth) % markWidth
-                        let markRow = overlay + markY * markWidth * 4
-                        var pixel = destination + (y * width + columns.lowerBound) * 4
-                        for _ in columns {
-                            blend(markRow + markX * 4, into: pixel, opacity: opacity)
-                            pixel += 4
-                            markX += 1
-                            if markX == markWidth { markX = 0 }
-                        }
-                    }
+        guard !rows.isEmpty, !columns.isEmpty else { return }
+        mark.withUnsafeBytes { markBytes in
+            let overlay = markBytes.bindMemory(to: UInt8.self).baseAddress!
+            for y in rows {
+                // Modulo that stays positive: the grid starts left of and above the frame.
+                let markY = ((y - origin.y) % markHeight + markHeight) % markHeight
+                var markX = ((columns.lowerBound - origin.x) % markWidth + markWidth) % markWidth
+                let markRow = overlay + markY * markWidth * 4
+                var pixel = frame + (y * width + columns.lowerBound) * 4
+                for _ in columns {
+                    blend(markRow + markX * 4, into: pixel, opacity: opacity)
+                    pixel += 4
+                    markX += 1
+                    if markX == markWidth { markX = 0 }
                 }
             }
         }
     }
 
-    /// Source-over of one straight-alpha pixel onto another.
+    /// Source-over of one straight-alpha 8-bit pixel onto another of 8 or 16 bits.
     @inline(__always)
-    private static func blend(_ top: UnsafePointer<UInt8>, into bottom: UnsafeMutablePointer<UInt8>, opacity: Int) {
+    private static func blend<Sample: FixedWidthInteger & UnsignedInteger>(
+        _ top: UnsafePointer<UInt8>, into bottom: UnsafeMutablePointer<Sample>, opacity: Int
+    ) {
         let alpha = (Int(top[3]) * opacity + 128) >> 8
         guard alpha > 0 else { return }
+        let full = Int(Sample.max), widen = full / 255  // the mark's samples in the frame's scale
         let rest = 255 - alpha, bottomAlpha = Int(bottom[3])
-        if bottomAlpha == 255 {
+        if bottomAlpha == full {
             for channel in 0..<3 {
-                bottom[channel] = UInt8((Int(top[channel]) * alpha + Int(bottom[channel]) * rest + 127) / 255)
+                bottom[channel] = Sample((Int(top[channel]) * widen * alpha + Int(bottom[channel]) * rest + 127) / 255)
             }
             return
         }
-        // Weights in 255ths of 255ths: the top counts alpha × 255, the bottom its alpha × what the top leaves.
-        let topWeight = alpha * 255, bottomWeight = bottomAlpha * rest
+        // Weights in 255ths of the full scale: the top counts alpha × full, the bottom its alpha × what the top
+        // leaves.
+        let topWeight = alpha * full, bottomWeight = bottomAlpha * rest
         let total = topWeight + bottomWeight
         for channel in 0..<3 {
-            bottom[channel] = UInt8((Int(top[channel]) * topWeight + Int(bottom[channel]) * bottomWeight + total / 2)
-                                    / total)
+            bottom[channel] = Sample((Int(top[channel]) * widen * topWeight + Int(bottom[channel]) * bottomWeight
+                                      + total / 2) / total)
         }
-        bottom[3] = UInt8((total + 127) / 255)
+        bottom[3] = Sample((total + 127) / 255)
     }
 }

@@ -92,13 +92,16 @@ public struct ProxyConfiguration: Sendable {
     /// Whether a HEIC or AVIF source's embedded thumbnail is used instead of its main image when the URL does not
     /// say (`enforce_thumbnail`; imgproxy's `IMGPROXY_ENFORCE_THUMBNAIL`). Default off.
     public var enforcesThumbnail = false
+    /// Whether a source of more than 8 bits a sample keeps them in a PNG, AVIF or JPEG XL answer when the URL
+    /// does not say (`preserve_hdr`; imgproxy's `IMGPROXY_PRESERVE_HDR`). Default off: answers are 8-bit.
+    public var preservesHDR = false
 
     /// How URLs' options are read under this configuration.
     var parsingRules: ProcessingOptions.ParsingRules {
         ProcessingOptions.ParsingRules(presets: presets, onlyPresets: onlyPresets,
                                        allowsSecurityOptions: allowsSecurityOptions, allowedOptions: allowedOptions,
                                        stripsMetadata: stripsMetadata, keepsCopyright: keepsCopyright,
-                                       enforcesThumbnail: enforcesThumbnail)
+                                       enforcesThumbnail: enforcesThumbnail, preservesHDR: preservesHDR)
     }
     /// How long a source download may take: the only limit on it (no shorter wait for a connection or for the
     /// next bytes). Default 10 s.

@@ -66,6 +66,29 @@ import WebImageTIFF
         #expect(pool.busyCount == 0)
     }
 
+    /// A deep decode (`preserve_hdr`) crosses the pipe with its sixteen-bit samples, not only the rounded bytes.
+    @Test func deepSamplesComeBackFromTheHelpers() throws {
+        let pool = try Self.pool(size: 1)
+        let coders = ImageCoders.isolating(IsolatedCoder.defaultFormats, in: pool, behind: Self.inProcess)
+        var samples: [UInt16] = []
+        for index in 0..<(24 * 16) {
+            let red = UInt16(index * 167), green = UInt16(65_535 - index * 97)
+            samples += [red, green, UInt16(index * 53 + 9), UInt16(30_000 + index * 11)]
+        }
+        let deep = try DeepPixelBuffer(width: 24, height: 16, samples: samples)
+        let avif = try ImageCoders(coders: [AVIFCoder()]).encode(
+            Image(frames: [ImageFrame(deep: deep)], flags: .hasAlpha), as: .avif, options: EncodeOptions(lossless: true))
+        let keeping = DecodeOptions(keepsHighBitDepth: true)
+        let reference = try ImageCoders(coders: [AVIFCoder()]).decode(avif, options: keeping)
+        let expected = try #require(reference.frames[0].deepPixels)
+        #expect(expected.significantBits == 12)
+        let decoded = try coders.decode(avif, options: keeping)
+        #expect(decoded.frames[0].deepPixels == expected)
+        #expect(decoded.pixels.bytes == reference.pixels.bytes && decoded.hasAlpha)
+        #expect(try coders.decode(avif).frames[0].deepPixels == nil)
+        #expect(pool.restartCount == 0)
+    }
+
     @Test func propertiesComeFromTheHelpersToo() throws {
         let pool = try Self.pool(size: 1)
         let coders = ImageCoders.isolating(IsolatedCoder.defaultFormats, in: pool, behind: Self.inProcess)

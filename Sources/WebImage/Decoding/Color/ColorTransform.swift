@@ -13,6 +13,9 @@ final class ColorTransform: @unchecked Sendable {  // C boundary: lcms transform
         /// RGBA of 16 bits a sample in the machine's byte order, converted to 8 bits in the same step (so no
         /// precision is lost before the conversion), alpha carried over. Eight bytes a source pixel.
         case rgba16
+        /// RGBA of 16 bits a sample in and out (machine byte order), alpha carried over: for images that keep their
+        /// depth (``DecodeOptions/keepsHighBitDepth``). Eight bytes a pixel on both sides.
+        case rgba16Kept
         /// A gray sample in R (G and B repeat it), alpha carried over.
         case grayInRGBA
         /// Four ink samples; `inverted` when 0 means full ink (Adobe's files). The result is opaque.
@@ -78,7 +81,7 @@ final class ColorTransform: @unchecked Sendable {  // C boundary: lcms transform
         let inputFormat: cmsUInt32Number
         var flags = cmsUInt32Number(cmsFLAGS_NOCACHE)
         switch layout {
-        case .rgba, .rgba16:
+        case .rgba, .rgba16, .rgba16Kept:
             guard source.colorSpace == cmsSigRgbData else { return nil }
             inputFormat = layout == .rgba ? wi_type_rgba_8() : wi_type_rgba_16()
             // Little CMS scales the alpha it copies between the two depths.
@@ -98,16 +101,19 @@ final class ColorTransform: @unchecked Sendable {  // C boundary: lcms transform
             intent = cmsUInt32Number(INTENT_RELATIVE_COLORIMETRIC)
             flags |= cmsUInt32Number(cmsFLAGS_BLACKPOINTCOMPENSATION)
         }
-        guard let handle = cmsCreateTransform(source.handle, inputFormat, destination.handle, wi_type_rgba_8(),
+        let outputFormat = layout == .rgba16Kept ? wi_type_rgba_16() : wi_type_rgba_8()
+        guard let handle = cmsCreateTransform(source.handle, inputFormat, destination.handle, outputFormat,
                                               intent, flags)
         else { return nil }
         return ColorTransform(littleCMS: handle, matrixShaper: nil, layout: layout)
     }
 
-    /// Converts `count` pixels from `source` into `destination`, four bytes a pixel (which may be the same memory
-    /// when the source has four bytes a pixel too: each pixel is read before it is written).
+    /// Converts `count` pixels from `source` into `destination`, four bytes a pixel, eight for
+    /// ``Layout/rgba16Kept`` (which may be the same memory when both sides have as many bytes a pixel: each pixel
+    /// is read before it is written).
     func convert(_ source: UnsafeRawPointer, into destination: UnsafeMutableRawPointer, count: Int) {
-        let sourcePixelBytes = layout == .rgba16 ? 8 : 4
+        let sourcePixelBytes = layout == .rgba16 || layout == .rgba16Kept ? 8 : 4
+        let destinationPixelBytes = layout == .rgba16Kept ? 8 : 4
         if let matrixShaper {
             matrixShaper.convert(source.assumingMemoryBound(to: UInt8.self),
                                  into: destination.assumingMemoryBound(to: UInt8.self), count: count)
@@ -115,7 +121,7 @@ final class ColorTransform: @unchecked Sendable {  // C boundary: lcms transform
             var done = 0
             while done < count {
                 let chunk = min(count - done, 1 << 20)
-                cmsDoTransform(littleCMS, source + done * sourcePixelBytes, destination + done * 4,
+                cmsDoTransform(littleCMS, source + done * sourcePixelBytes, destination + done * destinationPixelBytes,
                                cmsUInt32Number(chunk))
                 done += chunk
             }

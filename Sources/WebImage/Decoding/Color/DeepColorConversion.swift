@@ -13,7 +13,8 @@ public struct DeepColorConversion: Sendable {
     /// The conversion of samples described by `profile` for `handling`; `nil` when there is nothing to convert
     /// (no profile, samples kept, already the target's space, gray or CMYK) or Little CMS cannot build it. The
     /// decoder then rounds to 8 bits and the usual conversion follows.
-    public init?(from profile: ColorProfile?, for handling: DecodeOptions.ColorHandling) {
+    /// With `keepingDepth` the result has 16 bits a sample too (``DecodeOptions/keepsHighBitDepth``).
+    public init?(from profile: ColorProfile?, for handling: DecodeOptions.ColorHandling, keepingDepth: Bool = false) {
         guard let profile, profile.space != .gray, profile.space != .cmyk else { return nil }
         let target: ColorTransform.Target
         switch handling {
@@ -25,12 +26,15 @@ public struct DeepColorConversion: Sendable {
             guard profile.space != .displayP3 else { return nil }
             target = .displayP3
         }
-        guard let transform = ColorTransform.cached(from: profile, layout: .rgba16, to: target) else { return nil }
+        guard let transform = ColorTransform.cached(from: profile, layout: keepingDepth ? .rgba16Kept : .rgba16,
+                                                    to: target)
+        else { return nil }
         self.transform = transform
         resultProfile = target == .displayP3 ? .displayP3 : nil
     }
 
-    /// Converts `count` pixels of RGBA16 (machine byte order, alpha straight) into RGBA8.
+    /// Converts `count` pixels of RGBA16 (machine byte order, alpha straight) into RGBA8, or into RGBA16 for a
+    /// conversion that keeps the depth (the same memory may be both then).
     public func convert(_ rgba16: UnsafeRawPointer, into rgba8: UnsafeMutableRawPointer, count: Int) {
         transform.convert(rgba16, into: rgba8, count: count)
     }

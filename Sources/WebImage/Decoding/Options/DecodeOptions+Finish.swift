@@ -25,4 +25,19 @@ extension DecodeOptions {
         }
         return (try result.applying(effectiveOrientation(orientation)), reduced)
     }
+
+    /// ``finish(_:sourceSize:orientation:)`` for a deep bitmap (``keepsHighBitDepth``): the same reduction and
+    /// turn, in 16 bits.
+    public func finish(deep pixels: DeepPixelBuffer, sourceSize: PixelSize, orientation: Orientation) throws
+        -> (pixels: DeepPixelBuffer, reduced: Bool)
+    {
+        var result = pixels
+        var reduced = pixels.size != sourceSize
+        if let target = storedTargetSize(for: sourceSize, orientation: orientation), target != pixels.size {
+            result = try pixels.resampled(to: target, from: ResamplingRegion(covering: pixels.size),
+                                          horizontalFilter: .area, verticalFilter: .area)
+            reduced = true
+        }
+        return (try result.applying(effectiveOrientation(orientation)), reduced)
+    }
 }

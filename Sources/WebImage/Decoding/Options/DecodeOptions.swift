@@ -36,13 +36,18 @@ public struct DecodeOptions: Sendable, Hashable {
     /// other options then apply to the thumbnail. Off by default. Only coders that read embedded thumbnails honour
     /// it (HEIC and HEIF; AVIF when its coder is given a thumbnail reader); a file without one decodes as usual.
     public var prefersEmbeddedThumbnail: Bool
+    /// Keep a source's samples of more than 8 bits (16-bit PNG and TIFF, 10- and 12-bit AVIF and HEIC, deep JPEG
+    /// XL) on each still frame as ``ImageFrame/deepPixels``, colour converted in 16 bits, beside the 8-bit
+    /// ``ImageFrame/pixels`` (imgproxy's `preserve_hdr`). Off by default: the extra bitmap costs twice the memory
+    /// of the 8-bit one. Animations and 8-bit sources decode as usual.
+    public var keepsHighBitDepth: Bool
 
     /// Creates decode options; every parameter has the default described on its property.
     public init(
         thumbnailPixelSize: PixelSize? = nil, preserveAspectRatio: Bool = true, scaleDownLimitBytes: Int? = nil,
         firstFrameOnly: Bool = false, frameIndex: Int? = nil, applyOrientation: Bool = true, scaleFactor: Double? = nil,
         fileNameHint: String? = nil, limits: DecodeLimits = .default, colorHandling: ColorHandling = .sRGB,
-        readsMetadata: Bool = false, prefersEmbeddedThumbnail: Bool = false
+        readsMetadata: Bool = false, prefersEmbeddedThumbnail: Bool = false, keepsHighBitDepth: Bool = false
     ) {
         self.thumbnailPixelSize = thumbnailPixelSize
         self.preserveAspectRatio = preserveAspectRatio
@@ -56,6 +61,7 @@ public struct DecodeOptions: Sendable, Hashable {
         self.colorHandling = colorHandling
         self.readsMetadata = readsMetadata
         self.prefersEmbeddedThumbnail = prefersEmbeddedThumbnail
+        self.keepsHighBitDepth = keepsHighBitDepth
     }
 
     /// The scale factor to stamp on the decoded image.

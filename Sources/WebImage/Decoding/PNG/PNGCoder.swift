@@ -2,7 +2,8 @@ import Foundation
 
 /// PNG and APNG through libspng.
 ///
-/// Decoding: every colour type and bit depth (16-bit samples rounded to 8 bits), palettes and colour keys
+/// Decoding: every colour type and bit depth (16-bit samples rounded to 8 bits, and kept as
+/// ``ImageFrame/deepPixels`` with ``DecodeOptions/keepsHighBitDepth``), palettes and colour keys
 /// (tRNS), Adam7 interlace, orientation from the eXIf chunk. A file must be whole, up to its IEND chunk.
 /// Thumbnails of non-interlaced files are shrunk row by row while decoding; interlaced ones after a full decode.
 ///
@@ -14,7 +15,8 @@ import Foundation
 /// Damaged animations throw ``ImageError/Code/badImageData`` rather than returning fewer frames;
 /// ``decodeCompleteFrames(_:options:)`` returns the frames that arrived whole and the error instead.
 ///
-/// Encoding: 8-bit RGBA, or RGB when fully opaque; lossless. An image of several frames becomes an APNG (every
+/// Encoding: 8-bit RGBA, or RGB when fully opaque; lossless. A still image with ``ImageFrame/deepPixels`` is
+/// written with 16 bits a sample (gray when every pixel is gray). An image of several frames becomes an APNG (every
 /// frame whole, with its duration, and the loop count; see `APNGEncoder`) unless
 /// ``EncodeOptions/firstFrameOnly``, which writes the first frame as a still PNG. An image that carries a
 /// ``Image/colorProfile`` gets it as an `iCCP` chunk (and `cICP` for code points), and its ``Image/metadata`` as
@@ -75,6 +77,8 @@ public struct PNGCoder: SingleFormatImageCoder {
                 ImageFrame(pixels: try options.fittingMaxPixelSize($0.pixels), duration: $0.duration)
             }
             encoded = Data(try APNGEncoder.encode(frames, loopCount: image.loopCount))
+        } else if let deep = image.frames[0].deepPixels {
+            encoded = Data(try PNGEncoder.encodedBytes(deep: options.fittingMaxPixelSize(deep)))
         } else {
             encoded = try PNGEncoder.encode(options.fittingMaxPixelSize(image.pixels))
         }

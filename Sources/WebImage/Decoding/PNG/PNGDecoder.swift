@@ -37,8 +37,13 @@ enum PNGDecoder {
             let fastRows = PNGRowReader(bytes)
             let sixteenBit = header.bit_depth == 16
             var profile = PNGColorChunks.profile(in: bytes)
-            let pixels: PixelBuffer
-            if !interlaced, let target = options.storedTargetSize(for: size, orientation: storedOrientation),
+            var pixels: PixelBuffer?
+            var deep: DeepPixelBuffer?
+            if sixteenBit, options.keepsHighBitDepth {
+                let precise = DeepColorConversion(from: profile, for: options.colorHandling, keepingDepth: true)
+                deep = try decodeDeep(context, size: size, interlaced: interlaced, converting: precise)
+                if let precise { profile = precise.resultProfile }
+            } else if !interlaced, let target = options.storedTargetSize(for: size, orientation: storedOrientation),
                target != size {
                 let resampler = try RowStreamingResampler(sourceSize: size, outputSize: target, filter: .area)
                 let add = { (y: Int, row: UnsafeMutablePointer<UInt8>) in resampler.add(row: y, pixels: row) }
@@ -65,10 +70,20 @@ enum PNGDecoder {
             let colorTypeHasAlpha = header.color_type == UInt8(SPNG_COLOR_TYPE_GRAYSCALE_ALPHA.rawValue)
                 || header.color_type == UInt8(SPNG_COLOR_TYPE_TRUECOLOR_ALPHA.rawValue)
             var flags: Image.Flags = colorTypeHasAlpha || context.hasTransparencyChunk ? .hasAlpha : []
-            let finished = try options.finish(pixels, sourceSize: size, orientation: orientation)
-            if finished.reduced { flags.insert(.thumbnail) }
-            var image = Image(frames: [ImageFrame(pixels: finished.pixels)], loopCount: 1, format: .png,
-                              scale: options.resolvedScale, orientation: orientation, flags: flags)
+            let frame: ImageFrame
+            if let deep {
+                let finished = try options.finish(deep: deep, sourceSize: size, orientation: orientation)
+                if finished.reduced { flags.insert(.thumbnail) }
+                frame = try ImageFrame(deep: finished.pixels)
+            } else if let pixels {
+                let finished = try options.finish(pixels, sourceSize: size, orientation: orientation)
+                if finished.reduced { flags.insert(.thumbnail) }
+                frame = ImageFrame(pixels: finished.pixels)
+            } else {
+                throw ImageError(.badImageData, "PNG: no pixels were decoded")
+            }
+            var image = Image(frames: [frame], loopCount: 1, format: .png, scale: options.resolvedScale,
+                              orientation: orientation, flags: flags)
             image.colorProfile = profile
             return image
         }
@@ -113,6 +128,27 @@ enum PNGDecoder {
                     for channel in x * 4..<x * 4 + 4 {
                         destination[channel] = reduceToEightBits(wide[channel])
                     }
+                }
+            }
+        }
+    }
+
+    /// 16-bit sources kept deep (``DecodeOptions/keepsHighBitDepth``): the RGBA16 rows as they come, colour
+    /// converted in 16 bits by `transform` when there is one; interlaced passes write only their own columns.
+    static func decodeDeep(_ context: SpngContext, size: PixelSize, interlaced: Bool,
+                           converting transform: DeepColorConversion?) throws -> DeepPixelBuffer {
+        try DeepPixelBuffer(width: size.width, height: size.height, significantBits: 16) { output in
+            try forEachDecodedRow(context, size: size, format: SPNG_FMT_RGBA16) { info, row in
+                let y = Int(info.row_num), pass = Int(info.pass)
+                guard !interlaced || (0..<7).contains(pass) else {
+                    throw ImageError(.badImageData, "PNG: libspng reported row \(y) of pass \(pass)")
+                }
+                transform?.convert(UnsafeRawPointer(row), into: row, count: size.width)
+                let (start, step) = interlaced ? adam7Columns[pass] : (0, 1)
+                let wide = row.assumingMemoryBound(to: UInt16.self)
+                let destination = output.baseAddress! + y * size.width * 4
+                for x in stride(from: start, to: size.width, by: step) {
+                    (destination + x * 4).update(from: wide + x * 4, count: 4)
                 }
             }
         }

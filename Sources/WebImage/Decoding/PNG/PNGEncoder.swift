@@ -2,7 +2,8 @@ import CSpng
 import Foundation
 
 /// Writes 8-bit PNG files with libspng: RGBA, or RGB when every pixel is opaque (a quarter fewer bytes to
-/// compress). Lossless: decoding the result gives back exactly the same pixels.
+/// compress); and 16-bit ones for deep bitmaps, as gray (with alpha when needed) when every pixel is gray.
+/// Lossless: decoding the result gives back exactly the same pixels.
 enum PNGEncoder {
     static func encode(_ pixels: PixelBuffer) throws -> Data {
         Data(try encodedBytes(pixels))
@@ -57,5 +58,61 @@ enum PNGEncoder {
                 throw ImageError(.badImageData, "PNG: the encoder wanted more rows than the image has")
             }
         }
+    }
+
+    /// The 16-bit PNG file of `pixels`: gray when red, green and blue are equal everywhere (a gray source stays
+    /// gray), alpha only when some pixel is not opaque. Rows go to libspng one at a time.
+    static func encodedBytes(deep pixels: DeepPixelBuffer) throws -> [UInt8] {
+        guard pixels.width <= Int(Int32.max), pixels.height <= Int(Int32.max) else {
+            throw ImageError(.imageTooLarge, "PNG: \(pixels.size) is larger than a PNG can be")
+        }
+        let samples = pixels.samples
+        let alpha = pixels.containsTransparency
+        var gray = true
+        for index in stride(from: 0, to: samples.count, by: 4)
+        where samples[index] != samples[index + 1] || samples[index] != samples[index + 2] {
+            gray = false
+            break
+        }
+        let colorType: spng_color_type = switch (gray, alpha) {
+        case (true, false): SPNG_COLOR_TYPE_GRAYSCALE
+        case (true, true): SPNG_COLOR_TYPE_GRAYSCALE_ALPHA
+        case (false, false): SPNG_COLOR_TYPE_TRUECOLOR
+        case (false, true): SPNG_COLOR_TYPE_TRUECOLOR_ALPHA
+        }
+        // Which of R, G, B, A each written sample is.
+        let channels: [Int] = switch (gray, alpha) {
+        case (true, false): [0]
+        case (true, true): [0, 3]
+        case (false, false): [0, 1, 2]
+        case (false, true): [0, 1, 2, 3]
+        }
+        let context = try SpngContext.encoder()
+        var header = spng_ihdr(width: UInt32(pixels.width), height: UInt32(pixels.height), bit_depth: 16,
+                               color_type: UInt8(colorType.rawValue), compression_method: 0, filter_method: 0,
+                               interlace_method: 0)
+        try context.check(spng_set_ihdr(context.handle, &header), "writing the header")
+        let flags = Int32(SPNG_ENCODE_PROGRESSIVE.rawValue | SPNG_ENCODE_FINALIZE.rawValue)
+        try context.check(spng_encode_image(context.handle, nil, 0, Int32(SPNG_FMT_PNG.rawValue), flags),
+                          "starting the encoder")
+        // libspng takes SPNG_FMT_PNG's 16-bit samples in the machine's byte order and swaps them itself.
+        var row = [UInt16](repeating: 0, count: pixels.width * channels.count)
+        try row.withUnsafeMutableBufferPointer { row in
+            for y in 0..<pixels.height {
+                var out = 0
+                for x in 0..<pixels.width {
+                    let pixel = (y * pixels.width + x) * 4
+                    for channel in channels {
+                        row[out] = samples[pixel + channel]
+                        out += 1
+                    }
+                }
+                let status = spng_encode_row(context.handle, row.baseAddress, row.count * 2)
+                if status == SPNG_EOI.rawValue { return }
+                try context.check(status, "encoding row \(y)")
+            }
+            throw ImageError(.badImageData, "PNG: the encoder wanted more rows than the image has")
+        }
+        return try context.takeEncodedBytes()
     }
 }

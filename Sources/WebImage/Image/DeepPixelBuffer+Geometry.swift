@@ -1,0 +1,71 @@
+extension DeepPixelBuffer {
+    /// The pixels inside `rect`, which must lie within the buffer and not be empty.
+    func cropped(to rect: PixelRect) throws -> DeepPixelBuffer {
+        try sameDepth(rect.size) { destination in
+            samples.withUnsafeBufferPointer { source in
+                for row in 0..<rect.height {
+                    let from = ((rect.y + row) * width + rect.x) * 4
+                    UnsafeMutableRawPointer(destination.baseAddress! + row * rect.width * 4)
+                        .copyMemory(from: source.baseAddress! + from, byteCount: rect.width * 8)
+                }
+            }
+        }
+    }
+
+    /// The pixels as displayed when stored with `orientation`: the same mapping as ``PixelBuffer/applying(_:)``,
+    /// eight bytes a pixel.
+    func applying(_ orientation: Orientation) throws -> DeepPixelBuffer {
+        if orientation == .up { return self }
+        let w = width, h = height
+        let (origin, columnStep, rowStep): (Int, Int, Int) = switch orientation {
+        case .up: (0, 1, w)
+        case .upMirrored: (w - 1, -1, w)
+        case .down: ((h - 1) * w + w - 1, -1, -w)
+        case .downMirrored: ((h - 1) * w, 1, -w)
+        case .leftMirrored: (0, w, 1)
+        case .right: ((h - 1) * w, -w, 1)
+        case .rightMirrored: ((h - 1) * w + w - 1, -w, -1)
+        case .left: (w - 1, w, -1)
+        }
+        let output = orientation.displayedSize(of: size)
+        return try sameDepth(output) { destinationSamples in
+            samples.withUnsafeBytes { sourceBytes in
+                let source = sourceBytes.assumingMemoryBound(to: UInt64.self).baseAddress!
+                var destination = UnsafeMutableRawPointer(destinationSamples.baseAddress!)
+                    .assumingMemoryBound(to: UInt64.self)
+                for y in 0..<output.height {
+                    var index = origin + y * rowStep
+                    for _ in 0..<output.width {
+                        destination.pointee = source[index]
+                        destination += 1
+                        index += columnStep
+                    }
+                }
+            }
+        }
+    }
+
+    /// These pixels on a transparent canvas of `canvas` with their top-left corner at `origin` (cut off where
+    /// they leave the canvas).
+    public func embedded(in canvas: PixelSize, at origin: (x: Int, y: Int)) throws -> DeepPixelBuffer {
+        if canvas == size && origin == (0, 0) { return self }
+        return try sameDepth(canvas) { destination in
+            destination.initialize(repeating: 0)
+            let columns = max(0, origin.x)..<min(canvas.width, origin.x + width)
+            guard !columns.isEmpty else { return }
+            samples.withUnsafeBufferPointer { source in
+                for y in max(0, origin.y)..<min(canvas.height, origin.y + height) {
+                    let from = ((y - origin.y) * width + columns.lowerBound - origin.x) * 4
+                    UnsafeMutableRawPointer(destination.baseAddress! + (y * canvas.width + columns.lowerBound) * 4)
+                        .copyMemory(from: source.baseAddress! + from, byteCount: columns.count * 8)
+                }
+            }
+        }
+    }
+
+    /// These pixels centred on a transparent canvas of `canvas`, as ``PixelBuffer``'s quarter-turn rotation
+    /// places them.
+    func centered(on canvas: PixelSize) throws -> DeepPixelBuffer {
+        try embedded(in: canvas, at: ((canvas.width - width) >> 1, (canvas.height - height) >> 1))
+    }
+}
