@@ -17,6 +17,8 @@ SECTIONS = OrderedDict([
     ("decode", "Full decodes and thumbnails beside the C libraries and Pillow (one core)."),
     ("color", "Colour management: a Display P3 photo converted to sRGB while decoding, beside Pillow's ImageCms "
               "(Little CMS) transforming the same decoded pixels (one core)."),
+    ("deep", "Keeping 16 bits (`preserve_hdr`): a 16-bit PNG photo made into a 300 px wide 16-bit PNG, beside the "
+             "same file through the 8-bit pipeline and libvips' `thumbnail` (which keeps 16 bits; one core)."),
     ("animated", "Every frame of an animation decoded and composited (one core)."),
     ("transform", "Transformers beside Pillow and libvips (one core)."),
     ("incremental", "Progressive and incremental decoding (one core)."),

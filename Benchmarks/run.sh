@@ -3,6 +3,7 @@
 # Usage: Benchmarks/run.sh [SUITE...]      (no suite: all of them)
 #   decode animated transform incremental throughput   decoding, animation, transforms, pipelines (issues 2, 3, 7)
 #   color                                              Display P3 to sRGB beside Pillow's ImageCms (Little CMS) and libvips
+#   deep                                               16-bit PNG thumbnails kept 16-bit (preserve_hdr) beside libvips
 #   formats                                            header-only properties, AVIF/HEIC/JXL/SVG decoders (issue 13)
 #   cache                                              memory and disk caches (issue 4)
 #   cache-scale                                        the disk cache at a million entries (issue 18; ~6 GB of disk)
@@ -16,7 +17,7 @@
 # Each suite's JSON lines go to Benchmarks/out/SUITE.jsonl; BENCHMARKS.md is made from every suite's latest run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-all=(decode color formats animated transform incremental throughput cache cache-scale loading manager animation serve redis
+all=(decode color deep formats animated transform incremental throughput cache cache-scale loading manager animation serve redis
      process thumbnail encode)
 suites=("$@")
 [ ${#suites[@]} -eq 0 ] && suites=("${all[@]}")
@@ -43,6 +44,14 @@ suite_color() {
     else
         echo "color: no libvips-dev (pkg-config vips), skipping libvips' icc_transform" >&2
     fi
+}
+
+suite_deep() {
+    local dir="$data/deep"
+    mkdir -p "$dir"
+    [ -f "$dir/photo-2mp-16.png" ] || convert "$data/photo-12mp.jpg" -resize '1600x1200!' -depth 16 "$dir/photo-2mp-16.png"
+    taskset -c 0 "$bench" deep "$data"
+    taskset -c 0 /usr/bin/python3 Benchmarks/vips_bench.py deep "$data"
 }
 
 suite_decode() {
