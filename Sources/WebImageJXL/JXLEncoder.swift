@@ -32,7 +32,9 @@ enum JXLEncoder {
         if let metadata { try handle.addMetadata(metadata) }
         if let deep {
             let samples = alpha ? deep.samples : deep.samples.withUnsafeBufferPointer(rgb)
-            try samples.withUnsafeBytes { try handle.addFrame($0, channels: alpha ? 4 : 3, sixteenBit: true, ticks: nil) }
+            try samples.withUnsafeBytes {
+                try handle.addFrame($0, channels: alpha ? 4 : 3, sixteenBit: true, ticks: nil)
+            }
             return try handle.finish()
         }
         for frame in frames {

@@ -32,8 +32,8 @@ extension Image {
             var made = try done[identity] ?? frame.transformed(deep: deep, body)
             done[identity] = made
             if let first = newFrames.first, first.pixels.size != made.pixels.size {
-                throw ImageError(.invalidParameter,
-                                 "a transformation made frames of different sizes (\(first.pixels.size), \(made.pixels.size))")
+                let sizes = "\(first.pixels.size), \(made.pixels.size)"
+                throw ImageError(.invalidParameter, "a transformation made frames of different sizes (\(sizes))")
             }
             made.duration = frame.duration
             newFrames.append(made)

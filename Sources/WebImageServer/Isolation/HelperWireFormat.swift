@@ -5,7 +5,8 @@ import WebImage
 ///
 /// Every message is a header (a little-endian `UInt32` length, then that many bytes of fields) followed by raw
 /// payloads whose sizes the header declares: the encoded source for a request, each frame's RGBA pixels for an
-/// answer (RGBA16 for a frame kept deep). The payloads are read straight into their final buffers, so pixels cross the pipe with no extra copy.
+/// answer (RGBA16 for a frame kept deep). The payloads are read straight into their final buffers, so pixels
+/// cross the pipe with no extra copy.
 enum HelperWireFormat {
     /// What the parent asks for.
     enum Request {

@@ -71,7 +71,8 @@ struct Pixelate {
                 let start = blockX * block
                 for x in start..<min(width, start + block) {
                     for channel in 0..<4 {
-                        line[x * 4 + channel] = Sample(truncatingIfNeeded: (sums[blockX * 4 + channel] + area / 2) / area)
+                        let mean = (sums[blockX * 4 + channel] + area / 2) / area
+                        line[x * 4 + channel] = Sample(truncatingIfNeeded: mean)
                     }
                 }
             }

@@ -18,7 +18,20 @@ import WebImageTIFF
     }
 
     /// The coders the helpers run, in this process: the reference for their pixels.
-    static let inProcess = ImageCoders(coders: ImageCoders.builtIn + [HEIFCoder(), TIFFCoder(), PDFCoder()])
+    static let inProcess = ImageCoders(coders: ImageCoders.builtIn + [HEIFCoder(), TIFFCoder(), PDFCoder(),
+                                                                      AVIFCoder()])
+
+    /// A lossless AVIF of 16-bit samples (written with 12 bits) and straight alpha, for deep decodes.
+    static func deepAVIF() throws -> Data {
+        var samples: [UInt16] = []
+        for index in 0..<(24 * 16) {
+            let red = UInt16(index * 167), green = UInt16(65_535 - index * 97)
+            samples += [red, green, UInt16(index * 53 + 9), UInt16(30_000 + index * 11)]
+        }
+        let deep = try DeepPixelBuffer(width: 24, height: 16, samples: samples)
+        return try inProcess.encode(Image(frames: [ImageFrame(deep: deep)], flags: .hasAlpha), as: .avif,
+                                    options: EncodeOptions(lossless: true))
+    }
 
     @Test func concurrentDecodesWithCrashesInterleavedAreAllAnsweredWithInProcessPixels() async throws {
         let pool = try Self.pool(size: 3)
@@ -31,6 +44,7 @@ import WebImageTIFF
             (try IsolationFixtures.tiff("gray8"), DecodeOptions()),
             (try IsolationFixtures.tiff("alpha-unassociated"), DecodeOptions()),
             (try IsolationFixtures.pdf("shapes"), DecodeOptions(thumbnailPixelSize: PixelSize(width: 50, height: 40))),
+            (try Self.deepAVIF(), DecodeOptions(keepsHighBitDepth: true)),
         ]
         let expected = try good.map { try Self.inProcess.decode($0.0, options: $0.1) }
         // The crashing file takes its helper seconds of recursion to die: a few of them among many good ones.
@@ -58,6 +72,7 @@ import WebImageTIFF
                 #expect(image.size == reference.size && image.format == reference.format)
                 #expect(image.flags == reference.flags && image.orientation == reference.orientation)
                 #expect(image.pixels.bytes == reference.pixels.bytes, "request \(index)")
+                #expect(image.frames[0].deepPixels == reference.frames[0].deepPixels, "request \(index)")
             default:
                 Issue.record("request \(index) got \(String(describing: answered[index]))")
             }
@@ -70,16 +85,9 @@ import WebImageTIFF
     @Test func deepSamplesComeBackFromTheHelpers() throws {
         let pool = try Self.pool(size: 1)
         let coders = ImageCoders.isolating(IsolatedCoder.defaultFormats, in: pool, behind: Self.inProcess)
-        var samples: [UInt16] = []
-        for index in 0..<(24 * 16) {
-            let red = UInt16(index * 167), green = UInt16(65_535 - index * 97)
-            samples += [red, green, UInt16(index * 53 + 9), UInt16(30_000 + index * 11)]
-        }
-        let deep = try DeepPixelBuffer(width: 24, height: 16, samples: samples)
-        let avif = try ImageCoders(coders: [AVIFCoder()]).encode(
-            Image(frames: [ImageFrame(deep: deep)], flags: .hasAlpha), as: .avif, options: EncodeOptions(lossless: true))
+        let avif = try Self.deepAVIF()
         let keeping = DecodeOptions(keepsHighBitDepth: true)
-        let reference = try ImageCoders(coders: [AVIFCoder()]).decode(avif, options: keeping)
+        let reference = try Self.inProcess.decode(avif, options: keeping)
         let expected = try #require(reference.frames[0].deepPixels)
         #expect(expected.significantBits == 12)
         let decoded = try coders.decode(avif, options: keeping)
