@@ -117,6 +117,14 @@ import Testing
         #expect(grayPNG[24] == 16 && grayPNG[25] == 0)
         #expect(try ImageCoders.shared.decode(grayPNG, options: DecodeOptions(keepsHighBitDepth: true))
             .frames[0].deepPixels == gray)
+        // Gray samples tagged with an RGB profile stay RGB: PNG allows an RGB profile only on an RGB image.
+        var tagged = try Self.image(gray)
+        tagged.colorProfile = .displayP3
+        let taggedPNG = try ImageCoders.shared.encode(tagged, as: .png)
+        #expect(taggedPNG[24] == 16 && taggedPNG[25] == 2)
+        let original = DecodeOptions(colorHandling: .original, keepsHighBitDepth: true)
+        let reread = try ImageCoders.shared.decode(taggedPNG, options: original)
+        #expect(reread.colorProfile?.space == .displayP3 && reread.frames[0].deepPixels == gray)
     }
 
     @Test func aDeepDecodeIsTurnedUprightAndReducedInSixteenBits() throws {

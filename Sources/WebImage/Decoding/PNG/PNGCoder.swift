@@ -78,7 +78,8 @@ public struct PNGCoder: SingleFormatImageCoder {
             }
             encoded = Data(try APNGEncoder.encode(frames, loopCount: image.loopCount))
         } else if let deep = image.frames[0].deepPixels {
-            encoded = Data(try PNGEncoder.encodedBytes(deep: options.fittingMaxPixelSize(deep)))
+            let allowsGray = image.colorProfile.map { $0.space == .gray } ?? true
+            encoded = Data(try PNGEncoder.encodedBytes(deep: options.fittingMaxPixelSize(deep), allowsGray: allowsGray))
         } else {
             encoded = try PNGEncoder.encode(options.fittingMaxPixelSize(image.pixels))
         }

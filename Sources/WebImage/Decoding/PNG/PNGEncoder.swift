@@ -60,16 +60,17 @@ enum PNGEncoder {
         }
     }
 
-    /// The 16-bit PNG file of `pixels`: gray when red, green and blue are equal everywhere (a gray source stays
-    /// gray), alpha only when some pixel is not opaque. Rows go to libspng one at a time.
-    static func encodedBytes(deep pixels: DeepPixelBuffer) throws -> [UInt8] {
+    /// The 16-bit PNG file of `pixels`: gray when `allowsGray` and red, green and blue are equal everywhere (a
+    /// gray source stays gray; an RGB profile forbids it, PNG allows one only on RGB images), alpha only when some
+    /// pixel is not opaque. Rows go to libspng one at a time.
+    static func encodedBytes(deep pixels: DeepPixelBuffer, allowsGray: Bool) throws -> [UInt8] {
         guard pixels.width <= Int(Int32.max), pixels.height <= Int(Int32.max) else {
             throw ImageError(.imageTooLarge, "PNG: \(pixels.size) is larger than a PNG can be")
         }
         let samples = pixels.samples
         let alpha = pixels.containsTransparency
-        var gray = true
-        for index in stride(from: 0, to: samples.count, by: 4)
+        var gray = allowsGray
+        for index in stride(from: 0, to: gray ? samples.count : 0, by: 4)
         where samples[index] != samples[index + 1] || samples[index] != samples[index + 2] {
             gray = false
             break
