@@ -64,6 +64,9 @@ import WebImageAVIF
             try Self.serveSources(harness)
             let gray = await harness.get(harness.plainPath(["ph:1", "w:48"], "gray.png", ext: "png"))
             #expect(Self.pngHeader(Data(gray.body.readableBytesView)) == (16, 0))
+            // Without it, gray still stays gray (imgproxy's GRAYSCALE16 becomes GRAYSCALE8).
+            let grayEight = await harness.get(harness.plainPath(["w:48"], "gray.png", ext: "png"))
+            #expect(Self.pngHeader(Data(grayEight.body.readableBytesView)) == (8, 0))
             let avif = await harness.get(harness.plainPath(["ph:1", "w:48", "q:100"], "deep.png", ext: "avif"))
             #expect(avif.status == 200)
             let samples = try Self.deepSamples(Data(avif.body.readableBytesView))

@@ -44,6 +44,32 @@ import Testing
         #expect(try PNGCoder().decode(rgba, options: DecodeOptions()).pixels.bytes == bytes)
     }
 
+    /// A gray image stays gray (as ImageIO and imgproxy keep it): a third of the samples, the same pixels; unless it
+    /// carries an RGB profile, which PNG allows only on RGB images.
+    @Test(arguments: [false, true])
+    func grayImagesAreWrittenGray(opaque: Bool) throws {
+        let bytes = (0..<(40 * 30)).flatMap { index -> [UInt8] in
+            let level = UInt8(truncatingIfNeeded: index * 7)
+            return [level, level, level, opaque ? 255 : UInt8(truncatingIfNeeded: index * 3)]
+        }
+        let gray = try PixelBuffer(width: 40, height: 30, rgba: bytes)
+        let png = try PNGCoder().encode(Image(pixels: gray), as: .png, options: EncodeOptions())
+        #expect(colourType(png) == (opaque ? 0 : 4))
+        #expect(try PNGCoder().decode(png, options: DecodeOptions()).pixels.bytes == bytes)
+        var tagged = Image(pixels: gray)
+        tagged.colorProfile = .displayP3
+        let rgb = try PNGCoder().encode(tagged, as: .png, options: EncodeOptions())
+        #expect(colourType(rgb) == (opaque ? 2 : 6))
+        let original = try PNGCoder().decode(rgb, options: DecodeOptions(colorHandling: .original))
+        #expect(original.colorProfile?.space == .displayP3 && original.pixels.bytes == bytes)
+        // One pixel off gray makes the whole image colour.
+        var almost = bytes
+        almost[almost.count - 3] &+= 1
+        let colour = try PNGCoder().encode(Image(pixels: try PixelBuffer(width: 40, height: 30, rgba: almost)),
+                                           as: .png, options: EncodeOptions())
+        #expect(colourType(colour) == (opaque ? 2 : 6))
+    }
+
     @Test func fixtureRoundTripsThroughTheRegistry() throws {
         let original = try ImageCoders.shared.decode(Fixtures.data("png/interlaced_rgba8.png"))
         let png = try ImageCoders.shared.encode(original, as: .png)

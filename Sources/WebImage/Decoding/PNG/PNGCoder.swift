@@ -15,8 +15,9 @@ import Foundation
 /// Damaged animations throw ``ImageError/Code/badImageData`` rather than returning fewer frames;
 /// ``decodeCompleteFrames(_:options:)`` returns the frames that arrived whole and the error instead.
 ///
-/// Encoding: 8-bit RGBA, or RGB when fully opaque; lossless. A still image with ``ImageFrame/deepPixels`` is
-/// written with 16 bits a sample (gray when every pixel is gray). An image of several frames becomes an APNG (every
+/// Encoding: 8-bit RGBA, or RGB when fully opaque; a still whose every pixel is gray is written gray (with alpha when
+/// needed) unless it carries an RGB profile; lossless. A still image with ``ImageFrame/deepPixels`` is written with
+/// 16 bits a sample. An image of several frames becomes an APNG (every
 /// frame whole, with its duration, and the loop count; see `APNGEncoder`) unless
 /// ``EncodeOptions/firstFrameOnly``, which writes the first frame as a still PNG. An image that carries a
 /// ``Image/colorProfile`` gets it as an `iCCP` chunk (and `cICP` for code points), and its ``Image/metadata`` as
@@ -78,11 +79,17 @@ public struct PNGCoder: SingleFormatImageCoder {
             }
             encoded = Data(try APNGEncoder.encode(frames, loopCount: image.loopCount))
         } else if let deep = image.frames[0].deepPixels {
-            let allowsGray = image.colorProfile.map { $0.space == .gray } ?? true
-            encoded = Data(try PNGEncoder.encodedBytes(deep: options.fittingMaxPixelSize(deep), allowsGray: allowsGray))
+            encoded = Data(try PNGEncoder.encodedBytes(deep: options.fittingMaxPixelSize(deep),
+                                                       allowsGray: Self.allowsGray(image)))
         } else {
-            encoded = try PNGEncoder.encode(options.fittingMaxPixelSize(image.pixels))
+            encoded = try PNGEncoder.encode(options.fittingMaxPixelSize(image.pixels),
+                                            allowsGray: Self.allowsGray(image))
         }
         return try PNGAncillaryChunks.tagging(encoded, profile: image.colorProfile, metadata: image.metadata)
+    }
+
+    /// Whether a still may be written gray: not when it carries an RGB profile, which PNG allows only on RGB images.
+    private static func allowsGray(_ image: Image) -> Bool {
+        image.colorProfile.map { $0.space == .gray } ?? true
     }
 }
