@@ -126,8 +126,8 @@ import WebImage
     }
 
     /// imgproxy's server settings as flags and variables: client hints read from real request headers, SVG
-    /// sources rasterised, HEIC thumbnails enforced (decoded by the helpers); a watermark opacity out of range
-    /// stops the server from starting.
+    /// sources rasterised, HEIC thumbnails enforced (decoded by the helpers), 16-bit sources kept 16-bit; a
+    /// watermark opacity out of range stops the server from starting.
     @Test func imgproxysServerSettingsReachTheProxy() async throws {
         let origin = try await TestImageServer.start()
         let pixels = try PixelBuffer(width: 80, height: 60, filledWith: RGBA(10, 200, 30))
@@ -136,10 +136,18 @@ import WebImage
         origin.serve("icon.svg", data: Data(#"<svg xmlns="http://www.w3.org/2000/svg" width="20" height="10"/>"#.utf8),
                      contentType: "image/svg+xml")
         origin.serve("thumb.heic", data: try IsolationFixtures.heic("thumb"), contentType: "image/heic")
+        var samples: [UInt16] = []
+        for index in 0..<512 {
+            let red = UInt16(index * 127), green = UInt16(65_535 - index * 61)
+            samples += [red, green, UInt16(index * 29 + 3), 65_535]
+        }
+        let ramp = try DeepPixelBuffer(width: 64, height: 8, samples: samples)
+        let deepPNG = try ImageCoders.shared.encode(Image(frames: [ImageFrame(deep: ramp)]), as: .png)
+        origin.serve("deep.png", data: deepPNG, contentType: "image/png")
         let folder = try CommandLineTool.temporaryFolder()
         let server = try await ServeProcess.start(
             ["--insecure", "--bind", "127.0.0.1:0", "--allow-loopback-sources", "--cache-dir", folder.path,
-             "--enable-client-hints", "--always-rasterize-svg", "--watermark-opacity", "0.5"],
+             "--enable-client-hints", "--always-rasterize-svg", "--watermark-opacity", "0.5", "--preserve-hdr"],
             environment: ["WEBIMAGE_ENFORCE_THUMBNAIL": "1"])
         func path(_ options: String, _ name: String) -> String {
             "/_" + options + "/plain/" + origin.url("/files/\(name)").absoluteString
@@ -156,10 +164,16 @@ import WebImage
         #expect(try ImageCoders.shared.decode(thumbnail.body).size == PixelSize(width: 40, height: 30))
         let full = try await server.get(path("/eth:0", "thumb.heic") + "@png")
         #expect(try ImageCoders.shared.decode(full.body).size == PixelSize(width: 160, height: 120))
+        // --preserve-hdr: a 16-bit source answers a 16-bit PNG unless the URL says ph:0 (IHDR's bit depth byte).
+        let deep = try await server.get(path("/w:32", "deep.png") + "@png")
+        #expect(deep.status == 200 && deep.body[24] == 16)
+        let eightBit = try await server.get(path("/w:32/ph:0", "deep.png") + "@png")
+        #expect(eightBit.status == 200 && eightBit.body[24] == 8)
         #expect(await server.terminate() == 0)
 
         let help = try await CommandLineTool.run(["serve", "--help"])
-        for flag in ["--enable-client-hints", "--always-rasterize-svg", "--watermark-opacity", "--enforce-thumbnail"] {
+        for flag in ["--enable-client-hints", "--always-rasterize-svg", "--watermark-opacity", "--enforce-thumbnail",
+                     "--preserve-hdr"] {
             #expect(help.stdout.contains(flag), "\(flag)")
         }
         for opacity in ["1.5", "0", "-1"] {
