@@ -18,12 +18,18 @@ struct ConvertCommand: AsyncParsableCommand {
             (Display P3, Adobe RGB, CMYK and HDR sources included). --keep-color-profile keeps the samples as \
             stored and writes the profile into PNG, JPEG, WebP, AVIF and JPEG XL outputs.
 
+            Depth: outputs have 8 bits a sample. --preserve-hdr keeps a source's deeper samples (16-bit PNG and \
+            TIFF, 10 and 12-bit AVIF and HEIC, JPEG XL) through the transforms that work in 16 bits (resize, \
+            crop, flips, quarter turns, blur, rounded corners) into PNG (16-bit), AVIF (10 or 12-bit) and JPEG XL \
+            outputs.
+
             Examples:
               webimage convert photo.jpg photo.webp --quality 80
               webimage convert photo.jpg thumb.png --thumbnail 256
               webimage convert anim.gif frame3.png --frame 3
               webimage convert photo.jpg out.png --resize 400x300 --fit aspectFill --round 24
               webimage convert p3-photo.jpg p3-photo.webp --keep-color-profile
+              webimage convert scan16.png scan.avif --preserve-hdr --resize 1200x900 --fit aspectFit
             """
     )
 
@@ -48,6 +54,10 @@ struct ConvertCommand: AsyncParsableCommand {
     @Flag(help: "Keep the source's colour samples and write its ICC profile into the output, instead of converting to sRGB.")
     var keepColorProfile = false
 
+    @Flag(name: .customLong("preserve-hdr"),
+          help: "Keep a source's samples of more than 8 bits in PNG, AVIF and JPEG XL outputs (imgproxy's preserve_hdr).")
+    var preserveHDR = false
+
     @OptionGroup(title: "Transforms (applied in the order given)")
     var transforms: TransformFlags
 
@@ -70,7 +80,8 @@ struct ConvertCommand: AsyncParsableCommand {
 
     private func convert() throws {
         let data = try InputReader.read(input)
-        var decodeOptions = DecodeOptions(fileNameHint: input, colorHandling: keepColorProfile ? .original : .sRGB)
+        var decodeOptions = DecodeOptions(fileNameHint: input, colorHandling: keepColorProfile ? .original : .sRGB,
+                                          keepsHighBitDepth: preserveHDR)
         if let thumbnail { decodeOptions.thumbnailPixelSize = PixelSize(width: thumbnail, height: thumbnail) }
         if let frame {
             // Checked from the headers first, so that a page past the end of a long PDF renders nothing.
@@ -83,8 +94,9 @@ struct ConvertCommand: AsyncParsableCommand {
         var image = try ImageCoders.shared.decode(data, options: decodeOptions)
         if let frame {
             // A coder that picks one frame returns just that one; the others return them all.
-            let picked = image.frames.count > 1 ? image.frames[min(frame, image.frames.count - 1)] : image.frames[0]
-            image.frames = [ImageFrame(pixels: picked.pixels)]
+            var picked = image.frames.count > 1 ? image.frames[min(frame, image.frames.count - 1)] : image.frames[0]
+            picked.duration = 0
+            image.frames = [picked]
             image.loopCount = 1
         }
         image = try TransformRunner.apply(try TransformFlags.steps(in: CommandLine.arguments), to: image)

@@ -50,6 +50,33 @@ import Testing
         }
     }
 
+    /// `--preserve-hdr`: a 16-bit PNG resized stays 16-bit (the IHDR's bit depth byte) with samples 8 bits cannot
+    /// hold; without the flag, 8 bits.
+    @Test func preserveHDRKeepsASixteenBitSourceSixteenBit() async throws {
+        try await withFolder { folder in
+            var samples: [UInt16] = []
+            for index in 0..<(64 * 16) {
+                let red = UInt16(index * 61), green = UInt16(65_535 - index * 37)
+                samples += [red, green, UInt16(index * 13 + 5), 65_535]
+            }
+            let deep = try DeepPixelBuffer(width: 64, height: 16, samples: samples)
+            let source = folder.appendingPathComponent("deep.png")
+            try ImageCoders.shared.encode(Image(frames: [ImageFrame(deep: deep)]), as: .png).write(to: source)
+            for keeps in [true, false] {
+                let output = folder.appendingPathComponent("out-\(keeps).png")
+                let result = try await CommandLineTool.run(
+                    ["convert", source.path, output.path, "--resize", "32x8"] + (keeps ? ["--preserve-hdr"] : []))
+                #expect(result.status == 0, "\(result.stderr)")
+                let written = try Data(contentsOf: output)
+                #expect(written[24] == (keeps ? 16 : 8))
+                let decoded = try ImageCoders.shared.decode(written, options: DecodeOptions(keepsHighBitDepth: true))
+                #expect(decoded.size == PixelSize(width: 32, height: 8))
+                let kept = decoded.frames[0].deepPixels?.samples.filter { $0 % 257 != 0 }.count ?? 0
+                #expect(keeps ? kept > 500 : kept == 0)
+            }
+        }
+    }
+
     @Test func animationsKeepEveryFrameAndFramesCanBeExtracted() async throws {
         try await withFolder { folder in
             let source = try ImageCoders.shared.decode(try Fixtures.data("gif/delays.gif"))
