@@ -9,30 +9,38 @@ struct BackgroundFlatten {
     func transform(_ image: Image) throws -> Image {
         let background = [Int(color.r), Int(color.g), Int(color.b)]
         var result = try image.mappingFrames(deep: { pixels in
-            try DeepPixelBuffer(width: pixels.width, height: pixels.height, significantBits: pixels.significantBits,
-                                samples: Self.flattened(pixels.samples, over: background.map { $0 * 257 }))
+            try DeepPixelBuffer(width: pixels.width, height: pixels.height,
+                                significantBits: pixels.significantBits) { output in
+                pixels.samples.withUnsafeBufferPointer {
+                    Self.flatten($0, into: output, over: background.map { $0 * 257 })
+                }
+            }
         }) { pixels in
-            try PixelBuffer(width: pixels.width, height: pixels.height,
-                            rgba: Self.flattened(pixels.bytes, over: background))
+            try pixels.withUnsafeBytes { source in
+                try PixelBuffer(width: pixels.width, height: pixels.height) { output in
+                    Self.flatten(source.bindMemory(to: UInt8.self), into: output.bindMemory(to: UInt8.self),
+                                 over: background)
+                }
+            }
         }
         result.flags.remove(.hasAlpha)
         return result
     }
 
-    /// Straight-alpha RGBA `samples` over the opaque `background` (red, green, blue in the samples' scale).
-    static func flattened<Sample: FixedWidthInteger & UnsignedInteger>(_ samples: [Sample], over background: [Int])
-        -> [Sample]
-    {
+    /// Writes the straight-alpha RGBA `source` over the opaque `background` (red, green, blue in the samples'
+    /// scale) into `destination`.
+    static func flatten<Sample: FixedWidthInteger & UnsignedInteger>(
+        _ source: UnsafeBufferPointer<Sample>, into destination: UnsafeMutableBufferPointer<Sample>,
+        over background: [Int]
+    ) {
         let full = Int(Sample.max)
-        var result = samples
-        for pixel in stride(from: 0, to: samples.count, by: 4) {
-            let alpha = Int(samples[pixel + 3])
+        for pixel in stride(from: 0, to: source.count, by: 4) {
+            let alpha = Int(source[pixel + 3])
             for channel in 0..<3 {
-                let mixed = Int(samples[pixel + channel]) * alpha + background[channel] * (full - alpha)
-                result[pixel + channel] = Sample((mixed + (full - 1) / 2) / full)
+                let mixed = Int(source[pixel + channel]) * alpha + background[channel] * (full - alpha)
+                destination[pixel + channel] = Sample((mixed + (full - 1) / 2) / full)
             }
-            result[pixel + 3] = Sample.max
+            destination[pixel + 3] = Sample.max
         }
-        return result
     }
 }

@@ -11,24 +11,33 @@ struct UnsharpMask {
         return try image.mappingFrames(deep: { pixels in
             let soft = try blur.transform(Image(frames: [ImageFrame(deep: pixels)], flags: .hasAlpha)).frames[0]
             guard let blurred = soft.deepPixels else { return pixels }
-            let samples = Self.sharpened(pixels.samples, blurred.samples)
             return try DeepPixelBuffer(width: pixels.width, height: pixels.height,
-                                       significantBits: pixels.significantBits, samples: samples)
+                                       significantBits: pixels.significantBits) { output in
+                pixels.samples.withUnsafeBufferPointer { original in
+                    blurred.samples.withUnsafeBufferPointer { Self.sharpen(original, from: $0, into: output) }
+                }
+            }
         }) { pixels in
             let blurred = try blur.transform(Image(pixels: pixels, hasAlpha: true)).pixels
-            return try PixelBuffer(width: pixels.width, height: pixels.height, rgba: Self.sharpened(pixels.bytes,
-                                                                                                  blurred.bytes))
+            return try pixels.withUnsafeBytes { original in
+                try blurred.withUnsafeBytes { soft in
+                    try PixelBuffer(width: pixels.width, height: pixels.height) { output in
+                        Self.sharpen(original.bindMemory(to: UInt8.self), from: soft.bindMemory(to: UInt8.self),
+                                     into: output.bindMemory(to: UInt8.self))
+                    }
+                }
+            }
         }
     }
 
-    /// `original` pushed away from `blurred` (RGBA samples of one size), alpha kept.
-    static func sharpened<Sample: FixedWidthInteger & UnsignedInteger>(_ original: [Sample], _ blurred: [Sample])
-        -> [Sample]
-    {
-        var result = original
-        for index in original.indices where index % 4 != 3 {
-            result[index] = Sample(clamping: 2 * Int(original[index]) - Int(blurred[index]))
+    /// Writes `original` pushed away from `blurred` (RGBA samples of one size), alpha kept, into `destination`.
+    static func sharpen<Sample: FixedWidthInteger & UnsignedInteger>(
+        _ original: UnsafeBufferPointer<Sample>, from blurred: UnsafeBufferPointer<Sample>,
+        into destination: UnsafeMutableBufferPointer<Sample>
+    ) {
+        for index in 0..<original.count {
+            destination[index] = index % 4 == 3
+                ? original[index] : Sample(clamping: 2 * Int(original[index]) - Int(blurred[index]))
         }
-        return result
     }
 }
