@@ -141,4 +141,23 @@ import Testing
         #expect(try ImageCoders.shared.decode(fitted, options: DecodeOptions(keepsHighBitDepth: true))
             .frames[0].deepPixels?.size == PixelSize(width: 20, height: 10))
     }
+
+    /// A damaged or cut 16-bit file asked to keep its bits is refused with a typed error, never half-decoded.
+    @Test func damagedSixteenBitPNGsAreRefusedWhenKeptDeep() throws {
+        let png = try ImageCoders.shared.encode(Self.image(Self.ramp(width: 48, height: 40, alpha: true)), as: .png)
+        let keeping = DecodeOptions(keepsHighBitDepth: true)
+        for length in [0, 8, 30, 60, png.count / 2, png.count - 13, png.count - 1] {
+            var code: ImageError.Code?
+            do {
+                _ = try ImageCoders.shared.decode(png.prefix(length), options: keeping)
+            } catch let error as ImageError {
+                code = error.code
+            }
+            #expect(code == .badImageData || code == .unsupportedFormat,
+                    "cut to \(length) bytes: \(String(describing: code))")
+        }
+        var flipped = png
+        flipped[flipped.count / 2] ^= 0x5A
+        #expect(throws: ImageError.self) { try ImageCoders.shared.decode(flipped, options: keeping) }
+    }
 }
