@@ -54,8 +54,8 @@ struct ConvertCommand: AsyncParsableCommand {
     @Flag(help: "Keep the source's colour samples and write its ICC profile into the output, instead of converting to sRGB.")
     var keepColorProfile = false
 
-    @Flag(name: .customLong("preserve-hdr"),
-          help: "Keep a source's samples of more than 8 bits in PNG, AVIF and JPEG XL outputs (imgproxy's preserve_hdr).")
+    @Flag(name: .customLong("preserve-hdr"), help: ArgumentHelp(
+        "Keep a source's samples of more than 8 bits in PNG, AVIF and JPEG XL outputs (imgproxy's preserve_hdr)."))
     var preserveHDR = false
 
     @OptionGroup(title: "Transforms (applied in the order given)")
