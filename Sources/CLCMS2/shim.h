@@ -12,3 +12,7 @@ static inline cmsUInt32Number wi_type_cmyk_8_rev(void) { return TYPE_CMYK_8_REV;
 static inline cmsUInt32Number wi_type_gray_in_rgba_8(void) {
     return COLORSPACE_SH(PT_GRAY) | CHANNELS_SH(1) | BYTES_SH(1) | EXTRA_SH(3);
 }
+// The same with 16-bit samples (an RGBA16 pixel whose R holds the gray).
+static inline cmsUInt32Number wi_type_gray_in_rgba_16(void) {
+    return COLORSPACE_SH(PT_GRAY) | CHANNELS_SH(1) | BYTES_SH(2) | EXTRA_SH(3);
+}

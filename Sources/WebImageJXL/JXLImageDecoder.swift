@@ -52,8 +52,7 @@ enum JXLImageDecoder {
                 keepsDepth = options.keepsHighBitDepth && (header?.bitsPerSample ?? 8) > 8
                     && (wantsOneFrame || header?.isAnimated == false)
                 if keepsDepth {
-                    conversion = header?.isGray == true ? nil
-                        : DeepColorConversion(from: colorProfile, for: options.colorHandling, keepingDepth: true)
+                    conversion = DeepColorConversion(from: colorProfile, for: options.colorHandling, keepingDepth: true)
                 } else if let header, header.bitsPerSample > 8, !header.isGray,
                           options.targetSize(forDisplayed: header.displayedSize) == nil {
                     conversion = DeepColorConversion(from: colorProfile, for: options.colorHandling)

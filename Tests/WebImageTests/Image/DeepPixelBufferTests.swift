@@ -142,6 +142,30 @@ import Testing
             .frames[0].deepPixels?.size == PixelSize(width: 20, height: 10))
     }
 
+    /// A 16-bit gray PNG with a gray profile (gamma 1.8) keeps its 16 bits through the conversion to sRGB, which
+    /// the 8-bit path rounds to within a level.
+    @Test func aSixteenBitGrayPNGWithAGrayProfileIsConvertedInSixteenBits() throws {
+        let icc = try #require(LittleCMSProfile.gray(curve: .gamma(1.8), description: "Gray 1.8")?.serialized())
+        var levels: [UInt16] = []
+        for index in 0..<(64 * 4) {
+            let level = UInt16(index * 251 + 9)
+            levels += [level, level, level, 65_535]
+        }
+        var tagged = try Self.image(DeepPixelBuffer(width: 64, height: 4, samples: levels))
+        tagged.colorProfile = ColorProfile(icc: icc)
+        #expect(tagged.colorProfile?.space == .gray)
+        let png = try ImageCoders.shared.encode(tagged, as: .png)
+        #expect(png[24] == 16 && png[25] == 0)
+        let kept = try ImageCoders.shared.decode(png, options: DecodeOptions(keepsHighBitDepth: true))
+        let deep = try #require(kept.frames[0].deepPixels)
+        #expect(kept.colorProfile == nil && deep.samples != levels)
+        #expect(deep.samples.filter { $0 % 257 != 0 }.count > deep.samples.count / 2)
+        let eightBit = try ImageCoders.shared.decode(png).pixels.bytes
+        let rounded = try deep.eightBitPixels().bytes
+        let largest = zip(rounded, eightBit).map { abs(Int($0) - Int($1)) }.max() ?? 0
+        #expect(largest <= 1, "off by \(largest) from the 8-bit conversion")
+    }
+
     /// A damaged or cut 16-bit file asked to keep its bits is refused with a typed error, never half-decoded.
     @Test func damagedSixteenBitPNGsAreRefusedWhenKeptDeep() throws {
         let png = try ImageCoders.shared.encode(Self.image(Self.ramp(width: 48, height: 40, alpha: true)), as: .png)

@@ -18,6 +18,9 @@ final class ColorTransform: @unchecked Sendable {  // C boundary: lcms transform
         case rgba16Kept
         /// A gray sample in R (G and B repeat it), alpha carried over.
         case grayInRGBA
+        /// The same in RGBA16, converted to RGBA16 in place (``DecodeOptions/keepsHighBitDepth``): lcms writes R,
+        /// G and B and leaves alpha as it is.
+        case grayInRGBA16Kept
         /// Four ink samples; `inverted` when 0 means full ink (Adobe's files). The result is opaque.
         case cmyk(inverted: Bool)
     }
@@ -86,9 +89,9 @@ final class ColorTransform: @unchecked Sendable {  // C boundary: lcms transform
             inputFormat = layout == .rgba ? wi_type_rgba_8() : wi_type_rgba_16()
             // Little CMS scales the alpha it copies between the two depths.
             flags |= cmsUInt32Number(cmsFLAGS_COPY_ALPHA)
-        case .grayInRGBA:
+        case .grayInRGBA, .grayInRGBA16Kept:
             guard source.colorSpace == cmsSigGrayData else { return nil }
-            inputFormat = wi_type_gray_in_rgba_8()
+            inputFormat = layout == .grayInRGBA ? wi_type_gray_in_rgba_8() : wi_type_gray_in_rgba_16()
         case .cmyk(let inverted):
             guard source.colorSpace == cmsSigCmykData else { return nil }
             inputFormat = inverted ? wi_type_cmyk_8_rev() : wi_type_cmyk_8()
@@ -101,19 +104,20 @@ final class ColorTransform: @unchecked Sendable {  // C boundary: lcms transform
             intent = cmsUInt32Number(INTENT_RELATIVE_COLORIMETRIC)
             flags |= cmsUInt32Number(cmsFLAGS_BLACKPOINTCOMPENSATION)
         }
-        let outputFormat = layout == .rgba16Kept ? wi_type_rgba_16() : wi_type_rgba_8()
+        let outputFormat = layout == .rgba16Kept || layout == .grayInRGBA16Kept ? wi_type_rgba_16() : wi_type_rgba_8()
         guard let handle = cmsCreateTransform(source.handle, inputFormat, destination.handle, outputFormat,
                                               intent, flags)
         else { return nil }
         return ColorTransform(littleCMS: handle, matrixShaper: nil, layout: layout)
     }
 
-    /// Converts `count` pixels from `source` into `destination`, four bytes a pixel, eight for
-    /// ``Layout/rgba16Kept`` (which may be the same memory when both sides have as many bytes a pixel: each pixel
-    /// is read before it is written).
+    /// Converts `count` pixels from `source` into `destination`, four bytes a pixel, eight for the layouts that keep
+    /// 16 bits (which may be the same memory when both sides have as many bytes a pixel: each pixel is read before it
+    /// is written).
     func convert(_ source: UnsafeRawPointer, into destination: UnsafeMutableRawPointer, count: Int) {
-        let sourcePixelBytes = layout == .rgba16 || layout == .rgba16Kept ? 8 : 4
-        let destinationPixelBytes = layout == .rgba16Kept ? 8 : 4
+        let keepsDepth = layout == .rgba16Kept || layout == .grayInRGBA16Kept
+        let sourcePixelBytes = layout == .rgba16 || keepsDepth ? 8 : 4
+        let destinationPixelBytes = keepsDepth ? 8 : 4
         if let matrixShaper {
             matrixShaper.convert(source.assumingMemoryBound(to: UInt8.self),
                                  into: destination.assumingMemoryBound(to: UInt8.self), count: count)

@@ -11,11 +11,12 @@ public struct DeepColorConversion: Sendable {
     public let resultProfile: ColorProfile?
 
     /// The conversion of samples described by `profile` for `handling`; `nil` when there is nothing to convert
-    /// (no profile, samples kept, already the target's space, gray or CMYK) or Little CMS cannot build it. The
-    /// decoder then rounds to 8 bits and the usual conversion follows.
-    /// With `keepingDepth` the result has 16 bits a sample too (``DecodeOptions/keepsHighBitDepth``).
+    /// (no profile, samples kept, already the target's space, CMYK, or gray going to 8 bits) or Little CMS cannot
+    /// build it. The decoder then rounds to 8 bits and the usual conversion follows.
+    /// With `keepingDepth` the result has 16 bits a sample too (``DecodeOptions/keepsHighBitDepth``); a gray
+    /// profile's conversion (gray in R of RGBA16) must then be done in place, as it leaves alpha where it is.
     public init?(from profile: ColorProfile?, for handling: DecodeOptions.ColorHandling, keepingDepth: Bool = false) {
-        guard let profile, profile.space != .gray, profile.space != .cmyk else { return nil }
+        guard let profile, profile.space != .cmyk, keepingDepth || profile.space != .gray else { return nil }
         let target: ColorTransform.Target
         switch handling {
         case .original: return nil
@@ -26,9 +27,12 @@ public struct DeepColorConversion: Sendable {
             guard profile.space != .displayP3 else { return nil }
             target = .displayP3
         }
-        guard let transform = ColorTransform.cached(from: profile, layout: keepingDepth ? .rgba16Kept : .rgba16,
-                                                    to: target)
-        else { return nil }
+        let layout: ColorTransform.Layout = switch (profile.space == .gray, keepingDepth) {
+        case (true, _): .grayInRGBA16Kept
+        case (false, true): .rgba16Kept
+        case (false, false): .rgba16
+        }
+        guard let transform = ColorTransform.cached(from: profile, layout: layout, to: target) else { return nil }
         self.transform = transform
         resultProfile = target == .displayP3 ? .displayP3 : nil
     }
