@@ -47,8 +47,8 @@ enum JXLImageDecoder {
                 handle.preferSRGB(gray: header?.isGray ?? false)
                 // What the output pixels are in: sRGB for XYB files (asked for above), the file's space otherwise.
                 colorProfile = handle.colorProfile(JXL_COLOR_PROFILE_TARGET_DATA)
-                // A thumbnail is converted after its scale-down, from 8 bits: within rounding of converting first,
-                // at a fraction of the cost.
+                // A still kept deep is converted in 16 bits. Otherwise a thumbnail is converted after its
+                // scale-down, from 8 bits: within rounding of converting first, at a fraction of the cost.
                 keepsDepth = options.keepsHighBitDepth && (header?.bitsPerSample ?? 8) > 8
                     && (wantsOneFrame || header?.isAnimated == false)
                 if keepsDepth {
