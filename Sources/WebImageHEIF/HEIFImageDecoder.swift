@@ -9,11 +9,7 @@ enum HEIFImageDecoder {
     /// converted afterwards. The second value says whether `conversion` was applied.
     static func decode(_ handle: OpaquePointer, limits: DecodeLimits,
                        converting conversion: DeepColorConversion? = nil) throws -> (pixels: PixelBuffer, converted: Bool) {
-        let size = HEIFFile.size(of: handle)
-        try limits.check(size)
-        let coded = HEIFFile.codedSize(of: handle)
-        if coded.width > 0, coded.height > 0 { try limits.check(coded) }
-
+        try checkSizes(of: handle, against: limits)
         if let conversion, decodesDeep(handle) {
             return (try decodeDeep(handle, with: conversion), true)
         }
@@ -55,7 +51,7 @@ enum HEIFImageDecoder {
     /// are refused here: their colour is made straight at 8 bits by the usual path.
     static func decodeKeepingDepth(_ handle: OpaquePointer, limits: DecodeLimits,
                                    converting conversion: DeepColorConversion?) throws -> DeepPixelBuffer {
-        try limits.check(HEIFFile.size(of: handle))
+        try checkSizes(of: handle, against: limits)
         let rows = try DeepRows(handle)
         let size = rows.size
         return try DeepPixelBuffer(width: size.width, height: size.height, significantBits: rows.depth) { output in
@@ -65,6 +61,13 @@ enum HEIFImageDecoder {
                 conversion?.convert(UnsafeRawPointer(destination), into: destination, count: size.width)
             }
         }
+    }
+
+    /// Checks `handle`'s displayed and coded sizes against `limits` before anything is decoded.
+    private static func checkSizes(of handle: OpaquePointer, against limits: DecodeLimits) throws {
+        try limits.check(HEIFFile.size(of: handle))
+        let coded = HEIFFile.codedSize(of: handle)
+        if coded.width > 0, coded.height > 0 { try limits.check(coded) }
     }
 
     /// Whether `handle` is decoded deep when asked: more than 8 bits and straight alpha.
