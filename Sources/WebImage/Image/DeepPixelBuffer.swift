@@ -66,7 +66,7 @@ public struct DeepPixelBuffer: Sendable, Equatable {
 
     /// The 8-bit pixels widened: each sample `v` becomes `v × 257` (so 255 is 65535).
     public init(widening pixels: PixelBuffer) throws {
-        try self.init(width: pixels.width, height: pixels.height, significantBits: 8 + 8) { destination in
+        try self.init(width: pixels.width, height: pixels.height, significantBits: 16) { destination in
             pixels.withUnsafeBytes { source in
                 for index in 0..<source.count { destination[index] = UInt16(source[index]) &* 257 }
             }
