@@ -25,17 +25,22 @@ import WebImageTIFF
         #expect(kept.colorProfile?.space == .displayP3 && kept.pixels.bytes == chart)
     }
 
+    /// 16-bit values whose low bytes rounding would lose, and a straight alpha that varies.
+    static let sixteenBitRGBA: [UInt16] = (0..<(width * height)).flatMap { index -> [UInt16] in
+        let x = index % width, y = index / width
+        return [UInt16(x * 1000 + y * 37), UInt16(65_535 - x * 997), UInt16(y * 1361 + x * 7), UInt16(65_535 - y * 700)]
+    }
+
+    /// A 16-bit RGBA page (unassociated alpha) of ``sixteenBitRGBA`` carrying `icc`.
+    static func sixteenBitPage(icc: Data) -> Data {
+        TIFFTestFile(width: width, height: height, photometric: .rgb, bitsPerSample: 16, samplesPerPixel: 4,
+                     unassociatedAlpha: true, icc: icc, samples: sixteenBitRGBA).data
+    }
+
     @Test func aSixteenBitDisplayP3PageIsConvertedFromItsSixteenBits() throws {
         let icc = ColorReference.displayP3
-        let count = Self.width * Self.height
-        // 16-bit values whose low bytes rounding would lose, and a straight alpha that varies.
-        let rgba: [UInt16] = (0..<count).flatMap { index -> [UInt16] in
-            let x = index % Self.width, y = index / Self.width
-            return [UInt16(x * 1000 + y * 37), UInt16(65_535 - x * 997), UInt16(y * 1361 + x * 7),
-                    UInt16(65_535 - y * 700)]
-        }
-        let tiff = TIFFTestFile(width: Self.width, height: Self.height, photometric: .rgb, bitsPerSample: 16,
-                                samplesPerPixel: 4, unassociatedAlpha: true, icc: icc, samples: rgba).data
+        let rgba = Self.sixteenBitRGBA
+        let tiff = Self.sixteenBitPage(icc: icc)
         let converted = try coders.decode(tiff)
         #expect(converted.colorProfile == nil && converted.hasAlpha)
         let reference = ColorReference.toSRGB(sixteenBit: rgba, from: icc)
@@ -64,14 +69,8 @@ import WebImageTIFF
     /// With `keepsHighBitDepth` a 16-bit page keeps every sample (converted in 16 bits when asked); gray stays gray.
     @Test func sixteenBitRGBAndGrayPagesKeptDeepHoldTheirSamples() throws {
         let icc = ColorReference.displayP3
-        let count = Self.width * Self.height
-        let rgba: [UInt16] = (0..<count).flatMap { index -> [UInt16] in
-            let x = index % Self.width, y = index / Self.width
-            return [UInt16(x * 1000 + y * 37), UInt16(65_535 - x * 997), UInt16(y * 1361 + x * 7),
-                    UInt16(65_535 - y * 700)]
-        }
-        let tiff = TIFFTestFile(width: Self.width, height: Self.height, photometric: .rgb, bitsPerSample: 16,
-                                samplesPerPixel: 4, unassociatedAlpha: true, icc: icc, samples: rgba).data
+        let rgba = Self.sixteenBitRGBA
+        let tiff = Self.sixteenBitPage(icc: icc)
         let kept = try coders.decode(tiff, options: DecodeOptions(colorHandling: .original, keepsHighBitDepth: true))
         #expect(kept.frames[0].deepPixels?.samples == rgba && kept.hasAlpha)
         #expect(kept.colorProfile?.space == .displayP3)
@@ -81,7 +80,7 @@ import WebImageTIFF
         let largest = ColorReference.largestDifference(rounded, ColorReference.toSRGB(sixteenBit: rgba, from: icc))
         #expect(largest <= 1, "off by \(largest) from Little CMS's 16-bit conversion")
 
-        let levels = (0..<count).map { UInt16($0 * 21 + 5) }
+        let levels = (0..<(Self.width * Self.height)).map { UInt16($0 * 21 + 5) }
         let gray = TIFFTestFile(width: Self.width, height: Self.height, photometric: .minIsBlack, bitsPerSample: 16,
                                 samplesPerPixel: 1, icc: nil, samples: levels).data
         let grayKept = try coders.decode(gray, options: DecodeOptions(keepsHighBitDepth: true))

@@ -16,31 +16,11 @@ extension DeepPixelBuffer {
     /// eight bytes a pixel.
     func applying(_ orientation: Orientation) throws -> DeepPixelBuffer {
         if orientation == .up { return self }
-        let w = width, h = height
-        let (origin, columnStep, rowStep): (Int, Int, Int) = switch orientation {
-        case .up: (0, 1, w)
-        case .upMirrored: (w - 1, -1, w)
-        case .down: ((h - 1) * w + w - 1, -1, -w)
-        case .downMirrored: ((h - 1) * w, 1, -w)
-        case .leftMirrored: (0, w, 1)
-        case .right: ((h - 1) * w, -w, 1)
-        case .rightMirrored: ((h - 1) * w + w - 1, -w, -1)
-        case .left: (w - 1, w, -1)
-        }
-        let output = orientation.displayedSize(of: size)
-        return try sameDepth(output) { destinationSamples in
-            samples.withUnsafeBytes { sourceBytes in
-                let source = sourceBytes.assumingMemoryBound(to: UInt64.self).baseAddress!
-                var destination = UnsafeMutableRawPointer(destinationSamples.baseAddress!)
-                    .assumingMemoryBound(to: UInt64.self)
-                for y in 0..<output.height {
-                    var index = origin + y * rowStep
-                    for _ in 0..<output.width {
-                        destination.pointee = source[index]
-                        destination += 1
-                        index += columnStep
-                    }
-                }
+        return try sameDepth(orientation.displayedSize(of: size)) { destination in
+            samples.withUnsafeBytes { source in
+                orientation.copyDisplayed(source.assumingMemoryBound(to: UInt64.self).baseAddress!, stored: size,
+                                          into: UnsafeMutableRawPointer(destination.baseAddress!)
+                                              .assumingMemoryBound(to: UInt64.self))
             }
         }
     }

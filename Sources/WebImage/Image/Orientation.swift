@@ -24,14 +24,14 @@ public enum Orientation: Int, Sendable, CaseIterable, Codable {
     public func displayedSize(of size: PixelSize) -> PixelSize { swapsAxes ? size.transposed : size }
 }
 
-extension PixelBuffer {
-    /// The pixels as they are to be displayed when stored with `orientation`: EXIF orientation applied.
-    /// Also the primitive behind exact flips and quarter-turn rotations.
-    public func applying(_ orientation: Orientation) throws -> PixelBuffer {
-        if orientation == .up { return self }
-        let w = width, h = height
+extension Orientation {
+    /// Copies the pixels of a `stored` bitmap at `source` into `destination` as displayed: this orientation
+    /// applied. `Pixel` is one whole pixel (four bytes for RGBA8, eight for RGBA16), so every depth turns alike.
+    func copyDisplayed<Pixel>(_ source: UnsafePointer<Pixel>, stored: PixelSize,
+                              into destination: UnsafeMutablePointer<Pixel>) {
+        let w = stored.width, h = stored.height
         // Destination pixel (x, y) reads source index origin + x * columnStep + y * rowStep.
-        let (origin, columnStep, rowStep): (Int, Int, Int) = switch orientation {
+        let (origin, columnStep, rowStep): (Int, Int, Int) = switch self {
         case .up: (0, 1, w)
         case .upMirrored: (w - 1, -1, w)
         case .down: ((h - 1) * w + w - 1, -1, -w)
@@ -41,19 +41,29 @@ extension PixelBuffer {
         case .rightMirrored: ((h - 1) * w + w - 1, -w, -1)
         case .left: (w - 1, w, -1)
         }
+        let output = displayedSize(of: stored)
+        var next = destination
+        for y in 0..<output.height {
+            var index = origin + y * rowStep
+            for _ in 0..<output.width {
+                next.pointee = source[index]
+                next += 1
+                index += columnStep
+            }
+        }
+    }
+}
+
+extension PixelBuffer {
+    /// The pixels as they are to be displayed when stored with `orientation`: EXIF orientation applied.
+    /// Also the primitive behind exact flips and quarter-turn rotations.
+    public func applying(_ orientation: Orientation) throws -> PixelBuffer {
+        if orientation == .up { return self }
         let output = orientation.displayedSize(of: size)
         return try withUnsafeBytes { sourceBytes in
-            let source = sourceBytes.assumingMemoryBound(to: UInt32.self).baseAddress!
-            return try PixelBuffer(width: output.width, height: output.height) { destinationBytes in
-                var destination = destinationBytes.assumingMemoryBound(to: UInt32.self).baseAddress!
-                for y in 0..<output.height {
-                    var index = origin + y * rowStep
-                    for _ in 0..<output.width {
-                        destination.pointee = source[index]
-                        destination += 1
-                        index += columnStep
-                    }
-                }
+            try PixelBuffer(width: output.width, height: output.height) { destinationBytes in
+                orientation.copyDisplayed(sourceBytes.assumingMemoryBound(to: UInt32.self).baseAddress!, stored: size,
+                                          into: destinationBytes.assumingMemoryBound(to: UInt32.self).baseAddress!)
             }
         }
     }
