@@ -1,7 +1,9 @@
 import Foundation
 
 /// Loads `file://` URLs from the local file system, in chunks so progress is reported and a cancelled task
-/// stops between chunks.
+/// stops between chunks. The file is examined, opened and read on the I/O lanes (``IOExecutor``), never on the
+/// thread that runs the task: a slow disk must not stall the cooperative pool, or, in `webimage serve`, an event
+/// loop.
 ///
 /// A missing file, a directory or other non-regular file, and a file that cannot be opened each fail with
 /// ``ImageError/Code/io`` and a message saying which; an empty file is ``ImageError/Code/badImageData``; a file
@@ -24,15 +26,20 @@ public struct FileImageLoader: ImageLoader {
         -> ImageLoadResponse {
         let url = request.url
         guard canLoad(url) else { throw ImageError(.invalidURL, "not a file URL: \(url.absoluteString)") }
-        let path = url.resolvingSymlinksInPath().path
-        let size = try regularFileSize(at: path)
+        let io = IOExecutor.shared
+        // One file's steps on one lane, in order.
+        let lane = url.path.hashValue
+        let (path, size) = try await io.run(lane: lane) {
+            let path = url.resolvingSymlinksInPath().path
+            return (path, try Self.regularFileSize(at: path))
+        }
         guard size <= request.maximumBodySize else {
             throw ImageError(.responseTooLarge, "\(path) has \(size) bytes, over the limit of \(request.maximumBodySize)")
         }
         guard size > 0 else { throw ImageError(.badImageData, "\(path) is empty") }
         let handle: FileHandle
         do {
-            handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
+            handle = try await io.run(lane: lane) { try FileHandle(forReadingFrom: URL(fileURLWithPath: path)) }
         } catch {
             throw ImageError(.io, "\(path) cannot be read: \(error.localizedDescription)")
         }
@@ -46,7 +53,8 @@ public struct FileImageLoader: ImageLoader {
             while true {
                 try Task.checkCancellation()
                 let limit = min(chunkSize, request.maximumBodySize + 1 - data.count)
-                guard limit > 0, let chunk = try handle.read(upToCount: limit), !chunk.isEmpty else { break }
+                guard limit > 0, let chunk = try await io.run(lane: lane, { try handle.read(upToCount: limit) }),
+                      !chunk.isEmpty else { break }
                 data.append(chunk)
                 progress?(ImageLoadProgress(receivedBytes: Int64(data.count), expectedBytes: expected,
                                             partialData: request.wantsPartialData ? data : nil))
@@ -68,7 +76,7 @@ public struct FileImageLoader: ImageLoader {
     }
 
     /// The size of the regular file at `path`, or a typed error for a missing path or a non-regular file.
-    private func regularFileSize(at path: String) throws -> Int {
+    private static func regularFileSize(at path: String) throws -> Int {
         let attributes: [FileAttributeKey: Any]
         do {
             attributes = try FileManager.default.attributesOfItem(atPath: path)
