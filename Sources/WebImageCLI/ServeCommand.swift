@@ -166,6 +166,7 @@ struct ServeCommand: AsyncParsableCommand {
     var decodeMemoryMB: Int?
 
     func run() async throws {
+        ProxyServer.runTasksOnEventLoops()
         let settings = ServeSettings(command: self, environment: ProcessInfo.processInfo.environment)
         let configuration = try settings.configuration()
         // A line per request: written in batches, not a system call each.
