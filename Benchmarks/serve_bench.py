@@ -13,7 +13,8 @@ The distinct-URL rows of `webimage serve` and thumbor alternate, three runs each
 the decoder's floor: BENCH (WebImageBenchmarks) times one request's scaled decode and encode on one core, through
 our coders and through TurboJPEG directly, and the floor is the requests/s those times allow on the cores that wrk
 and the origin nginx leave (their CPU time read from /proc during our runs); a second floor row times it on every
-core at once, since a VM's cores need not be independent. For a progressive source our server
+core at once, since a VM's cores need not be independent. Both are timed right before each of our runs, and each
+run's rate is set against the floor timed beside it (a ratio a run), since the machine's speed drifts. For a progressive source our server
 stopped reading early, a second floor times the prefix it read (cut at the last whole scan), both sides on the same
 bytes. The origin's access log says how many of each source's bytes it sent.
 """
@@ -364,9 +365,10 @@ def main():
 
         for case, name, width, ext in CASES:
             distinct = f"/v/{{n}}/{name}"
-            # Measured while every server is idle, pinned to one core.
-            floors = floor_times(name, width) if ext == "jpg" else {}
-            busy_floors = busy_floor_times(name, width) if ext == "jpg" else {}
+            # Measured while every server is idle, pinned to one core, right before each of our runs: this
+            # machine's speed drifts by a fifth within minutes (other guests on the host), so a floor timed once
+            # per case can be a different machine's from the run it is set against.
+            round_floors, round_busy_floors = [], []
             alternating = [
                 (OURS, serve_path(f"w:{width}", distinct, ext), [serve.pid]),
                 (THUMBOR_NAME, f"http://127.0.0.1:{THUMBOR_PORT}/unsafe/{width}x0/127.0.0.1:{ORIGIN}{distinct}",
@@ -374,6 +376,10 @@ def main():
             ]
             runs = {impl: [] for impl, _, _ in alternating}
             for _ in range(ROUNDS):
+                if ext == "jpg":
+                    wait_until_quiet()
+                    round_floors.append(floor_times(name, width))
+                    round_busy_floors.append(busy_floor_times(name, width))
                 for impl, url, pids in alternating:
                     wait_until_answering(url.replace("{n}", "0"))
                     origin_bytes_sent(name)
@@ -395,6 +401,22 @@ def main():
             ours = [result for result, _ in runs[OURS]]
             idle = median([result[5]["idle"] for result in ours])
             left = CORES - median([result[5]["wrk"] for result in ours]) - median([result[5]["nginx"] for result in ours])
+            floors = {impl: median([times[impl] for times in round_floors]) for impl in (round_floors or [{}])[0]}
+            busy_floors = {impl: median([times[impl] for times in round_busy_floors])
+                           for impl in (round_busy_floors or [{}])[0]}
+            # Each of our runs against the floor timed just before it, on the cores wrk and nginx left in that run.
+            for label, timed in (("", round_floors), (" with every core decoding at once", round_busy_floors)):
+                if not timed:
+                    continue
+                ratios = []
+                for result, times in zip(ours, timed):
+                    run_left = CORES - result[5]["wrk"] - result[5]["nginx"]
+                    ratios.append(round(result[0] / (run_left * 1000 / times[OURS]), 3))
+                print(json.dumps({"suite": "serve", "name": f"{case}, distinct URLs: our requests/s ÷ our floor{label}",
+                                  "impl": OURS + ", each run against the floor timed just before it",
+                                  "value": median(ratios),
+                                  "unit": "× median (runs in order: " + ", ".join(map(str, ratios)) + ")"},
+                                 ensure_ascii=False))
             for impl, ms in floors.items():
                 print(json.dumps({"suite": "serve", "name": f"{case}, distinct URLs: requests/s",
                                   "impl": f"decoder's floor: {impl}, {ms:.2f} ms a request on one core, "
