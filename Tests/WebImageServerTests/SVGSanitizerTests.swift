@@ -26,13 +26,13 @@ import WebImage
 
     @Test func unsafeElementsAttributesAndReferencesAreRemoved() throws {
         let clean = String(decoding: try SVGSanitizer.sanitized(Data(Self.hostile.utf8)), as: UTF8.self)
+        // The allow-list keeps references inside the document only, and no `foreignObject`.
         for gone in ["<script", "alert", "onload", "onclick", "evil.example", "<iframe", "<form", "ENTITY",
-                     "javascript", "JaVaScRiPt"] {
+                     "javascript", "JaVaScRiPt", "https://example.com", "<foreignObject"] {
             #expect(!clean.contains(gone), "\(gone) is still in \(clean)")
         }
         for kept in ["xmlns=\"http://www.w3.org/2000/svg\"", "fill=\"#00ff00\"", "href=\"#r\"",
-                     "href=\"data:image/png;base64,iVBORw0KGgo=\"", "href=\"https://example.com/?a=1&amp;b=2\"",
-                     "ok &lt;3", "rect { fill: red }", "<foreignObject"] {
+                     "href=\"data:image/png;base64,iVBORw0KGgo=\"", "ok &lt;3", "rect { fill: red }"] {
             #expect(clean.contains(kept), "\(kept) is missing from \(clean)")
         }
         // What is written is a document librsvg still draws, at the same size.

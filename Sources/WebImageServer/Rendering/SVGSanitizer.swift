@@ -3,13 +3,16 @@ import Foundation
 import FoundationXML
 #endif
 
-/// An SVG made safe to answer as an SVG (imgproxy's rules): no element that runs or submits anything (`script`,
-/// `iframe`, `form`), no event-handler attribute (`on…`), and references only where they cannot reach out:
-/// `<use>` to the same document, `<image>` to http, https or `data:`, anything else to http, https or a
-/// relative or same-document reference. The document is parsed and written anew, so what is kept is well-formed;
-/// comments, processing instructions and the document type (with any entities it declares) are left out.
+/// An SVG made safe to answer as SVG, by an allow-list (``SVGAllowList``): only SVG's drawing elements, in SVG's
+/// namespace, with SVG's presentation and geometry attributes. Nothing else is kept: no script, no element of
+/// another namespace (XHTML's `object`, `embed` or `button` inside an SVG), no `foreignObject`, no event handler
+/// (`on…`), no animation of anything but what is drawn (an animated `href` or handler would run script).
+/// References stay inside the document (`#id`), but for a raster `data:` image in `<image>` and `<feImage>`;
+/// styles and attribute values load nothing (``SVGValues``). The document is parsed and written anew, so what is
+/// kept is well-formed; comments, processing instructions and the document type (with any entities it declares)
+/// are left out. Its root must be an `svg` element.
 struct SVGSanitizer {
-    /// Why an SVG could not be sanitised: it is not a well-formed XML document.
+    /// Why an SVG could not be sanitised: it is not a well-formed XML document, or not an SVG one.
     struct Failure: Error, Sendable {
         let reason: String
     }
@@ -22,53 +25,75 @@ struct SVGSanitizer {
         parser.shouldProcessNamespaces = false
         parser.shouldResolveExternalEntities = false
         parser.delegate = writer
-        guard parser.parse(), writer.depth == 0, writer.sawRoot else {
+        let parsed = parser.parse()
+        if let refusal = writer.refusal { throw Failure(reason: refusal) }
+        guard parsed, writer.depth == 0, writer.sawRoot else {
             throw Failure(reason: parser.parserError.map { "\($0.localizedDescription)" } ?? "not a whole document")
         }
         return Data(writer.output.utf8)
     }
 
-    /// Whether `value` may stay in an `href` of `element`.
-    static func allows(href value: String, in element: String) -> Bool {
-        let trimmed = value.trimmingCharacters(in: .whitespacesAndNewlines)
-        if trimmed.isEmpty || trimmed.hasPrefix("#") { return true }
-        if element == "use" { return false }
-        guard let colon = trimmed.firstIndex(of: ":"),
-              let first = trimmed.first, first.isASCII, first.isLetter,
-              trimmed[..<colon].allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "+-.".contains($0)) })
-        else { return true }  // no scheme: a relative reference
-        let scheme = trimmed[..<colon].lowercased()
-        return scheme == "http" || scheme == "https" || (element == "image" && scheme == "data")
-    }
-
-    /// Rewrites the parser's events as a document, leaving out what is unsafe. A parser's delegate is a class
-    /// by XMLParser's design; it lives only for one parse on one thread.
+    /// Rewrites the parser's events as a document, leaving out what is not allowed. A parser's delegate is a
+    /// class by XMLParser's design; it lives only for one parse on one thread.
+    ///
+    /// The parser runs without namespace processing (it then hands over names as written, and declarations as
+    /// attributes), so the namespace each prefix names is tracked here, one scope per element kept.
     private final class Writer: NSObject, XMLParserDelegate {
         var output = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
         var depth = 0
         var sawRoot = false
+        /// Why the document is not an SVG one, once that is known (the parse is then stopped).
+        var refusal: String?
         /// How deep inside a dropped element the parser is (0: not inside one).
         private var skipping = 0
         /// Whether the last element opened has no content written yet (so it may close as `<x/>`).
         private var openTag = false
+        /// For each element kept and still open, the namespace each prefix names there (`""`: the default one).
+        private var scopes: [[String: String]] = [["xml": "http://www.w3.org/XML/1998/namespace"]]
+        /// A `style` element being read: its start tag, name and text, written at its end if the text is inert.
+        private var style: (tag: String, name: String, text: String)?
 
         func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?,
                     qualifiedName: String?, attributes: [String: String] = [:]) {
             depth += 1
+            let isRoot = !sawRoot
             sawRoot = true
-            let local = XMLText.localName(name).lowercased()
-            if skipping > 0 || ["script", "iframe", "form"].contains(local) {
+            // A `style` element holds only text: anything inside it is dropped with its content.
+            if skipping > 0 || style != nil {
                 skipping += 1
                 return
             }
-            closeOpenTag()
-            output += "<" + name
-            for (attribute, value) in attributes.sorted(by: { $0.key < $1.key }) {
-                let attributeName = XMLText.localName(attribute).lowercased()
-                if attributeName.hasPrefix("on") { continue }
-                if attributeName == "href", !SVGSanitizer.allows(href: value, in: local) { continue }
-                output += " \(attribute)=\"\(XMLText.escaped(value, quotes: true))\""
+            var scope = scopes[scopes.count - 1]
+            for (attribute, value) in attributes where attribute == "xmlns" || attribute.hasPrefix("xmlns:") {
+                scope[attribute == "xmlns" ? "" : String(attribute.dropFirst("xmlns:".count))] = value
             }
+            let local = XMLText.localName(name)
+            guard Self.namespace(of: XMLText.prefix(name), in: scope) == SVGAllowList.svgNamespace,
+                  SVGAllowList.elements.contains(local), Self.changesOnlyDrawing(local, attributes)
+            else {
+                if isRoot { refuse(parser, "its root element <\(name)> is not SVG's <svg>") }
+                skipping = 1
+                return
+            }
+            if isRoot, local != "svg" { refuse(parser, "its root element <\(name)> is not SVG's <svg>") }
+            scopes.append(scope)
+            var written = attributes.compactMap { attribute, value in
+                Self.kept(attribute, value, of: local, in: scope).map { (attribute, $0) }
+            }
+            if isRoot, attributes["xmlns"] != SVGAllowList.svgNamespace {
+                // An element in no namespace is read as SVG here; a browser reads it so once the root says it.
+                written.append(("xmlns", SVGAllowList.svgNamespace))
+            }
+            var tag = "<" + name
+            for (attribute, value) in written.sorted(by: { $0.0 < $1.0 }) {
+                tag += " \(attribute)=\"\(XMLText.escaped(value, quotes: true))\""
+            }
+            if local == "style" {
+                style = (tag + ">", name, "")
+                return
+            }
+            closeOpenTag()
+            output += tag
             openTag = true
         }
 
@@ -78,7 +103,13 @@ struct SVGSanitizer {
                 skipping -= 1
                 return
             }
-            if openTag {
+            scopes.removeLast()
+            if let (tag, name, text) = style.take() {
+                // A sheet that could load or run anything goes whole: a rule cut out of it could change the rest.
+                guard SVGValues.isInert(css: text) else { return }
+                closeOpenTag()
+                output += tag + XMLText.escaped(text, quotes: false) + "</\(name)>"
+            } else if openTag {
                 output += "/>"
                 openTag = false
             } else {
@@ -87,16 +118,22 @@ struct SVGSanitizer {
         }
 
         func parser(_ parser: XMLParser, foundCharacters string: String) {
-            guard skipping == 0, depth > 0 else { return }
-            closeOpenTag()
-            output += XMLText.escaped(string, quotes: false)
+            write(text: string)
         }
 
         func parser(_ parser: XMLParser, foundCDATA block: Data) {
-            guard skipping == 0, depth > 0 else { return }
-            closeOpenTag()
             // Written as text: a "]]>" inside cannot end a section that is not there.
-            output += XMLText.escaped(String(decoding: block, as: UTF8.self), quotes: false)
+            write(text: String(decoding: block, as: UTF8.self))
+        }
+
+        private func write(text: String) {
+            guard skipping == 0, depth > 0 else { return }
+            if style != nil {
+                style?.text += text
+                return
+            }
+            closeOpenTag()
+            output += XMLText.escaped(text, quotes: false)
         }
 
         private func closeOpenTag() {
@@ -104,6 +141,55 @@ struct SVGSanitizer {
                 output += ">"
                 openTag = false
             }
+        }
+
+        private func refuse(_ parser: XMLParser, _ reason: String) {
+            refusal = refusal ?? reason
+            parser.abortParsing()
+        }
+
+        /// The namespace of a name with `prefix` in `scope`. An unprefixed element in no namespace is taken for an
+        /// SVG one: many SVG files in use never declare theirs.
+        private static func namespace(of prefix: String, in scope: [String: String]) -> String? {
+            let declared = scope[prefix]
+            if prefix.isEmpty, declared == nil || declared == "" { return SVGAllowList.svgNamespace }
+            return declared
+        }
+
+        /// Whether the element `local` with `attributes`, when it is an animation, changes only what is drawn.
+        /// (`animateMotion` moves its element along a path and needs no `attributeName`.)
+        private static func changesOnlyDrawing(_ local: String, _ attributes: [String: String]) -> Bool {
+            guard SVGAllowList.animationElements.contains(local) else { return true }
+            guard let target = attributes["attributeName"]?.trimmingCharacters(in: .whitespacesAndNewlines) else {
+                return local == "animateMotion"
+            }
+            return SVGAllowList.animatable.contains(target)
+        }
+
+        /// The value to write for `attribute` of the element `local`, or `nil` when the attribute is left out.
+        /// Namespace declarations are kept for SVG's and XLink's namespaces only (the elements and attributes
+        /// kept are in no other); a default namespace is only ever SVG's.
+        private static func kept(_ attribute: String, _ value: String, of local: String,
+                                 in scope: [String: String]) -> String? {
+            let prefix = XMLText.prefix(attribute), name = XMLText.localName(attribute)
+            switch prefix {
+            case "" where name == "xmlns":
+                return value == SVGAllowList.svgNamespace ? value : nil
+            case "xmlns":
+                guard name != "xml", name != "xmlns",
+                      value == SVGAllowList.svgNamespace || value == SVGAllowList.xlinkNamespace else { return nil }
+                return value
+            case "xml":
+                guard SVGAllowList.xmlAttributes.contains(name) else { return nil }
+            case "":
+                guard SVGAllowList.attributes.contains(name) else { return nil }
+                if name == "href" { return SVGValues.allowedReference(value, in: local) }
+            default:
+                guard scope[prefix] == SVGAllowList.xlinkNamespace, SVGAllowList.xlinkAttributes.contains(name)
+                else { return nil }
+                if name == "href" { return SVGValues.allowedReference(value, in: local) }
+            }
+            return SVGValues.isInert(css: value) ? value : nil
         }
     }
 }

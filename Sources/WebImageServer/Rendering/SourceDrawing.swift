@@ -2,10 +2,10 @@ import Foundation
 import WebImage
 
 /// One source's bytes into an answer's bytes, on an executor thread: passed through as they came when the URL
-/// says so (`raw`, or `skip_processing` naming the source's format), an SVG source sanitised and answered as SVG
-/// unless the URL names a raster format (imgproxy's default; with `--always-rasterize-svg`, unless the URL names
-/// SVG or skips SVG processing), else decoded at the size the answer needs, checked against the limits, rendered
-/// and encoded in the format imgproxy's rules pick.
+/// says so (`raw`, or `skip_processing` naming the source's format) and the source is an image, an SVG source
+/// sanitised and answered as SVG (always with `raw`) unless the URL names a raster format (imgproxy's default;
+/// with `--always-rasterize-svg`, unless the URL names SVG or skips SVG processing), else decoded at the size the
+/// answer needs, checked against the limits, rendered and encoded in the format imgproxy's rules pick.
 struct SourceDrawing: Sendable {
     let renderer: ProxyRenderer
     let metrics: ProxyMetrics
@@ -51,17 +51,22 @@ struct SourceDrawing: Sendable {
         let options = request.options
         let coders = renderer.coders
         let detected = ImageFormat.detect(source)
-        if options.raw { return .passOn(source, detected) }
-        // Before skip_processing: an SVG that is passed on is always a sanitised one.
-        if detected == .svg, passesSVGOn(options) {
+        // `raw` passes an image on as it came, never anything else: an origin's HTML or text answered from this
+        // server's domain would be a page of the attacker's on it.
+        if options.raw, detected == .unknown {
+            throw ProxyError(status: 422, "the source is not an image this server decodes: its format is unknown")
+        }
+        // Before raw and skip_processing: an SVG that is passed on is always a sanitised one.
+        if detected == .svg, options.raw || passesSVGOn(options) {
             // A gzipped document (`.svgz`) is answered as plain SVG: the sanitiser reads text.
             let document = try Gzip.inflatedIfCompressed(source)
             do {
                 return .passOn(try SVGSanitizer.sanitized(document), .svg)
             } catch {
-                throw ProxyError(status: 422, "the SVG source is not a well-formed document: \(error.reason)")
+                throw ProxyError(status: 422, "the SVG source is not a well-formed SVG document: \(error.reason)")
             }
         }
+        if options.raw { return .passOn(source, detected) }
         // The URL's format decides, as in imgproxy: one negotiated from `Accept` does not stop the skip.
         if let name = ProcessingOptions.sourceFormatName(of: detected), options.skipProcessing.contains(name),
            options.format == nil || options.format?.imageFormat == detected {

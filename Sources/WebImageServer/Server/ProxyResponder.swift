@@ -5,7 +5,8 @@ import WebImage
 
 /// Turns what the proxy found or made into HTTP answers, with imgproxy's headers: images with their validators
 /// (or a 304), `Content-Disposition`, a `Cache-Control` lifetime that never outlives the URL's expiry, and a
-/// `Content-Security-Policy` that keeps an image opened as a document (an SVG) from running anything; the
+/// `Content-Security-Policy` that keeps an image opened as a document (an SVG) from running anything, and
+/// `X-Content-Type-Options: nosniff` on every answer, so no browser reads one as another type than it says; the
 /// operations' endpoints; errors as a status and a one-line reason; HEAD as GET without its body.
 struct ProxyResponder: Sendable {
     /// `Cache-Control: max-age` of results, in seconds (0: `no-cache`).
@@ -21,6 +22,9 @@ struct ProxyResponder: Sendable {
     /// imgproxy's policy for every answer: nothing loads, nothing runs, inline styles only.
     static let contentSecurityPolicy = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; sandbox"
 
+    /// `X-Content-Type-Options`, whose one value `nosniff` holds a browser to the answer's `Content-Type`.
+    static let contentTypeOptions = HTTPField.Name("X-Content-Type-Options")!
+
     /// `result` as a 200, or a 304 when `ifNoneMatch` names its tag.
     func image(_ result: RenderedResult, for request: RenderRequest, ifNoneMatch: String?,
                now: Double = Date().timeIntervalSince1970) -> ProxyResponse {
@@ -35,6 +39,7 @@ struct ProxyResponder: Sendable {
         headers[.lastModified] = result.lastModified
         headers[.cacheControl] = cacheControl(expires: request.options.expires, now: now)
         headers[.contentSecurityPolicy] = Self.contentSecurityPolicy
+        headers[Self.contentTypeOptions] = "nosniff"
         if let vary = request.vary { headers[.vary] = vary }
         return notModified ? ProxyResponse(status: 304, headers: headers)
                            : ProxyResponse(status: 200, headers: headers, body: result.body)
@@ -62,15 +67,29 @@ struct ProxyResponder: Sendable {
     }
 
     /// `inline` (or `attachment` with `return_attachment`) with a file name: `stem` (``fileStem(source:options:)``)
-    /// and the answer's extension. A `"` in the name is written `%22`, so the quoted string stays one.
+    /// and the answer's extension, which is always the last: a dot in the stem is written `_`, so the name never
+    /// names another type than the answer's (`fn:invoice.html` names `invoice_html.png`). The name is a quoted
+    /// string (RFC 9110) that nothing in it can end or break: `"` and `\` are written `%22` and `%5C`, and
+    /// control characters (C0, DEL, C1) and Unicode's format characters (a right-to-left override shows
+    /// `x\u{202E}gnp.html` as `xlmth.png`) are left out, judged scalar by scalar (`"\r\n"` is one `Character`).
     static func contentDisposition(stem: String, options: ProcessingOptions, format: ImageFormat) -> String {
-        let fileExtension = format == .unknown ? "" : "." + format.fileExtension
         let disposition = options.returnAttachment ? "attachment" : "inline"
-        var quoted = stem + fileExtension
-        if quoted.utf8.contains(where: { $0 == UInt8(ascii: "\"") || $0 == 0x0D || $0 == 0x0A }) {
-            quoted = quoted.replacingOccurrences(of: "\"", with: "%22").filter { $0 != "\r" && $0 != "\n" }
+        var name = ""
+        if stem.utf8.allSatisfy({ (0x20...0x7E).contains($0) && !"\"\\.".utf8.contains($0) }) {
+            name = stem  // most names: printable ASCII with nothing to change
+        } else {
+            for scalar in stem.unicodeScalars {
+                switch scalar {
+                case "\"": name += "%22"
+                case "\\": name += "%5C"
+                case ".": name += "_"
+                case _ where scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value): continue
+                case _ where scalar.properties.generalCategory == .format: continue
+                default: name.unicodeScalars.append(scalar)
+                }
+            }
         }
-        return "\(disposition); filename=\"\(quoted)\""
+        return "\(disposition); filename=\"\(name.isEmpty ? "image" : name).\(format.fileExtension)\""
     }
 
     /// The answer for a failed request: its status, its reason as the body, and `Retry-After` for a 429.
@@ -97,14 +116,16 @@ struct ProxyResponder: Sendable {
 
     /// `/metrics`' answer.
     func metrics(_ exposition: String) -> ProxyResponse {
-        ProxyResponse(status: 200, headers: [.contentType: "text/plain; version=0.0.4", .cacheControl: "no-store"],
+        ProxyResponse(status: 200, headers: [.contentType: "text/plain; version=0.0.4", .cacheControl: "no-store",
+                                             Self.contentTypeOptions: "nosniff"],
                       body: ByteBuffer(string: exposition))
     }
 
     /// A plain-text answer that is never cached.
     func text(_ status: Int, _ reason: String) -> ProxyResponse {
         ProxyResponse(status: status, headers: [.contentType: "text/plain; charset=utf-8", .cacheControl: "no-store",
-                                                .contentSecurityPolicy: Self.contentSecurityPolicy],
+                                                .contentSecurityPolicy: Self.contentSecurityPolicy,
+                                                Self.contentTypeOptions: "nosniff"],
                       body: ByteBuffer(string: reason + "\n"))
     }
 
