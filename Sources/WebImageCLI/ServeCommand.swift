@@ -141,6 +141,10 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("max-downloads"),
             help: ArgumentHelp("Source downloads at once; they hold no render worker (default 16).", valueName: "N"))
     var maxDownloads: Int?
+    @Option(name: .customLong("max-downloads-per-origin"), help: ArgumentHelp(
+        "Source downloads at once from one origin (scheme, host and port), so a slow origin holds only its share "
+            + "of --max-downloads (default a quarter of --max-downloads, at least 1).", valueName: "N"))
+    var maxDownloadsPerOrigin: Int?
     @Option(name: .customLong("source-cache-mb"), help: ArgumentHelp(
         "Disk space for cached sources, swept beyond it; 0 for no bound (default 1024).", valueName: "N"))
     var sourceCacheMB: Int?

@@ -122,6 +122,10 @@ struct ServeSettings {
         if let downloads = try number(command.maxDownloads, "MAX_DOWNLOADS", "--max-downloads", minimum: 1) {
             configuration.maximumDownloads = downloads
         }
+        if let downloads = try number(command.maxDownloadsPerOrigin, "MAX_DOWNLOADS_PER_ORIGIN",
+                                      "--max-downloads-per-origin", minimum: 1) {
+            configuration.maximumDownloadsPerOrigin = downloads
+        }
         if let megabytes = try number(command.sourceCacheMB, "SOURCE_CACHE_MB", "--source-cache-mb", minimum: 0) {
             configuration.sourceCacheBytes = megabytes * 1024 * 1024
         }

@@ -41,6 +41,9 @@ public final class ImageProxy: Sendable {
         download.connectTimeout = configuration.downloadTimeout
         download.readTimeout = configuration.downloadTimeout
         download.maxConcurrentDownloads = configuration.maximumDownloads
+        // An origin that trickles or never answers fills only its own share of the slots.
+        download.maxConcurrentDownloadsPerHost = configuration.maximumDownloadsPerOrigin
+            ?? max(1, configuration.maximumDownloads / 4)
         download.metricsFactory = metrics.factory
         let sources = SourcePolicy(allowedPrefixes: configuration.allowedSourcePrefixes)
         download.hopCheck = sources.hopCheck  // redirects stay under --allow-source too

@@ -111,6 +111,10 @@ public struct ProxyConfiguration: Sendable {
     /// Source downloads that run at once (they hold no CPU slot: a slow origin delays only its own requests).
     /// Default 16.
     public var maximumDownloads = 16
+    /// Source downloads from one origin (scheme, host and port) that run at once, so that an origin slow to
+    /// answer holds only its share of ``maximumDownloads``; a download whose origin is at it is passed over in
+    /// line. `nil`, the default: a quarter of ``maximumDownloads``, at least 1.
+    public var maximumDownloadsPerOrigin: Int?
     /// How long a client has to send a whole request head, from its first byte; the connection is closed after.
     /// Default 10 s.
     public var headerTimeout: Duration = .seconds(10)

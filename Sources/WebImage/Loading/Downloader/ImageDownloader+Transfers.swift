@@ -26,7 +26,7 @@ extension ImageDownloader {
             return shared
         }()
         // The place in line is taken now, in the order callers asked, not when the transfer's task first runs.
-        let place = PrioritySlots.Place()
+        let place = PrioritySlots.Place(group: Self.origin(of: request.url))
         let (subscription, joined) = transfers.subscribe(
             ImageLoadKey(request, retries: retries), priority: request.priority,
             onUpdate: { subscriber.post(progress: $0) },
@@ -45,6 +45,15 @@ extension ImageDownloader {
             subscription.cancel()
             subscriber.post(result: .failure(Self.cancelled))
         }
+    }
+
+    /// The origin whose share of the slots a transfer of `url` counts against: scheme, host and port (the
+    /// scheme's default when none is given), as the URL names it before any redirect. `nil` for URLs without a
+    /// host (`file:`, `data:`), which no origin's bound concerns.
+    static func origin(of url: URL) -> String? {
+        guard let host = url.host, !host.isEmpty else { return nil }
+        let origin = Origin(url)
+        return "\(origin.scheme)://\(origin.host):\(origin.port)"
     }
 
     static var cancelled: ImageError { DownloaderTransferLoader.cancelled }

@@ -37,7 +37,8 @@ public final class ImageDownloader: Sendable {
     var configuration: ImageDownloaderConfiguration { transferLoader.configuration }
     /// Running transfers by request: callers of an equal request join one transfer.
     let transfers = TaskPool<ImageLoadKey, ImageLoadResponse, ImageLoadProgress>()
-    /// The transfer slots: ``maxConcurrentDownloads`` at once, the highest priority first.
+    /// The transfer slots: ``maxConcurrentDownloads`` at once, at most ``maxConcurrentDownloadsPerHost`` of one
+    /// origin, the highest priority first.
     let slots: PrioritySlots
     var events: EventBroadcaster<DownloadEvent> { transferLoader.events }
     var metrics: DownloadMetrics { transferLoader.metrics }
@@ -67,6 +68,7 @@ public final class ImageDownloader: Sendable {
         transferLoader = DownloaderTransferLoader(loaders: loaders, configuration: configuration)
         self.httpLoader = httpLoader
         slots = PrioritySlots(width: configuration.maxConcurrentDownloads,
+                              widthPerGroup: configuration.maxConcurrentDownloadsPerHost,
                               order: configuration.executionOrder == .fifo ? .fifo : .lifo)
     }
 
@@ -82,6 +84,14 @@ public final class ImageDownloader: Sendable {
     public var maxConcurrentDownloads: Int {
         get { slots.width }
         set { slots.width = newValue }
+    }
+
+    /// How many transfers may go to one origin (scheme, host and port) at once; `nil` for no bound but
+    /// ``maxConcurrentDownloads`` (at least 1 when set). Raising or removing it starts queued transfers at once;
+    /// lowering it lets running transfers finish.
+    public var maxConcurrentDownloadsPerHost: Int? {
+        get { slots.widthPerGroup }
+        set { slots.widthPerGroup = newValue }
     }
 
     /// Transfers running now: those holding one of this downloader's slots, and those of managers that load

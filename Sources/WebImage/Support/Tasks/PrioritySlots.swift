@@ -2,6 +2,11 @@
 /// places were reserved (or the reverse, for LIFO). A waiter's priority may change while it waits, which moves it
 /// in the line. With a `queueLimit`, work that would wait behind that many others is refused at once.
 ///
+/// With a `widthPerGroup`, work whose place names a group (a download's origin) runs at most that many of its
+/// group at once. A waiter whose group is at its width is passed over, keeping its place, until one of its group
+/// ends: the next free slot goes to the best waiter whose group has room, so a group at its width never holds up
+/// the line behind it. Work without a group counts only against `width`.
+///
 /// The line is decided when a place is reserved (``reserve(_:priority:)``, synchronously, in the order callers
 /// asked), not when the work's task first runs: tasks start in no particular order, and a queue that admitted
 /// them as they happened to arrive would be neither FIFO nor LIFO.
@@ -22,8 +27,13 @@
         fileprivate enum Stage { case new, inLine, done }
         /// Read and written only under the slots' lock; its own lock makes the class safely shareable.
         fileprivate let stage = Locked(Stage.new)
+        /// The group whose work shares ``PrioritySlots/widthPerGroup`` slots; `nil` for work of no group.
+        let group: String?
 
-        public init() {}
+        /// A place for work of `group` (`nil`: no group, bound by the width alone).
+        public init(group: String? = nil) {
+            self.group = group
+        }
     }
 
     private struct Waiter {
@@ -36,28 +46,58 @@
 
     private struct State {
         var width: Int
+        var widthPerGroup: Int?
         let queueLimit: Int
         var running = 0
+        /// Running work by group (groups with none running are absent).
+        var runningByGroup: [String: Int] = [:]
         var waiting: [Waiter] = []
         /// Places let in before their work arrived: each holds a running slot.
         var admitted: [ObjectIdentifier: Place] = [:]
         var nextNumber = 0
 
-        /// Removes and returns the waiter to let in next.
+        /// Whether work of `group` may take a free slot: no group, no width per group, or room under it.
+        func hasRoom(for group: String?) -> Bool {
+            guard let group, let widthPerGroup else { return true }
+            return runningByGroup[group, default: 0] < widthPerGroup
+        }
+
+        /// Removes and returns the waiter to let in next: the best of those whose group has room.
         mutating func popBest(order: Order) -> Waiter? {
-            guard let best = waiting.indices.max(by: { lhs, rhs in
-                let (a, b) = (waiting[lhs], waiting[rhs])
-                if a.priority != b.priority { return a.priority < b.priority }
-                return order == .fifo ? a.number > b.number : a.number < b.number
-            }) else { return nil }
+            var best: Int?
+            for index in waiting.indices where hasRoom(for: waiting[index].place.group) {
+                guard let current = best else {
+                    best = index
+                    continue
+                }
+                let (candidate, leader) = (waiting[index], waiting[current])
+                let goesFirst = candidate.priority != leader.priority
+                    ? candidate.priority > leader.priority
+                    : (order == .fifo ? candidate.number < leader.number : candidate.number > leader.number)
+                if goesFirst { best = index }
+            }
+            guard let best else { return nil }
             return waiting.remove(at: best)
+        }
+
+        /// Counts `place`'s work as running.
+        mutating func start(_ place: Place) {
+            running += 1
+            if let group = place.group { runningByGroup[group, default: 0] += 1 }
+        }
+
+        /// Counts `place`'s work as ended.
+        mutating func end(_ place: Place) {
+            running -= 1
+            guard let group = place.group, let count = runningByGroup[group] else { return }
+            runningByGroup[group] = count > 1 ? count - 1 : nil
         }
 
         /// Lets waiters in while slots are free; returns the continuations to resume.
         mutating func admit(order: Order) -> [CheckedContinuation<Void, any Error>] {
             var resumed: [CheckedContinuation<Void, any Error>] = []
             while running < width, let next = popBest(order: order) {
-                running += 1
+                start(next.place)
                 if let continuation = next.continuation {
                     resumed.append(continuation)
                 } else {
@@ -67,12 +107,14 @@
             return resumed
         }
 
-        /// Takes a new `place` in line: straight into a free slot when nobody waits, else behind the others.
+        /// Takes a new `place` in line: straight into a free slot when its group has room and no waiter that
+        /// could take the slot is ahead of it (waiters whose group is at its width cannot), else behind the others.
         /// Does nothing for a place already in line or done. Throws when the line is full and `limited`.
         mutating func reserve(_ place: Place, priority: ImagePriority, limited: Bool) throws(SlotQueueFull) {
             guard place.stage.withLock({ $0 }) == .new else { return }
-            if running < width && waiting.isEmpty {
-                running += 1
+            if running < width && hasRoom(for: place.group)
+                && !waiting.contains(where: { hasRoom(for: $0.place.group) }) {
+                start(place)
                 admitted[ObjectIdentifier(place)] = place
             } else {
                 if limited && waiting.count >= queueLimit {
@@ -96,10 +138,12 @@
     private let order: Order
     private let state: Locked<State>
 
-    /// Slots for `width` pieces of work at once; past that, at most `queueLimit` wait (unlimited by default).
-    public init(width: Int, order: Order = .fifo, queueLimit: Int = .max) {
+    /// Slots for `width` pieces of work at once, at most `widthPerGroup` of one group (no bound by default);
+    /// past that, at most `queueLimit` wait (unlimited by default).
+    public init(width: Int, widthPerGroup: Int? = nil, order: Order = .fifo, queueLimit: Int = .max) {
         self.order = order
-        state = Locked(State(width: max(1, width), queueLimit: max(0, queueLimit)))
+        state = Locked(State(width: max(1, width), widthPerGroup: widthPerGroup.map { max(1, $0) },
+                             queueLimit: max(0, queueLimit)))
     }
 
     /// How many may run at once; raising it lets waiters in at once.
@@ -108,6 +152,19 @@
         set {
             let resumed = state.withLock { state in
                 state.width = max(1, newValue)
+                return state.admit(order: order)
+            }
+            for continuation in resumed { continuation.resume() }
+        }
+    }
+
+    /// How many of one group may run at once (`nil`: no bound but ``width``); raising or removing it lets
+    /// waiters in at once, lowering it lets running work finish.
+    public var widthPerGroup: Int? {
+        get { state.withLock { $0.widthPerGroup } }
+        set {
+            let resumed = state.withLock { state in
+                state.widthPerGroup = newValue.map { max(1, $0) }
                 return state.admit(order: order)
             }
             for continuation in resumed { continuation.resume() }
@@ -216,7 +273,7 @@
     private func release(_ place: Place) {
         let resumed = state.withLock { state in
             place.stage.withLock { $0 = .done }
-            state.running -= 1
+            state.end(place)
             return state.admit(order: order)
         }
         for continuation in resumed { continuation.resume() }
