@@ -230,7 +230,7 @@ let package = Package(
         .testTarget(
             name: "WebImageTests",
             dependencies: [
-                "WebImage", "WebImageCLI", "TestImageServer", "CTurboJPEG", "CoderTestSupport",
+                "WebImage", "WebImageCLI", "TestImageServer", "CTurboJPEG", "CJPEGIncremental", "CoderTestSupport",
                 // Decoder isolation's tests compare helpers' pixels with these coders' in-process decodes.
                 "WebImageServer", "WebImageHEIF", "WebImageTIFF", "WebImagePDF", "WebImageAVIF",
                 .product(name: "MetricsTestKit", package: "swift-metrics"),

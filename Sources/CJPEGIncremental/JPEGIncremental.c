@@ -34,6 +34,7 @@ struct wi_jpeg {
     int completed_scans;
     int end_reached;
     int finished;
+    int strict;  // a first warning that is not harmless is an error (wi_jpeg_set_strict)
 };
 
 #define GUARD(decoder)                                   \
@@ -51,11 +52,29 @@ static void wi_error_exit(j_common_ptr cinfo) {
     longjmp(errors->jump, 1);
 }
 
-// Warnings are recorded, never printed; trace messages are dropped.
+static int is_harmless_warning(int code) {
+    switch (code) {
+    case -1:
+    case JWRN_EXTRANEOUS_DATA:
+    case JWRN_JFIF_MAJOR:
+    case JWRN_BOGUS_ICC:
+    case JWRN_NOT_SEQUENTIAL:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+// Warnings are recorded, never printed; trace messages are dropped. The first warning decides whether the pixels
+// count as intact, as TurboJPEG's first (and only reported) warning does for the coder's other decodes. A strict
+// decoder turns that first warning, when it is not harmless, into an error here, inside the libjpeg call that
+// found it (every such call runs under GUARD).
 static void wi_emit_message(j_common_ptr cinfo, int level) {
     struct wi_error_manager *errors = (struct wi_error_manager *)cinfo->err;
     if (level >= 0) return;
     if (errors->pub.num_warnings == 0) {
+        struct wi_jpeg *decoder = (struct wi_jpeg *)((char *)errors - offsetof(struct wi_jpeg, errors));
+        if (decoder->strict && !is_harmless_warning(errors->pub.msg_code)) wi_error_exit(cinfo);
         errors->first_warning = errors->pub.msg_code;
         (*cinfo->err->format_message)(cinfo, errors->warning_message);
     }
@@ -319,17 +338,10 @@ wi_jpeg_status wi_jpeg_finish(wi_jpeg *decoder) {
 int wi_jpeg_first_warning(const wi_jpeg *decoder) { return decoder->errors.first_warning; }
 
 int wi_jpeg_first_warning_is_harmless(const wi_jpeg *decoder) {
-    switch (decoder->errors.first_warning) {
-    case -1:
-    case JWRN_EXTRANEOUS_DATA:
-    case JWRN_JFIF_MAJOR:
-    case JWRN_BOGUS_ICC:
-    case JWRN_NOT_SEQUENTIAL:
-        return 1;
-    default:
-        return 0;
-    }
+    return is_harmless_warning(decoder->errors.first_warning);
 }
+
+void wi_jpeg_set_strict(wi_jpeg *decoder) { decoder->strict = 1; }
 
 const char *wi_jpeg_warning_message(const wi_jpeg *decoder) { return decoder->errors.warning_message; }
 

@@ -62,6 +62,11 @@ enum JPEGDecoder {
            let pixels = JPEGEighthScaleDecoder.decode(bytes) {
             return pixels
         }
+        // A progressive file's scans are counted, and a damaged progression refused, while it decodes.
+        if markers.frameMarker == 0xC2 {
+            return try JPEGLibjpegDecode.decodePixels(bytes, factor: factor, cmyk: cmyk,
+                                                      inverted: markers.adobeTransform != nil)
+        }
         return try TurboJPEGHandle.withDecompressor { handle in
             var width: Int32 = 0, height: Int32 = 0, subsampling: Int32 = 0, colorspace: Int32 = 0
             if tjDecompressHeader3(handle.raw, source, UInt(bytes.count), &width, &height, &subsampling, &colorspace) != 0 {

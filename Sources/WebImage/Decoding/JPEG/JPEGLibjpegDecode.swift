@@ -1,13 +1,19 @@
 import CJPEGIncremental
 import Foundation
 
-/// The whole-file decode through libjpeg's own API, for frames TurboJPEG refuses before decoding anything.
+/// The whole-file decode through libjpeg's own API, for frames TurboJPEG refuses before decoding anything, and
+/// for progressive files, whose scans it counts while decoding.
 ///
 /// TurboJPEG 2.1's header call knows only the common sampling arrangements (4:4:4, 4:2:2, 4:2:0, 4:4:0, 4:1:1 and
 /// gray) and fails on any other, although libjpeg upsamples every arrangement the standard allows. The one that
 /// matters is the RGB 2×2, 2×2, 1×1 frame (blue at half resolution) of the XYB JPEGs that jpegli writes. The
 /// settings are TurboJPEG's (accurate integer IDCT, smooth upsampling, block smoothing for progressive files), so
 /// the pixels are what libjpeg's djpeg gives.
+///
+/// A progressive file is read scan by scan, and a scan costs its components' every block however few bytes it
+/// has: a flat 7071×7071 file of 135 KB whose refinement scan is repeated 498 times took TurboJPEG 20 s, and
+/// what refused it (libjpeg's warning about the repeated scans) was only read after the decode. Here the decoder
+/// is strict (the first such warning stops it) and has a lower scan limit (``WI_JPEG_MAX_SCANS``).
 enum JPEGLibjpegDecode {
     /// Decodes the stored (not yet oriented) pixels of a whole file at `factor` as RGBA. CMYK and YCCK frames are
     /// decoded to CMYK and converted in place by `cmyk`, stored inverted when `inverted` (an Adobe segment).
@@ -18,6 +24,7 @@ enum JPEGLibjpegDecode {
             throw ImageError(.imageTooLarge, "JPEG: libjpeg could not allocate a decoder")
         }
         defer { wi_jpeg_destroy(decoder) }
+        wi_jpeg_set_strict(decoder)
         guard let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) else {
             throw ImageError(.badImageData, "the data is empty")
         }
