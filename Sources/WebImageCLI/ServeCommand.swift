@@ -5,8 +5,8 @@ import WebImage
 import WebImageServer
 
 /// `webimage serve`: the image proxy, URL-compatible with imgproxy. Every flag can also be given as an
-/// environment variable `WEBIMAGE_<FLAG_IN_CAPS>` (`--max-src-bytes` → `WEBIMAGE_MAX_SRC_BYTES`); a flag on the
-/// command line wins.
+/// environment variable `WEBIMAGE_<FLAG_IN_CAPS>` (`--max-src-bytes` → `WEBIMAGE_MAX_SRC_BYTES`), and most as
+/// imgproxy's variable for the same setting (``ServeSettings``); a flag on the command line wins.
 struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
@@ -15,7 +15,10 @@ struct ServeCommand: AsyncParsableCommand {
             URLs: /SIGNATURE/OPTIONS/plain/PERCENT_ENCODED_SOURCE[@EXT] or /SIGNATURE/OPTIONS/BASE64URL_SOURCE[.EXT], \
             signed with HMAC-SHA256(key, salt + path) in unpadded URL-safe Base64 as imgproxy signs them. Without \
             --key the server does not start unless --insecure is given. GET /health answers 200 while serving. \
-            Every flag may come from WEBIMAGE_<FLAG_IN_CAPS> instead; the flag wins.
+            Every flag may come from WEBIMAGE_<FLAG_IN_CAPS> instead, and most from imgproxy's IMGPROXY_* \
+            variable for the same setting (IMGPROXY_KEY, IMGPROXY_BIND, IMGPROXY_QUALITY, …), read as imgproxy reads \
+            them: the flag wins, then WEBIMAGE_*, then IMGPROXY_*. IMGPROXY_* variables without a meaning here are \
+            named on stderr and ignored.
 
             Examples:
               webimage serve --key 943b… --salt 520f… --cache-dir /var/cache/webimage
@@ -26,10 +29,24 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Where to listen (default 127.0.0.1:8080; port 0 picks a free one).",
                                valueName: "HOST:PORT"))
     var bind: String?
-    @Option(help: ArgumentHelp("The signing key, in hex.", valueName: "HEX"))
-    var key: String?
-    @Option(help: ArgumentHelp("The signing salt, in hex.", valueName: "HEX"))
-    var salt: String?
+    @Option(help: ArgumentHelp(
+        "The signing key, in hex; several keys (repeated, or comma-separated) pair with the salts by position, and a URL signed with any pair passes.",
+        valueName: "HEX"))
+    var key: [String] = []
+    @Option(help: ArgumentHelp("The signing salt, in hex (repeatable, or comma-separated, as --key).",
+                               valueName: "HEX"))
+    var salt: [String] = []
+    @Option(name: .customLong("signature-size"), help: ArgumentHelp(
+        "Bytes of the HMAC a signature holds, 1-32: signatures are made and checked cut to this size (default 32).",
+        valueName: "N"))
+    var signatureSize: Int?
+    @Option(name: .customLong("trusted-signature"), help: ArgumentHelp(
+        "A signature segment that passes without a check (repeatable, or comma-separated).", valueName: "SIGNATURE"))
+    var trustedSignature: [String] = []
+    @Option(name: .customLong("env-file"), help: ArgumentHelp(
+        "Read NAME=value lines (an imgproxy env file works) as if they were in the environment; the environment wins.",
+        valueName: "PATH"))
+    var envFile: String?
     @Flag(help: "Accept any signature segment (no --key). Never on a public network.")
     var insecure = false
     @Flag(name: .customLong("allow-loopback-sources"),
@@ -171,8 +188,12 @@ struct ServeCommand: AsyncParsableCommand {
 
     func run() async throws {
         ProxyServer.runTasksOnEventLoops()
-        let settings = ServeSettings(command: self, environment: ProcessInfo.processInfo.environment)
+        let settings = ServeSettings(
+            command: self, environment: try ServeSettings.environment(command: self,
+                                                                      process: ProcessInfo.processInfo.environment))
         let configuration = try settings.configuration()
+        // Before the log handler exists: one plain line each, written at once.
+        for warning in settings.warnings { FileHandle.standardError.write(Data((warning + "\n").utf8)) }
         // A line per request: written in batches, not a system call each.
         let output = BufferedLogOutput.standardError
         LoggingSystem.bootstrap { label in BufferedLogHandler(label: label, output: output) }

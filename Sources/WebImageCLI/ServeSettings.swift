@@ -3,21 +3,89 @@ import WebImage
 import WebImageRedis
 import WebImageServer
 
-/// `webimage serve`'s flags merged with their `WEBIMAGE_…` variables (the flag wins) and checked, before the
-/// server starts: every mistake is one line and a non-zero exit, never a server that half works.
+/// `webimage serve`'s settings, each read from its flag, else `WEBIMAGE_<NAME>`, else imgproxy's variable for it
+/// (``ServeSettingSource``), and checked before the server starts: every mistake is one line and a non-zero exit,
+/// never a server that half works. imgproxy's variables that mean nothing here are reported in ``warnings``.
 struct ServeSettings {
     let command: ServeCommand
-    let environment: [String: String]
+    let source: ServeSettingSource
+
+    /// What an imgproxy source limit of 0 ("none") becomes: more than any download could hold.
+    private static let noByteLimit = 1 << 50
+
+    /// Settings from `environment`, which already holds the `--env-file`'s variables under the process's own
+    /// (``environment(command:process:)``).
+    init(command: ServeCommand, environment: [String: String]) {
+        self.command = command
+        source = ServeSettingSource(environment: environment)
+    }
+
+    /// The process's environment over the variables of the env file named by `--env-file`, `WEBIMAGE_ENV_FILE`
+    /// or imgproxy's `IMGPROXY_ENV_LOCAL_FILE_PATH`, in that order (imgproxy lets its file win over the
+    /// environment; here the environment wins, so that one variable can be changed for one run).
+    static func environment(command: ServeCommand, process: [String: String]) throws -> [String: String] {
+        let path = command.envFile ?? process["WEBIMAGE_ENV_FILE"]
+            ?? process["IMGPROXY_ENV_LOCAL_FILE_PATH"].flatMap { $0.isEmpty ? nil : $0 }
+        guard let path else { return process }
+        return try EnvironmentFile.variables(atPath: path).merging(process) { _, real in real }
+    }
+
+    /// One line for each imgproxy variable that is set but not honoured, and for each deprecated imgproxy name in
+    /// use; complete once ``configuration()`` has run.
+    var warnings: [String] {
+        var consulted = source.consulted
+        consulted.insert("IMGPROXY_ENV_LOCAL_FILE_PATH")
+        return source.notes + source.deprecatedNamesUsed.map { "warning: \($0.used) is deprecated, use \($0.current) instead" }
+            + UnsupportedImgproxyVariables.warnings(environment: source.environment, consulted: consulted)
+    }
 
     func configuration() throws -> ProxyConfiguration {
         var configuration = ProxyConfiguration()
-        (configuration.host, configuration.port) = try Self.address(
-            command.bind ?? environment["WEBIMAGE_BIND"] ?? "127.0.0.1:8080")
-        let key = command.key ?? environment["WEBIMAGE_KEY"], salt = command.salt ?? environment["WEBIMAGE_SALT"]
-        let insecure = try flag(command.insecure, "INSECURE")
-        switch (key, salt) {
-        case let (key?, salt?):
-            configuration.signature = try URLSignature(keyHex: key, saltHex: salt)
+        try network(&configuration)
+        try signature(&configuration)
+        try sources(&configuration)
+        try limits(&configuration)
+        try rendering(&configuration)
+        try timeouts(&configuration)
+        try caches(&configuration)
+        if try source.imgproxyBool("IMGPROXY_FAIL_ON_DEPRECATION") == true,
+           let deprecated = source.deprecatedNamesUsed.first {
+            throw ServeError("\(deprecated.used) is deprecated, use \(deprecated.current) instead "
+                             + "(IMGPROXY_FAIL_ON_DEPRECATION is true)")
+        }
+        return configuration
+    }
+
+    private func network(_ configuration: inout ProxyConfiguration) throws {
+        // TCP is what is served; another network (a unix socket) is left to the not-supported warnings.
+        if ["tcp", "tcp4", "tcp6"].contains(source.environment["IMGPROXY_NETWORK"]?.lowercased() ?? "tcp") {
+            source.consult("IMGPROXY_NETWORK")
+        }
+        if let bind = source.text(command.bind, flag: "--bind", "BIND", imgproxy: ["IMGPROXY_BIND"]) {
+            (configuration.host, configuration.port) = try Self.address(bind.text, origin: bind.origin,
+                                                                         emptyHostMeansAll: bind.isImgproxy)
+        }
+    }
+
+    private func signature(_ configuration: inout ProxyConfiguration) throws {
+        // Keys and salts are read apart (a key from the environment, a salt from a flag is fine), then paired.
+        let keys = source.list(command.key, flag: "--key", "KEY", imgproxy: ["IMGPROXY_KEY"], keepsEmptyItems: true)
+        let salts = source.list(command.salt, flag: "--salt", "SALT", imgproxy: ["IMGPROXY_SALT"],
+                                keepsEmptyItems: true)
+        let size = try source.wholeNumber(command.signatureSize, flag: "--signature-size", "SIGNATURE_SIZE",
+                                          imgproxy: ["IMGPROXY_SIGNATURE_SIZE"], minimum: 1)
+        let trusted = source.list(command.trustedSignature, flag: "--trusted-signature", "TRUSTED_SIGNATURE",
+                                  imgproxy: ["IMGPROXY_TRUSTED_SIGNATURES"])
+        let insecure = try source.switchOn(command.insecure, "INSECURE")
+        switch (keys, salts) {
+        case let (keys?, salts?):
+            do {
+                configuration.signature = try URLSignature(keysHex: keys.items, saltsHex: salts.items,
+                                                           size: size ?? 32, trustedSignatures: trusted?.items ?? [])
+            } catch {
+                let origins = Set([keys.origin, salts.origin]).sorted().joined(separator: " and ")
+                throw ServeError("\(origins): \(error)")
+            }
         case (nil, nil):
             guard insecure else {
                 throw ServeError("no --key and --salt: give both, or --insecure to accept unsigned URLs")
@@ -25,161 +93,275 @@ struct ServeSettings {
         default:
             throw ServeError("--key and --salt go together: give both")
         }
-        configuration.allowsLoopbackSources = try flag(command.allowLoopbackSources, "ALLOW_LOOPBACK_SOURCES")
-        configuration.allowedSourcePrefixes = command.allowSource.isEmpty
-            ? (environment["WEBIMAGE_ALLOW_SOURCE"] ?? "").split(separator: ",").map(String.init)
-            : command.allowSource
-        if let text = command.dnsServer ?? environment["WEBIMAGE_DNS_SERVER"] {
-            guard let server = NameServer(text) else {
-                throw ServeError("--dns-server \(text): expected ADDRESS:PORT with an IP address")
+    }
+
+    private func sources(_ configuration: inout ProxyConfiguration) throws {
+        configuration.allowsLoopbackSources = try allowsLoopbackSources()
+        if let prefixes = source.list(command.allowSource, flag: "--allow-source", "ALLOW_SOURCE",
+                                      imgproxy: ["IMGPROXY_ALLOWED_SOURCES"]) {
+            configuration.allowedSourcePrefixes = prefixes.items
+        }
+        if let text = source.text(command.dnsServer, flag: "--dns-server", "DNS_SERVER") {
+            guard let server = NameServer(text.text) else {
+                throw ServeError("\(text.origin) \(text.text): expected ADDRESS:PORT with an IP address")
             }
             configuration.nameServer = server
         }
-        if let folder = command.cacheDirectory ?? environment["WEBIMAGE_CACHE_DIR"] {
-            configuration.cacheDirectory = URL(fileURLWithPath: folder, isDirectory: true)
+        if let text = source.text(command.watermarkPath, flag: "--watermark-path", "WATERMARK_PATH",
+                                  imgproxy: ["IMGPROXY_WATERMARK_PATH"]) {
+            configuration.watermarkPath = text.text
         }
-        if let url = command.redis ?? environment["WEBIMAGE_REDIS"] {
+        if let text = source.text(command.watermarkURL, flag: "--watermark-url", "WATERMARK_URL",
+                                  imgproxy: ["IMGPROXY_WATERMARK_URL"]) {
+            guard let url = URL(string: text.text), ["http", "https"].contains(url.scheme?.lowercased() ?? "") else {
+                throw ServeError("\(text.origin) \(text.text): expected an http or https URL")
+            }
+            configuration.watermarkURL = url
+        }
+    }
+
+    /// One switch here opens loopback, private and link-local source addresses together; imgproxy has three
+    /// (loopback and link-local refused, private allowed by default). imgproxy's loopback switch opens ours only
+    /// when its environment does not refuse the other two explicitly; its private or link-local switch alone
+    /// cannot open them without loopback, so they stay refused (said on stderr).
+    private func allowsLoopbackSources() throws -> Bool {
+        let loopback = "IMGPROXY_ALLOW_LOOPBACK_SOURCE_ADDRESSES"
+        let found = source.find("ALLOW_LOOPBACK_SOURCES", imgproxy: [loopback])
+        let privateAddresses = try source.imgproxyBool("IMGPROXY_ALLOW_PRIVATE_SOURCE_ADDRESSES")
+        let linkLocal = try source.imgproxyBool("IMGPROXY_ALLOW_LINK_LOCAL_SOURCE_ADDRESSES")
+        if command.allowLoopbackSources { return true }
+        guard let found else {
+            if privateAddresses == true || linkLocal == true {
+                source.warn("warning: private and link-local source addresses stay refused unless \(loopback) "
+                             + "is true too (one switch here)")
+            }
+            return false
+        }
+        let allows = try ServeSettingSource.boolean(found)
+        guard allows, found.isImgproxy, privateAddresses == false || linkLocal == false else { return allows }
+        source.warn("warning: \(loopback) is true but private or link-local addresses are refused: one switch "
+                     + "here opens all three, so all three stay refused")
+        return false
+    }
+
+    private func limits(_ configuration: inout ProxyConfiguration) throws {
+        if let workers = try source.wholeNumber(command.workers, flag: "--workers", "WORKERS",
+                                                imgproxy: ["IMGPROXY_WORKERS", "IMGPROXY_CONCURRENCY"], minimum: 1) {
+            configuration.workers = workers
+        }
+        if let queue = try source.wholeNumber(command.queue, flag: "--queue", "QUEUE",
+                                              imgproxy: ["IMGPROXY_REQUESTS_QUEUE_SIZE"], imgproxyZero: .max,
+                                              minimum: 0) {
+            configuration.queueLimit = queue
+        }
+        if let pixels = try source.wholeNumber(command.maxSourcePixels, flag: "--max-src-pixels", "MAX_SRC_PIXELS",
+                                               imgproxy: ["IMGPROXY_MAX_SRC_RESOLUTION"], unit: .megapixels,
+                                               minimum: 1) {
+            configuration.maximumSourcePixels = pixels
+        }
+        if let bytes = try source.wholeNumber(command.maxSourceBytes, flag: "--max-src-bytes", "MAX_SRC_BYTES",
+                                              imgproxy: ["IMGPROXY_MAX_SRC_FILE_SIZE"], imgproxyZero: Self.noByteLimit,
+                                              minimum: 1) {
+            configuration.maximumSourceBytes = bytes
+        }
+        if let pixels = try source.wholeNumber(command.maxAnimationPixels, flag: "--max-animation-pixels",
+                                               "MAX_ANIMATION_PIXELS", minimum: 1) {
+            configuration.maximumAnimationPixels = pixels
+        }
+        if let downloads = try source.wholeNumber(command.maxDownloads, flag: "--max-downloads", "MAX_DOWNLOADS",
+                                                  minimum: 1) {
+            configuration.maximumDownloads = downloads
+        }
+        if let downloads = try source.wholeNumber(command.maxDownloadsPerOrigin, flag: "--max-downloads-per-origin",
+                                                  "MAX_DOWNLOADS_PER_ORIGIN", minimum: 1) {
+            configuration.maximumDownloadsPerOrigin = downloads
+        }
+        configuration.allowsSecurityOptions = try source.switchOn(
+            command.allowSecurityOptions, "ALLOW_SECURITY_OPTIONS", imgproxy: ["IMGPROXY_ALLOW_SECURITY_OPTIONS"])
+        if let list = source.list(command.allowedOptions.map { [$0] } ?? [], flag: "--allowed-options",
+                                  "ALLOWED_OPTIONS", imgproxy: ["IMGPROXY_ALLOWED_PROCESSING_OPTIONS"]) {
+            configuration.allowedOptions = Set(list.items)
+        }
+        try presets(&configuration)
+        configuration.onlyPresets = try source.switchOn(command.onlyPresets, "ONLY_PRESETS",
+                                                        imgproxy: ["IMGPROXY_ONLY_PRESETS"])
+    }
+
+    /// `--presets FILE` (or `WEBIMAGE_PRESETS`); else imgproxy's presets: those of `IMGPROXY_PRESETS` (split at
+    /// `IMGPROXY_PRESETS_SEPARATOR`, a comma by default) and those of the file `IMGPROXY_PRESETS_PATH`, together.
+    private func presets(_ configuration: inout ProxyConfiguration) throws {
+        let ours = source.text(command.presets, flag: "--presets", "PRESETS")
+        let inline = source.find("", imgproxy: ["IMGPROXY_PRESETS"])
+        let separator = source.find("", imgproxy: ["IMGPROXY_PRESETS_SEPARATOR"])?.text ?? ","
+        let file = source.find("", imgproxy: ["IMGPROXY_PRESETS_PATH"])
+        var definitions = [String](), origin = ""
+        if let ours {
+            definitions = [try Self.contents(ofPresetsFile: ours.text)]
+            origin = ours.origin
+        } else {
+            if let inline {
+                definitions += inline.text.components(separatedBy: separator)
+                origin = inline.origin
+            }
+            if let file {
+                definitions.append(try Self.contents(ofPresetsFile: file.text))
+                origin += (origin.isEmpty ? "" : " and ") + file.origin
+            }
+        }
+        guard !definitions.isEmpty else { return }
+        do {
+            configuration.presets = try ProxyPresets(fileContents: definitions.joined(separator: "\n"))
+        } catch {
+            throw ServeError("\(origin): \(error)")
+        }
+    }
+
+    private static func contents(ofPresetsFile file: String) throws -> String {
+        guard let text = try? String(contentsOfFile: file, encoding: .utf8) else {
+            throw ServeError("cannot read the presets file \(file)")
+        }
+        return text
+    }
+
+    private func rendering(_ configuration: inout ProxyConfiguration) throws {
+        configuration.negotiation = FormatNegotiation(
+            offersAVIF: try source.switchOn(command.autoAVIF, "AUTO_AVIF",
+                                            imgproxy: ["IMGPROXY_AUTO_AVIF", "IMGPROXY_ENABLE_AVIF_DETECTION"]),
+            offersWebP: try source.switchOn(command.autoWebP, "AUTO_WEBP",
+                                            imgproxy: ["IMGPROXY_AUTO_WEBP", "IMGPROXY_ENABLE_WEBP_DETECTION"]))
+        if let quality = try source.wholeNumber(command.quality, flag: "--quality", "QUALITY",
+                                                imgproxy: ["IMGPROXY_QUALITY"], minimum: 1) {
+            guard quality <= 100 else { throw ServeError("the quality must be at most 100, not \(quality)") }
+            configuration.quality = quality
+        }
+        if let list = source.text(command.formatQuality, flag: "--format-quality", "FORMAT_QUALITY",
+                                  imgproxy: ["IMGPROXY_FORMAT_QUALITY"]) {
+            configuration.formatQuality = try Self.formatQualities(list.text, origin: list.origin)
+        }
+        if let list = source.text(command.preferredFormats, flag: "--preferred-formats", "PREFERRED_FORMATS",
+                                  imgproxy: ["IMGPROXY_PREFERRED_FORMATS"]) {
+            configuration.preferredFormats = try Self.formats(list.text, flagName: list.origin)
+        }
+        if let text = source.text(command.watermarkOpacity.map { String($0) }, flag: "--watermark-opacity",
+                                  "WATERMARK_OPACITY", imgproxy: ["IMGPROXY_WATERMARK_OPACITY"]) {
+            guard let opacity = Double(text.text), opacity > 0, opacity <= 1 else {
+                throw ServeError("\(text.origin) \(text.text): expected a number above 0 and at most 1")
+            }
+            configuration.watermarkOpacity = opacity
+        }
+        configuration.stripsMetadata = try !source.switchOn(
+            command.keepMetadata, "KEEP_METADATA", imgproxy: ["IMGPROXY_STRIP_METADATA"], imgproxyMeansOpposite: true)
+        configuration.keepsCopyright = try !source.switchOn(
+            command.stripCopyright, "STRIP_COPYRIGHT", imgproxy: ["IMGPROXY_KEEP_COPYRIGHT"],
+            imgproxyMeansOpposite: true)
+        configuration.readsClientHints = try source.switchOn(command.enableClientHints, "ENABLE_CLIENT_HINTS",
+                                                             imgproxy: ["IMGPROXY_ENABLE_CLIENT_HINTS"])
+        configuration.alwaysRasterizesSVG = try source.switchOn(command.alwaysRasterizeSVG, "ALWAYS_RASTERIZE_SVG",
+                                                                imgproxy: ["IMGPROXY_ALWAYS_RASTERIZE_SVG"])
+        configuration.enforcesThumbnail = try source.switchOn(command.enforceThumbnail, "ENFORCE_THUMBNAIL",
+                                                              imgproxy: ["IMGPROXY_ENFORCE_THUMBNAIL"])
+        configuration.preservesHDR = try source.switchOn(command.preserveHDR, "PRESERVE_HDR",
+                                                         imgproxy: ["IMGPROXY_PRESERVE_HDR"])
+        if let ttl = try source.wholeNumber(command.ttl, flag: "--ttl", "TTL", imgproxy: ["IMGPROXY_TTL"],
+                                            minimum: 0) {
+            configuration.timeToLive = ttl
+        }
+    }
+
+    private func timeouts(_ configuration: inout ProxyConfiguration) throws {
+        if let seconds = try source.wholeNumber(command.downloadTimeout, flag: "--download-timeout",
+                                                "DOWNLOAD_TIMEOUT", imgproxy: ["IMGPROXY_DOWNLOAD_TIMEOUT"],
+                                                minimum: 1) {
+            configuration.downloadTimeout = .seconds(seconds)
+        }
+        if let seconds = try source.wholeNumber(command.requestTimeout, flag: "--request-timeout", "REQUEST_TIMEOUT",
+                                                imgproxy: ["IMGPROXY_TIMEOUT"], minimum: 1) {
+            configuration.requestTimeout = .seconds(seconds)
+        }
+        if let seconds = try source.wholeNumber(
+            command.headerTimeout, flag: "--header-timeout", "HEADER_TIMEOUT",
+            imgproxy: ["IMGPROXY_READ_REQUEST_TIMEOUT", "IMGPROXY_READ_TIMEOUT"], minimum: 1) {
+            configuration.headerTimeout = .seconds(seconds)
+        }
+        // imgproxy's 0 turns keep-alive off; the nearest here is closing an idle connection after a second.
+        if let seconds = try source.wholeNumber(command.idleTimeout, flag: "--idle-timeout", "IDLE_TIMEOUT",
+                                                imgproxy: ["IMGPROXY_KEEP_ALIVE_TIMEOUT"], imgproxyZero: 1,
+                                                minimum: 1) {
+            configuration.idleTimeout = .seconds(seconds)
+        }
+    }
+
+    private func caches(_ configuration: inout ProxyConfiguration) throws {
+        if let folder = source.text(command.cacheDirectory, flag: "--cache-dir", "CACHE_DIR") {
+            configuration.cacheDirectory = URL(fileURLWithPath: folder.text, isDirectory: true)
+        }
+        if let url = source.text(command.redis, flag: "--redis", "REDIS") {
             do {
-                configuration.redis = try RedisConfiguration(url: url)
+                configuration.redis = try RedisConfiguration(url: url.text)
             } catch {
                 throw ServeError("--redis: \(error)")
             }
         }
-        if let megabytes = try number(command.memoryMB, "MEMORY_MB", "--memory-mb", minimum: 1) {
+        if let megabytes = try source.wholeNumber(command.memoryMB, flag: "--memory-mb", "MEMORY_MB", minimum: 1) {
             configuration.memoryBytes = megabytes * 1024 * 1024
         }
-        if let workers = try number(command.workers, "WORKERS", "--workers", minimum: 1) {
-            configuration.workers = workers
-        }
-        if let queue = try number(command.queue, "QUEUE", "--queue", minimum: 0) { configuration.queueLimit = queue }
-        configuration.negotiation = FormatNegotiation(offersAVIF: try flag(command.autoAVIF, "AUTO_AVIF"),
-                                                      offersWebP: try flag(command.autoWebP, "AUTO_WEBP"))
-        if let pixels = try number(command.maxSourcePixels, "MAX_SRC_PIXELS", "--max-src-pixels", minimum: 1) {
-            configuration.maximumSourcePixels = pixels
-        }
-        if let bytes = try number(command.maxSourceBytes, "MAX_SRC_BYTES", "--max-src-bytes", minimum: 1) {
-            configuration.maximumSourceBytes = bytes
-        }
-        if let pixels = try number(command.maxAnimationPixels, "MAX_ANIMATION_PIXELS", "--max-animation-pixels",
-                                   minimum: 1) {
-            configuration.maximumAnimationPixels = pixels
-        }
-        if let ttl = try number(command.ttl, "TTL", "--ttl", minimum: 0) { configuration.timeToLive = ttl }
-        if let file = command.presets ?? environment["WEBIMAGE_PRESETS"] {
-            guard let text = try? String(contentsOfFile: file, encoding: .utf8) else {
-                throw ServeError("cannot read the presets file \(file)")
-            }
-            configuration.presets = try ProxyPresets(fileContents: text)
-        }
-        configuration.onlyPresets = try flag(command.onlyPresets, "ONLY_PRESETS")
-        configuration.allowsSecurityOptions = try flag(command.allowSecurityOptions, "ALLOW_SECURITY_OPTIONS")
-        configuration.stripsMetadata = try !flag(command.keepMetadata, "KEEP_METADATA")
-        configuration.keepsCopyright = try !flag(command.stripCopyright, "STRIP_COPYRIGHT")
-        if let list = command.allowedOptions ?? environment["WEBIMAGE_ALLOWED_OPTIONS"] {
-            configuration.allowedOptions = Set(list.split(separator: ",").map {
-                $0.trimmingCharacters(in: .whitespaces)
-            }.filter { !$0.isEmpty })
-        }
-        if let quality = try number(command.quality, "QUALITY", "--quality", minimum: 1) {
-            guard quality <= 100 else { throw ServeError("--quality must be at most 100, not \(quality)") }
-            configuration.quality = quality
-        }
-        if let list = command.formatQuality ?? environment["WEBIMAGE_FORMAT_QUALITY"] {
-            configuration.formatQuality = try Self.formatQualities(list)
-        }
-        if let list = command.preferredFormats ?? environment["WEBIMAGE_PREFERRED_FORMATS"] {
-            configuration.preferredFormats = try Self.formats(list, flagName: "--preferred-formats")
-        }
-        configuration.watermarkPath = command.watermarkPath ?? environment["WEBIMAGE_WATERMARK_PATH"]
-        if let text = command.watermarkURL ?? environment["WEBIMAGE_WATERMARK_URL"] {
-            guard let url = URL(string: text), ["http", "https"].contains(url.scheme?.lowercased() ?? "") else {
-                throw ServeError("--watermark-url \(text): expected an http or https URL")
-            }
-            configuration.watermarkURL = url
-        }
-        if let text = command.watermarkOpacity.map({ String($0) }) ?? environment["WEBIMAGE_WATERMARK_OPACITY"] {
-            guard let opacity = Double(text), opacity > 0, opacity <= 1 else {
-                throw ServeError("--watermark-opacity \(text): expected a number above 0 and at most 1")
-            }
-            configuration.watermarkOpacity = opacity
-        }
-        configuration.readsClientHints = try flag(command.enableClientHints, "ENABLE_CLIENT_HINTS")
-        configuration.alwaysRasterizesSVG = try flag(command.alwaysRasterizeSVG, "ALWAYS_RASTERIZE_SVG")
-        configuration.enforcesThumbnail = try flag(command.enforceThumbnail, "ENFORCE_THUMBNAIL")
-        configuration.preservesHDR = try flag(command.preserveHDR, "PRESERVE_HDR")
-        if let seconds = try number(command.downloadTimeout, "DOWNLOAD_TIMEOUT", "--download-timeout", minimum: 1) {
-            configuration.downloadTimeout = .seconds(seconds)
-        }
-        if let seconds = try number(command.requestTimeout, "REQUEST_TIMEOUT", "--request-timeout", minimum: 1) {
-            configuration.requestTimeout = .seconds(seconds)
-        }
-        if let seconds = try number(command.headerTimeout, "HEADER_TIMEOUT", "--header-timeout", minimum: 1) {
-            configuration.headerTimeout = .seconds(seconds)
-        }
-        if let seconds = try number(command.idleTimeout, "IDLE_TIMEOUT", "--idle-timeout", minimum: 1) {
-            configuration.idleTimeout = .seconds(seconds)
-        }
-        if let downloads = try number(command.maxDownloads, "MAX_DOWNLOADS", "--max-downloads", minimum: 1) {
-            configuration.maximumDownloads = downloads
-        }
-        if let downloads = try number(command.maxDownloadsPerOrigin, "MAX_DOWNLOADS_PER_ORIGIN",
-                                      "--max-downloads-per-origin", minimum: 1) {
-            configuration.maximumDownloadsPerOrigin = downloads
-        }
-        if let megabytes = try number(command.sourceCacheMB, "SOURCE_CACHE_MB", "--source-cache-mb", minimum: 0) {
+        if let megabytes = try source.wholeNumber(command.sourceCacheMB, flag: "--source-cache-mb", "SOURCE_CACHE_MB",
+                                                  minimum: 0) {
             configuration.sourceCacheBytes = megabytes * 1024 * 1024
         }
-        if let megabytes = try number(command.sourceMemoryMB, "SOURCE_MEMORY_MB", "--source-memory-mb", minimum: 0) {
+        if let megabytes = try source.wholeNumber(command.sourceMemoryMB, flag: "--source-memory-mb",
+                                                  "SOURCE_MEMORY_MB", minimum: 0) {
             configuration.sourceMemoryBytes = megabytes * 1024 * 1024
         }
-        if let megabytes = try number(command.resultCacheMB, "RESULT_CACHE_MB", "--result-cache-mb", minimum: 0) {
+        if let megabytes = try source.wholeNumber(command.resultCacheMB, flag: "--result-cache-mb", "RESULT_CACHE_MB",
+                                                  minimum: 0) {
             configuration.resultCacheBytes = megabytes * 1024 * 1024
         }
-        return configuration
     }
 
     /// Decoder isolation, on unless `--no-isolate-decoders` (or `WEBIMAGE_ISOLATE_DECODERS=0`) turns it off.
     func decoderIsolation() throws -> DecoderIsolation? {
         if let given = command.isolateDecoders {
             guard given else { return nil }
-        } else if let value = environment["WEBIMAGE_ISOLATE_DECODERS"] {
-            switch value.lowercased() {
-            case "1", "true", "yes", "on", "": break
-            case "0", "false", "no", "off": return nil
-            default: throw ServeError("WEBIMAGE_ISOLATE_DECODERS=\(value): expected 1, true, yes, 0, false or no")
-            }
+        } else if let found = source.find("ISOLATE_DECODERS"), !found.text.isEmpty {
+            guard try ServeSettingSource.boolean(found) else { return nil }
         }
         var isolation = DecoderIsolation()
-        isolation.helpers = try number(command.decodeHelpers, "DECODE_HELPERS", "--decode-helpers", minimum: 1)
-        if let seconds = try number(command.decodeTimeout, "DECODE_TIMEOUT", "--decode-timeout", minimum: 1) {
+        isolation.helpers = try source.wholeNumber(command.decodeHelpers, flag: "--decode-helpers", "DECODE_HELPERS",
+                                                   minimum: 1)
+        if let seconds = try source.wholeNumber(command.decodeTimeout, flag: "--decode-timeout", "DECODE_TIMEOUT",
+                                                minimum: 1) {
             isolation.timeout = .seconds(seconds)
         }
-        if let megabytes = try number(command.decodeMemoryMB, "DECODE_MEMORY_MB", "--decode-memory-mb", minimum: 64) {
+        if let megabytes = try source.wholeNumber(command.decodeMemoryMB, flag: "--decode-memory-mb",
+                                                  "DECODE_MEMORY_MB", minimum: 64) {
             isolation.memoryLimitBytes = megabytes * 1024 * 1024
         }
         return isolation
     }
 
-    /// `HOST:PORT`, `[IPv6]:PORT`.
-    static func address(_ text: String) throws -> (String, Int) {
+    /// `HOST:PORT`, `[IPv6]:PORT`; imgproxy's `:PORT` (every interface) when `emptyHostMeansAll`.
+    static func address(_ text: String, origin: String = "--bind",
+                        emptyHostMeansAll: Bool = false) throws -> (String, Int) {
         guard let colon = text.lastIndex(of: ":"), let port = Int(text[text.index(after: colon)...]),
               (0...65_535).contains(port) else {
-            throw ServeError("--bind \(text): expected HOST:PORT")
+            throw ServeError("\(origin) \(text): expected HOST:PORT")
         }
         var host = String(text[..<colon])
         if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
-        guard !host.isEmpty else { throw ServeError("--bind \(text): the host is empty") }
+        if host.isEmpty, emptyHostMeansAll { host = "0.0.0.0" }
+        guard !host.isEmpty else { throw ServeError("\(origin) \(text): the host is empty") }
         return (host, port)
     }
 
     /// `jpeg=70,avif=40`: a quality (1–100) per format name.
-    static func formatQualities(_ list: String) throws -> [OutputFormat: Int] {
+    static func formatQualities(_ list: String, origin: String = "--format-quality") throws -> [OutputFormat: Int] {
         var qualities = [OutputFormat: Int]()
         for pair in list.split(separator: ",") {
             let parts = pair.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
             guard parts.count == 2, let format = OutputFormat(name: parts[0].lowercased()),
                   let quality = Int(parts[1]), (1...100).contains(quality)
-            else { throw ServeError("--format-quality \(pair): expected FORMAT=QUALITY, quality 1-100") }
+            else { throw ServeError("\(origin) \(pair): expected FORMAT=QUALITY, quality 1-100") }
             qualities[format] = quality
         }
         return qualities
@@ -194,30 +376,6 @@ struct ServeSettings {
         }
         guard !formats.isEmpty else { throw ServeError("\(flagName) names no format") }
         return formats
-    }
-
-    private func flag(_ given: Bool, _ name: String) throws -> Bool {
-        if given { return true }
-        guard let value = environment["WEBIMAGE_\(name)"] else { return false }
-        switch value.lowercased() {
-        case "1", "true", "yes", "on": return true
-        case "0", "false", "no", "off", "": return false
-        default: throw ServeError("WEBIMAGE_\(name)=\(value): expected 1, true, yes, 0, false or no")
-        }
-    }
-
-    private func number(_ given: Int?, _ name: String, _ flagName: String, minimum: Int) throws -> Int? {
-        let value: Int
-        if let given {
-            value = given
-        } else if let text = environment["WEBIMAGE_\(name)"] {
-            guard let parsed = Int(text) else { throw ServeError("WEBIMAGE_\(name)=\(text): expected a whole number") }
-            value = parsed
-        } else {
-            return nil
-        }
-        guard value >= minimum else { throw ServeError("\(flagName) must be at least \(minimum), not \(value)") }
-        return value
     }
 }
 
