@@ -100,6 +100,12 @@ struct ServeSettings {
         if let prefixes = source.list(command.allowSource, flag: "--allow-source", "ALLOW_SOURCE",
                                       imgproxy: ["IMGPROXY_ALLOWED_SOURCES"]) {
             configuration.allowedSourcePrefixes = prefixes.items
+            // imgproxy's `*` (any characters but `/`) is not read here: such a prefix matches only as written,
+            // so its sources are refused, which is safe but may not be what was meant.
+            for pattern in prefixes.items where prefixes.origin.hasPrefix("IMGPROXY_") && pattern.contains("*") {
+                source.warn("warning: \(prefixes.origin): the * in \(pattern) is not a wildcard here (yet): "
+                            + "only sources starting with it as written are allowed")
+            }
         }
         if let text = source.text(command.dnsServer, flag: "--dns-server", "DNS_SERVER") {
             guard let server = NameServer(text.text) else {

@@ -174,6 +174,12 @@ import WebImageServer
         #expect(try allows([loopback: "false", "WEBIMAGE_ALLOW_LOOPBACK_SOURCES": "1"]) == (true, []))
     }
 
+    @Test func anAllowedSourceWithAWildcardIsKeptAsWrittenAndNamed() throws {
+        let settings = try settings([], Self.signed(["IMGPROXY_ALLOWED_SOURCES": "https://*.example.com/,s3://"]))
+        #expect(try settings.configuration().allowedSourcePrefixes == ["https://*.example.com/", "s3://"])
+        #expect(settings.warnings.count == 1 && settings.warnings[0].contains("https://*.example.com/"))
+    }
+
     @Test func failOnDeprecationStopsTheStart() throws {
         let environment = Self.signed(["IMGPROXY_CONCURRENCY": "2", "IMGPROXY_FAIL_ON_DEPRECATION": "true"])
         #expect(failure([], environment) { $0.contains("IMGPROXY_CONCURRENCY is deprecated") })
