@@ -20,8 +20,9 @@ public struct ImageDownloaderConfiguration: Sendable {
     /// How many of those transfers may go to one origin (scheme, host and port) at once; `nil`, the default,
     /// bounds them by ``maxConcurrentDownloads`` alone (URLSession's `httpMaximumConnectionsPerHost` in spirit).
     /// A queued transfer whose origin is at this bound is passed over, keeping its place in line, so that an
-    /// origin slow to answer holds at most this many slots and never the line behind it. Changeable later with
-    /// ``ImageDownloader/maxConcurrentDownloadsPerHost``.
+    /// origin slow to answer holds at most this many slots and never the line behind it. Like
+    /// ``maxConcurrentDownloads``, it bounds the downloader's own transfers, not a manager's loads through it.
+    /// Changeable later with ``ImageDownloader/maxConcurrentDownloadsPerHost``.
     public var maxConcurrentDownloadsPerHost: Int?
     /// FIFO or LIFO among queued downloads of equal priority.
     public var executionOrder = ExecutionOrder.fifo
