@@ -28,6 +28,7 @@ public enum DecodeHelper {
         #else
         _ = setrlimit(RLIMIT_CORE, &noCore)
         #endif
+        keepBelowParentPriority()
         if let memoryLimitBytes, !runsUnderASanitizer {
             var limit = rlimit(rlim_cur: rlim_t(memoryLimitBytes), rlim_max: rlim_t(memoryLimitBytes))
             #if os(Linux)
@@ -99,5 +100,22 @@ public enum DecodeHelper {
     private static var runsUnderASanitizer: Bool {
         let everywhere = UnsafeMutableRawPointer(bitPattern: 0)  // RTLD_DEFAULT
         return dlsym(everywhere, "__asan_init") != nil || dlsym(everywhere, "__tsan_init") != nil
+    }
+
+    /// Takes the parent's nice value when this process has a lower one (a higher priority). A helper is started
+    /// from whichever thread replaces a dead one, and a child inherits that thread's nice value: a dispatch thread
+    /// of a high quality of service runs below the server's, so a replacement helper decoding hostile bytes would
+    /// otherwise outrank the server that serves every other request. On Linux a process's value is its first
+    /// thread's, which is the server's own.
+    private static func keepBelowParentPriority() {
+        #if os(Linux)
+        let which = __priority_which_t(PRIO_PROCESS.rawValue)
+        #else
+        let which = PRIO_PROCESS
+        #endif
+        errno = 0
+        let parent = getpriority(which, id_t(getppid()))
+        guard errno == 0 else { return }
+        if getpriority(which, 0) < parent { _ = setpriority(which, 0, parent) }
     }
 }

@@ -96,6 +96,9 @@ public final class DecodeHelperPool: Sendable {
     /// Helpers replaced since the pool started, because they died, hung or broke the protocol.
     public var restartCount: Int { state.withLock { $0.restarts } }
 
+    /// The process ids of the helpers waiting for work (for tests that look at the processes themselves).
+    var idleHelperIDs: [pid_t] { state.withLock { $0.idle.map(\.pid) } }
+
     private func exchange(_ request: HelperWireFormat.Request, source: Data) throws -> DecodeHelperProcess.Outcome {
         permits.wait()
         defer { permits.signal() }

@@ -1,5 +1,5 @@
 import Foundation
-import WebImage
+@_spi(ServerSupport) import WebImage
 
 /// The server's watermark image, which the `watermark` option draws (imgproxy's `IMGPROXY_WATERMARK_PATH` and
 /// `IMGPROXY_WATERMARK_URL`): decoded once when the server starts, then scaled and placed per request.
@@ -9,11 +9,15 @@ public struct ProxyWatermark: Sendable {
     /// The watermark's own opacity, above 0 and at most 1 (imgproxy's `IMGPROXY_WATERMARK_OPACITY`): each
     /// request's `watermark` opacity is multiplied by it.
     public let opacity: Double
+    /// A digest of the pixels and the opacity: what a result drawn with this watermark depends on, for result
+    /// keys, so that servers with different watermarks never share a watermarked result (on disk or in Redis).
+    let identity: String
 
     /// A watermark of `pixels`, drawn at `opacity` times each request's opacity.
     public init(pixels: PixelBuffer, opacity: Double = 1) {
         self.pixels = pixels
         self.opacity = opacity
+        identity = Self.identity(of: pixels, opacity: opacity)
     }
 
     /// The watermark encoded in `data` (any format `coders` decode; the first frame of an animation), drawn at
@@ -30,6 +34,14 @@ public struct ProxyWatermark: Sendable {
             throw ProxyConfigurationError("the watermark image does not decode: \(error)")
         }
         self.opacity = opacity
+        identity = Self.identity(of: pixels, opacity: opacity)
+    }
+
+    private static func identity(of pixels: PixelBuffer, opacity: Double) -> String {
+        var hasher = SHA256()
+        withUnsafeBytes(of: (pixels.width, pixels.height, opacity)) { hasher.update($0) }
+        pixels.withUnsafeBytes { hasher.update($0) }
+        return SHA256.hex(hasher.finalize(), words: 4)
     }
 }
 

@@ -17,21 +17,54 @@ struct SourceDrawing: Sendable {
         case decode(properties: ImageProperties, output: OutputFormat, plan: SourceDecodePlan)
     }
 
-    /// The answer's bytes and their format.
+    /// A source ready to be rendered: passed on as it is, or decoded under the plan made from its headers.
+    enum Decoded: Sendable {
+        case passOn(Data, ImageFormat)
+        case image(Image, output: OutputFormat, plan: SourceDecodePlan)
+    }
+
+    /// The answer's bytes and their format: ``decode(_:request:)`` then ``render(_:request:)``.
     func draw(_ source: Data, request: RenderRequest) throws -> (Data, ImageFormat) {
+        try render(try decode(source, request: request), request: request)
+    }
+
+    /// Whether `source`'s format is decoded in a helper process (``IsolatedCoder``): its decode is then a wait,
+    /// which should hold no render slot.
+    func decodesInHelper(_ source: Data) -> Bool {
+        let format = ImageFormat.detect(source)
+        return renderer.coders.coders.contains { ($0 as? IsolatedCoder)?.formats.contains(format) == true }
+    }
+
+    /// The source prepared (``prepare(_:request:)``) and, unless it is passed on, decoded at the size the answer
+    /// needs and checked against the limits.
+    func decode(_ source: Data, request: RenderRequest) throws -> Decoded {
         let (output, plan): (OutputFormat, SourceDecodePlan)
         switch try prepare(source, request: request) {
-        case .passOn(let data, let format): return (data, format)
+        case .passOn(let data, let format): return .passOn(data, format)
         case .decode(_, let format, let decodePlan): (output, plan) = (format, decodePlan)
         }
-        let options = request.options
-        let coders = renderer.coders
         let decodeStarted = ContinuousClock.now
-        let image = try coders.decode(source, options: plan.decodeOptions)
+        let image = try renderer.coders.decode(source, options: plan.decodeOptions)
         metrics.decoded(after: ContinuousClock.now - decodeStarted)
         if plan.usesEmbeddedThumbnail {
-            try checkLimits(size: image.size, frames: image.frames.count, options: options)
+            try checkLimits(size: image.size, frames: image.frames.count, options: request.options)
         }
+        return .image(image, output: output, plan: plan)
+    }
+
+    /// The answer's bytes and their format, from a decoded source.
+    func render(_ decoded: Decoded, request: RenderRequest) throws -> (Data, ImageFormat) {
+        switch decoded {
+        case .passOn(let data, let format): return (data, format)
+        case .image(let image, let output, let plan):
+            return try render(image, output: output, plan: plan, request: request)
+        }
+    }
+
+    private func render(_ image: Image, output: OutputFormat, plan: SourceDecodePlan, request: RenderRequest) throws
+        -> (Data, ImageFormat)
+    {
+        let options = request.options
         var rendering = options
         if plan.picksFrame, image.frames.count == 1 { rendering.frame = nil }  // the decoder picked it
         if rendering.quality == 0 {

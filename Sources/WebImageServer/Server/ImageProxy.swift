@@ -107,6 +107,8 @@ public final class ImageProxy: Sendable {
             return
         }
         watermarks.current = try ProxyWatermark(data: data, coders: coders, opacity: configuration.watermarkOpacity)
+        // Routes read before the watermark was there carry keys without it.
+        routes.removeAll()
     }
 
     /// Connects to Redis when one is configured. Throws ``RedisError/authenticationFailed(_:)`` for credentials it
@@ -139,7 +141,9 @@ public final class ImageProxy: Sendable {
     var load: ProxyLoad {
         ProxyLoad(renders: renders.inFlight, rendering: renders.cpu.slots.running,
                   queued: renders.cpu.slots.waiting, downloading: downloader.runningCount,
-                  downloadsQueued: downloader.queuedCount)
+                  downloadsQueued: downloader.queuedCount,
+                  helperDecodes: renders.helperWaits?.slots.running ?? 0,
+                  helperDecodesQueued: renders.helperWaits?.slots.waiting ?? 0)
     }
 
     /// The answer to `request`: an image, a 304, an operations endpoint's answer, or an error status with a
@@ -190,7 +194,8 @@ public final class ImageProxy: Sendable {
 
     /// What `request` asks for; a hot URL's image route is read once, then found among the recent ones.
     func route(_ request: ProxyRequest) throws(ProxyError) -> ProxyRoute {
-        try ProxyRoute(request, configuration: configuration, sources: sources, coders: coders, recent: routes)
+        try ProxyRoute(request, configuration: configuration, sources: sources, coders: coders,
+                       watermark: watermarks.current?.identity, recent: routes)
     }
 
     private func finish(_ response: ProxyResponse, for request: ProxyRequest, started: ContinuousClock.Instant)
@@ -240,7 +245,12 @@ struct ProxyLoad: Sendable, Equatable {
     var downloading: Int
     /// Source downloads waiting for one.
     var downloadsQueued: Int
+    /// Renders whose source a decode helper is decoding (they hold no render slot meanwhile).
+    var helperDecodes: Int
+    /// Renders waiting for a decode helper.
+    var helperDecodesQueued: Int
 
     /// Nothing in flight.
-    static let idle = ProxyLoad(renders: 0, rendering: 0, queued: 0, downloading: 0, downloadsQueued: 0)
+    static let idle = ProxyLoad(renders: 0, rendering: 0, queued: 0, downloading: 0, downloadsQueued: 0,
+                                helperDecodes: 0, helperDecodesQueued: 0)
 }

@@ -96,6 +96,9 @@ public struct ProxyConfiguration: Sendable {
     /// does not say (`preserve_hdr`; imgproxy's `IMGPROXY_PRESERVE_HDR`). Default off: answers are 8-bit.
     public var preservesHDR = false
 
+    /// The defaults, for telling which settings a result key must name (one made at start, never changed).
+    static let renderingDefaults = ProxyConfiguration()
+
     /// How URLs' options are read under this configuration.
     var parsingRules: ProcessingOptions.ParsingRules {
         ProcessingOptions.ParsingRules(presets: presets, onlyPresets: onlyPresets,
@@ -108,6 +111,9 @@ public struct ProxyConfiguration: Sendable {
     public var downloadTimeout: Duration = .seconds(10)
     /// How long a whole request may take, download and rendering included (504 after). Default 30 s.
     public var requestTimeout: Duration = .seconds(30)
+    /// How long a result refused with a 422 (its source does not decode or is over a limit) is answered with the
+    /// same status without fetching or decoding again; zero keeps none. Default 10 s.
+    public var failureMemory: Duration = .seconds(10)
     /// Source downloads that run at once (they hold no CPU slot: a slow origin delays only its own requests).
     /// Default 16.
     public var maximumDownloads = 16

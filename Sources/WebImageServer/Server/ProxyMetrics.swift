@@ -22,11 +22,14 @@ final class ProxyMetrics: Sendable {
     private let rendering: CoreMetrics.Gauge
     private let downloading: CoreMetrics.Gauge
     private let downloadsQueued: CoreMetrics.Gauge
+    private let helperDecodes: CoreMetrics.Gauge
+    private let helperDecodesQueued: CoreMetrics.Gauge
     private let memoryHits: CoreMetrics.Counter
     private let diskHits: CoreMetrics.Counter
     private let redisHits: CoreMetrics.Counter
     private let sourceRedisHits: CoreMetrics.Counter
     private let misses: CoreMetrics.Counter
+    private let rememberedFailures: CoreMetrics.Counter
     /// One counter per status seen: made once, not per request (a factory lookup takes its lock).
     private let byStatus = Locked<[Int: CoreMetrics.Counter]>([:])
 
@@ -45,6 +48,8 @@ final class ProxyMetrics: Sendable {
         rendering = CoreMetrics.Gauge(label: "webimage_serve_render_slots_busy", factory: factory)
         downloading = CoreMetrics.Gauge(label: "webimage_serve_download_slots_busy", factory: factory)
         downloadsQueued = CoreMetrics.Gauge(label: "webimage_serve_downloads_queued", factory: factory)
+        helperDecodes = CoreMetrics.Gauge(label: "webimage_serve_helper_decodes_busy", factory: factory)
+        helperDecodesQueued = CoreMetrics.Gauge(label: "webimage_serve_helper_decodes_queued", factory: factory)
         memoryHits = CoreMetrics.Counter(label: "webimage_serve_result_hits_total", dimensions: [("tier", "memory")],
                              factory: factory)
         diskHits = CoreMetrics.Counter(label: "webimage_serve_result_hits_total", dimensions: [("tier", "disk")],
@@ -53,6 +58,7 @@ final class ProxyMetrics: Sendable {
                                         factory: factory)
         sourceRedisHits = CoreMetrics.Counter(label: "webimage_serve_source_redis_hits_total", factory: factory)
         misses = CoreMetrics.Counter(label: "webimage_serve_result_misses_total", factory: factory)
+        rememberedFailures = CoreMetrics.Counter(label: "webimage_serve_remembered_failures_total", factory: factory)
     }
 
     /// One answered request: counted by status, timed from parsing to the last header.
@@ -78,6 +84,9 @@ final class ProxyMetrics: Sendable {
         case .origin: break
         }
     }
+    /// A request answered with a failure kept from a recent request for the same result (nothing fetched or
+    /// rendered).
+    func answeredRememberedFailure() { rememberedFailures.increment() }
     func decoded(after duration: Duration) { decodeTime.recordNanoseconds(duration.nanoseconds) }
     func transformed(after duration: Duration) { transformTime.recordNanoseconds(duration.nanoseconds) }
     func encoded(after duration: Duration) { encodeTime.recordNanoseconds(duration.nanoseconds) }
@@ -89,6 +98,8 @@ final class ProxyMetrics: Sendable {
         rendering.record(load.rendering)
         downloading.record(load.downloading)
         downloadsQueued.record(load.downloadsQueued)
+        helperDecodes.record(load.helperDecodes)
+        helperDecodesQueued.record(load.helperDecodesQueued)
     }
 
     /// A result cache lookup: where it was found, or that it was not.

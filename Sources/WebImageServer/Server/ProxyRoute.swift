@@ -12,8 +12,9 @@ enum ProxyRoute: Sendable {
     /// - Throws: ``ProxyError`` as imgproxy answers: 404 for a path, option or preset that cannot be read, an
     ///   expired URL or a source that is not allowed; 403 for a bad signature or a security option the server does
     ///   not allow; 422 for an output format this server cannot write.
+    /// - Parameter watermark: the identity of the watermark the server draws (``ProxyWatermark``), once loaded.
     init(_ request: ProxyRequest, configuration: ProxyConfiguration, sources: SourcePolicy, coders: ImageCoders,
-         recent: RecentRoutes? = nil) throws(ProxyError) {
+         watermark: String? = nil, recent: RecentRoutes? = nil) throws(ProxyError) {
         switch request.path {
         case "/health": self = .health
         case "/metrics": self = .metrics
@@ -23,7 +24,8 @@ enum ProxyRoute: Sendable {
             if let recent = recent?.recent(for: request) {
                 self = .image(recent)
             } else {
-                let route = try Self.image(request, configuration: configuration, sources: sources, coders: coders)
+                let route = try Self.image(request, configuration: configuration, sources: sources, coders: coders,
+                                           watermark: watermark)
                 recent?.keep(route, for: request)
                 self = .image(route)
             }
@@ -31,7 +33,7 @@ enum ProxyRoute: Sendable {
     }
 
     private static func image(_ request: ProxyRequest, configuration: ProxyConfiguration, sources: SourcePolicy,
-                              coders: ImageCoders) throws(ProxyError) -> RenderRequest {
+                              coders: ImageCoders, watermark: String?) throws(ProxyError) -> RenderRequest {
         let path = try ProxyPath(parsing: request.path, onlyPresets: configuration.onlyPresets)
         if let signature = configuration.signature {
             guard signature.isValid(path.signature[...], for: path.signedPart[...]) else {
@@ -67,16 +69,37 @@ enum ProxyRoute: Sendable {
         return RenderRequest(
             source: url, options: options, format: chosen, vary: vary.isEmpty ? nil : vary.joined(separator: ", "),
             key: "\(path.source)\n\(options.cacheKey)\n\(chosen?.rawValue ?? "source")"
-                + serverSettingsKey(options, configuration: configuration))
+                + serverSettingsKey(options, format: chosen, configuration: configuration, watermark: watermark))
     }
 
-    /// The server settings that change this request's result, for its cache key (results outlive a restart with
-    /// other settings, and Redis shares them between servers); empty when all are at their defaults, so that
-    /// keys made before these settings existed still match.
-    private static func serverSettingsKey(_ options: ProcessingOptions, configuration: ProxyConfiguration) -> String {
+    /// The server settings that change this request's result, for its cache key: results outlive a restart with
+    /// other settings (on disk), and Redis shares them between servers, so two servers whose settings would make
+    /// other bytes must never find each other's results. A setting at its default adds nothing, so keys made
+    /// before it existed still match. Options that settle a setting at parsing (metadata, copyright, thumbnails,
+    /// HDR) are in the options' own key.
+    static func serverSettingsKey(_ options: ProcessingOptions, format chosen: OutputFormat?,
+                                  configuration: ProxyConfiguration, watermark: String?) -> String {
         var key = ""
-        if options.watermark != nil, configuration.watermarkOpacity != 1 {
-            key += "\nwmo:\(configuration.watermarkOpacity)"
+        let defaults = ProxyConfiguration.renderingDefaults
+        // The URL's quality wins over both; with none, the server's decide (imgproxy's order).
+        if options.quality == 0 {
+            if configuration.quality != defaults.quality { key += "\nq:\(configuration.quality)" }
+            if configuration.formatQuality != defaults.formatQuality {
+                key += "\nfq:" + configuration.formatQuality.sorted { $0.key.rawValue < $1.key.rawValue }
+                    .map { "\($0.key.rawValue)=\($0.value)" }.joined(separator: ",")
+            }
+        }
+        // Without a format from the URL or `Accept`, the source's format is kept only when it is preferred.
+        if chosen == nil, configuration.preferredFormats != defaults.preferredFormats {
+            key += "\npf:" + configuration.preferredFormats.map(\.rawValue).joined(separator: ",")
+        }
+        if options.watermark != nil {
+            // The watermark's identity covers its pixels and its opacity; before one is loaded, the opacity alone.
+            if let watermark {
+                key += "\nwm:\(watermark)"
+            } else if configuration.watermarkOpacity != 1 {
+                key += "\nwmo:\(configuration.watermarkOpacity)"
+            }
         }
         // Only an SVG source without a format in the URL is answered differently.
         if options.format == nil, configuration.alwaysRasterizesSVG { key += "\nrsvg" }

@@ -42,6 +42,11 @@ final class RecentRoutes: Sendable {
             hints: configuration.readsClientHints ? request.clientHints : ClientHints())
     }
 
+    /// Forgets every route: their keys were made under a setting that changed (the watermark, loaded after start).
+    func removeAll() {
+        routes.removeAll()
+    }
+
     /// How many routes are kept now.
     var count: Int { routes.count }
 

@@ -14,6 +14,10 @@ import WebImageRedis
 final class RenderService: Sendable {
     /// The CPU executor renders run on; its slots are the `--workers`, its line the `--queue`.
     let cpu: CPUExecutor
+    /// Where a render waits for a decode helper (its own threads, one slot per helper, the same line limit), when
+    /// the coders isolate some formats: a helper's decode is a wait, and a render slot held through it would let
+    /// a few slow hostile files (killed only at the helpers' timeout) stop every other render.
+    let helperWaits: CPUExecutor?
     private let renders = TaskPool<String, RenderOutcome, Never>()
     private let sourceLoader: SourceLoader
     private let renderer: ProxyRenderer
@@ -23,6 +27,8 @@ final class RenderService: Sendable {
     private let started = Atomic(0)
     private let drawn = Atomic(0)
     private let memory = IdleMemoryRelease()
+    /// Results that failed lately, answered again without a fetch or a render.
+    let failures: RecentFailures
 
     init(configuration: ProxyConfiguration, sourceLoader: SourceLoader, renderer: ProxyRenderer,
          results: ResultCache, metrics: ProxyMetrics, cpu: CPUExecutor) {
@@ -32,6 +38,11 @@ final class RenderService: Sendable {
         self.results = results
         self.metrics = metrics
         self.cpu = cpu
+        failures = RecentFailures(lifetime: configuration.failureMemory)
+        helperWaits = renderer.coders.coders.lazy.compactMap { $0 as? IsolatedCoder }.first.map {
+            CPUExecutor(width: $0.pool.configuration.size, queueLimit: configuration.queueLimit,
+                        label: "webimage.serve.helper-wait")
+        }
     }
 
     /// Renderings started so far (coalesced requests start none).
@@ -45,6 +56,10 @@ final class RenderService: Sendable {
     /// - Throws: ``ProxyError``: 504 once the request timeout passes (the request then leaves the rendering),
     ///   429 when the line of renders is full, or the status of what went wrong with the source.
     func result(for request: RenderRequest) async throws -> RenderedResult {
+        if let failure = failures.failure(forKey: request.key) {
+            metrics.answeredRememberedFailure()
+            throw failure
+        }
         let limit = configuration.requestTimeout
         let outcome = try await withThrowingTaskGroup(of: RenderOutcome?.self) { group in
             group.addTask { try await self.renders.value(forKey: request.key) { task in await self.make(request, in: task) } }
@@ -64,6 +79,13 @@ final class RenderService: Sendable {
 
     /// One rendering, its failure included in the outcome, so every request waiting for it gets the same status.
     private func make(_ request: RenderRequest, in task: SharedTask<RenderOutcome, Never>) async -> RenderOutcome {
+        let outcome = await attempt(request, in: task)
+        // Kept even when every waiter has left: the next request for it is answered without this work.
+        if case .failed(let error) = outcome { failures.keep(error, forKey: request.key) }
+        return outcome
+    }
+
+    private func attempt(_ request: RenderRequest, in task: SharedTask<RenderOutcome, Never>) async -> RenderOutcome {
         // A request that missed the cache just before the last rendering of this key stored its result and left
         // the pool starts a new task here: memory, filled before that rendering ended, answers it instead.
         if let stored = results.memoryResult(forKey: request.key, evenIfNotOnDisk: true) {
@@ -115,9 +137,20 @@ final class RenderService: Sendable {
         if let limit = request.options.limits.maximumSourceBytes, limit > 0, source.data.count > limit {
             throw ProxyError(status: 422, "the source has \(source.data.count) bytes, over this URL's limit of \(limit)")
         }
-        let (data, output) = try await cpu.run(for: task) { [self] in
-            drawn.add(1, ordering: .relaxed)
-            return try drawing.draw(source.data, request: request)
+        let (data, output): (Data, ImageFormat)
+        if let helperWaits, drawing.decodesInHelper(source.data) {
+            // Decoded in a helper process while this render holds a place in the helpers' line, not a CPU slot;
+            // the slot is taken for the rendering itself.
+            let decoded = try await helperWaits.run(for: task) { [self] in
+                drawn.add(1, ordering: .relaxed)
+                return try drawing.decode(source.data, request: request)
+            }
+            (data, output) = try await cpu.run(for: task) { try drawing.render(decoded, request: request) }
+        } else {
+            (data, output) = try await cpu.run(for: task) { [self] in
+                drawn.add(1, ordering: .relaxed)
+                return try drawing.draw(source.data, request: request)
+            }
         }
         memory.renderEnded { [cpu] in cpu.slots.running == 0 && cpu.slots.waiting == 0 }
         // Only now: the bytes decoded (a render error after decoding is about the options, not the source).
