@@ -35,6 +35,19 @@ import WebImage
         #expect(Self.hints().isEmpty)
     }
 
+    @Test func ratiosAreRoundedToHundredths() {
+        #expect(Self.hints(dpr: "1.0100001").devicePixelRatio == 1.01)
+        #expect(Self.hints(secCHDPR: "1.0100002").devicePixelRatio == 1.01)
+        #expect(Self.hints(dpr: "2.345678").devicePixelRatio == 2.35)
+        #expect(Self.hints(dpr: "7.999").devicePixelRatio == 8)
+        #expect(Self.hints(dpr: "0.009").devicePixelRatio == 0.01)
+        // Above 0 but rounding to it: no ratio, so the next header counts.
+        #expect(Self.hints(dpr: "0.001").devicePixelRatio == nil)
+        #expect(Self.hints(secCHDPR: "0.0001", dpr: "1.5").devicePixelRatio == 1.5)
+        // Equal once rounded, so equal hints (the key of a route and of a result).
+        #expect(Self.hints(dpr: "1.0100001", width: "300") == Self.hints(dpr: "1.01", width: "300"))
+    }
+
     @Test func hintsSetTheWidthAndDprTheURLLeavesUnset() throws {
         func options(_ segments: [String], _ hints: ClientHints) throws -> ProcessingOptions {
             try ProcessingOptions(segments: segments, rules: .init(), clientHints: hints)
@@ -108,6 +121,23 @@ import WebImage
             let etag = try #require(named.header("ETag"))
             let unchanged = await harness.get(harness.plainPath([], "photo.jpg", ext: "png"), ifNoneMatch: etag)
             #expect(unchanged.status == 304 && unchanged.header("Vary") == "Accept, Sec-Ch-Dpr, Dpr, Sec-Ch-Width, Width")
+        }
+    }
+
+    @Test func ratiosThatRoundAlikeMakeOneRender() async throws {
+        try await ProxyHarness.with(configuring: { $0.readsClientHints = true }) { harness throws in
+            let path = harness.plainPath(["w:100"], "photo.jpg", ext: "png")
+            let first = await harness.get(path, clientHints: Self.hints(secCHDPR: "1.0100001"))
+            let second = await harness.get(path, clientHints: Self.hints(secCHDPR: "1.0100002"))
+            let third = await harness.get(path, clientHints: Self.hints(dpr: "1.014999"))
+            #expect(first.status == 200 && second.status == 200 && third.status == 200)
+            #expect(try ProxyHarness.decode(first).size.width == 101)
+            #expect(second.bodyData == first.bodyData && third.bodyData == first.bodyData)
+            #expect(harness.proxy.renderingsStarted == 1)
+            // A hundredth more is another result.
+            let next = await harness.get(path, clientHints: Self.hints(dpr: "1.02"))
+            #expect(try ProxyHarness.decode(next).size.width == 102)
+            #expect(harness.proxy.renderingsStarted == 2)
         }
     }
 

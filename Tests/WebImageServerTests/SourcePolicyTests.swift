@@ -43,6 +43,43 @@ import WebImage
         #expect(throws: ProxyError.self) { try policy.check("https://images.example@evil.test/x.png") }
     }
 
+    @Test(arguments: [
+        "http://ok.example/a/..%2Fevil", "http://ok.example/a/..%2fevil", "http://ok.example/a/..%5Cevil",
+        "http://ok.example/a/..%5cevil", "http://ok.example/a/%2e%2e%2fevil", "http://ok.example/a/%2E%2e%2F..%2Fevil",
+        "http://ok.example/a/..\\evil", "http://ok.example/a/x%2F..%2F..%2Fevil", "http://ok.example/a/%5C..%5Cevil",
+        "http://ok.example/a/..;x/evil", "http://ok.example/a/.%2Fb.png", "http://ok.example/a/b%2F..",
+    ])
+    func aDotSegmentHiddenInAnEncodedSeparatorIsRefused(url: String) throws {
+        let policy = SourcePolicy(allowedPrefixes: ["http://ok.example/a/"])
+        #expect(policy.refusal(of: try #require(URL(string: url))) == .hiddenDotSegment, "\(url)")
+        #expect(throws: ProxyError.self) { try policy.check(url) }
+    }
+
+    @Test func prefixesHoldInBothReadingsOfThePath() throws {
+        let policy = SourcePolicy(allowedPrefixes: ["http://ok.example/a/", "http://ok.example/bucket/x%2fy/"])
+        func refusal(_ url: String) throws -> SourcePolicy.Refusal? {
+            policy.refusal(of: try #require(URL(string: url)))
+        }
+        // `%2F` in a name that cannot climb, as object stores name keys.
+        #expect(try refusal("http://ok.example/a/b%2Fc.png") == nil)
+        #expect(try refusal("http://ok.example/a/b%5Cc.png") == nil)
+        #expect(try refusal("http://ok.example/bucket/x%2Fy/z.png") == nil)
+        // Each reading alone would let these in: `/a%2Fb.png` is `/a/b.png` to nginx, `/bucket/x/y/` is not the
+        // prefix's `x%2Fy` to an origin that keeps `%2F` in the name.
+        #expect(try refusal("http://ok.example/a%2Fb.png") == .outsidePrefixes)
+        #expect(try refusal("http://ok.example/bucket/x/y/z.png") == .outsidePrefixes)
+        // Resolved dot segments hide nothing, whatever else the path holds.
+        #expect(try refusal("http://ok.example/a/../a/b%2Fc.png") == nil)
+        // Decoded once: `%252F` is the text `%2F` in a name (nginx reads it so), not a separator.
+        #expect(try refusal("http://ok.example/a/..%252Fevil") == nil)
+        #expect(SourceURLNormalisation.normalForm(try #require(URL(string: "http://ok.example/a/..%252Fevil")))?
+                    .serverReading == "http://ok.example/a/..%252Fevil")
+        #expect(SourceURLNormalisation.normalForm(try #require(URL(string: "http://ok.example/a/b%2fc%5C.png?q=%2F")))?
+                    .serverReading == "http://ok.example/a/b/c/.png?q=%2F")
+        // Without prefixes nothing is refused: there is nothing to escape from.
+        #expect(SourcePolicy(allowedPrefixes: []).refusal(of: try #require(URL(string: "http://o.example/..%2Fx"))) == nil)
+    }
+
     @Test func theHopCheckRefusesEveryHopOutsideThePrefixes() throws {
         let policy = SourcePolicy(allowedPrefixes: ["http://ok.example/a/"])
         let check = try #require(policy.hopCheck)
@@ -54,6 +91,9 @@ import WebImage
         #expect(try decide("HTTP://OK.EXAMPLE/a/2.png", hop: 1) == .allow)
         #expect(try decide("http://ok.example/a/../../evil", hop: 1)
             == .refuse("a redirect leads outside the allowed source prefixes"))
+        #expect(try decide("http://ok.example/a/..%2F..%2Fevil", hop: 1)
+            == .refuse("a redirect's path hides a dot segment in an encoded slash or backslash"))
+        #expect(try decide("http://ok.example/a/..%5Cevil", hop: 0) != .allow)
         #expect(try decide("http://evil.example/a/1.png", hop: 2) != .allow)
         #expect(try decide("http://evil.example/a/1.png", hop: 0) != .allow)
     }

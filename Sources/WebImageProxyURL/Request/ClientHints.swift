@@ -5,6 +5,12 @@
 /// Each value comes from the first of its two headers that holds a valid one, the `Sec-CH-` name first:
 /// `Sec-CH-DPR` then `DPR` (a number above 0 and at most 8), `Sec-CH-Width` then `Width` (a whole number above 0).
 /// A header that is missing or invalid is passed over for the next.
+///
+/// Hints are quantised, because every distinct value is a distinct result that one signed URL would make the
+/// server render: a ratio is rounded to 2 decimals (so `1.0100001` and `1.01` are one hint; one that rounds to 0
+/// is ignored), giving at most 800 ratios; a width is a whole number of physical pixels, as imgproxy reads it,
+/// which becomes a whole number of CSS pixels (``ProcessingOptions/applyClientHints(_:)``), capped at the
+/// largest width a URL may ask for.
 public struct ClientHints: Sendable, Hashable {
     /// The device pixel ratio the client reported, or `nil` when it sent none that is valid.
     public var devicePixelRatio: Double?
@@ -32,10 +38,15 @@ public struct ClientHints: Sendable, Hashable {
     /// Whether the request carried no valid hint.
     public var isEmpty: Bool { devicePixelRatio == nil && width == nil }
 
-    /// A device pixel ratio header's value, or `nil` when it is not a number in (0, 8].
+    /// The steps a device pixel ratio hint is rounded to: hundredths, finer than any screen reports.
+    static let devicePixelRatioSteps = 100.0
+
+    /// A device pixel ratio header's value rounded to 2 decimals, or `nil` when it is not a number in (0, 8] or
+    /// rounds to 0.
     static func devicePixelRatio(_ text: String) -> Double? {
         guard let value = Double(text), value > 0, value <= maximumDevicePixelRatio else { return nil }
-        return value
+        let rounded = (value * devicePixelRatioSteps).rounded(.toNearestOrAwayFromZero) / devicePixelRatioSteps
+        return rounded > 0 ? rounded : nil
     }
 
     /// A width header's value, or `nil` when it is not a whole number above 0.

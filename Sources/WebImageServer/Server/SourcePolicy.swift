@@ -7,15 +7,29 @@ import WebImage
 /// normal forms of URL and prefix (``SourceURLNormalisation``), so neither `..` segments nor another spelling of
 /// the scheme, host or escapes can lead outside a prefix, or wrongly refuse a URL inside one. The addresses a URL
 /// resolves to are checked per hop by the downloader's address policy.
+///
+/// Origins disagree about `%2F`, `%5C`, `\` and `..;x` (nginx resolves `/f/..%2Fprivate` to `/private`, RFC 3986
+/// does not), so under prefixes a URL must start with a prefix in both readings of its path, as written and as
+/// a file server reads it, and one whose path hides a dot segment in such a spelling (`..%2F`, `%5C..`, `..\`,
+/// `..;x`) is refused outright. `%2F` in a name without a dot segment (`/bucket/a%2Fb.png`, as object stores
+/// name keys) still passes; escapes are decoded once only, so `%252F` is the text `%2F` (as nginx reads it).
 struct SourcePolicy: Sendable {
     /// The prefixes as configured (an empty list allows every http and https source).
     let allowedPrefixes: [String]
-    /// Their normal forms, which are what URLs are compared with.
-    private let normalisedPrefixes: [String]
+    /// Their normal forms, which are what URLs are compared with: as written, and as a file server reads them.
+    private let normalisedPrefixes: [(text: String, serverReading: String)]
 
     init(allowedPrefixes: [String]) {
         self.allowedPrefixes = allowedPrefixes
         normalisedPrefixes = allowedPrefixes.map(Self.normalisedPrefix)
+    }
+
+    /// Why a URL is refused under the prefixes.
+    enum Refusal: Equatable {
+        /// Its normal form starts with no prefix, in one reading or the other.
+        case outsidePrefixes
+        /// Its path has a dot segment only some origins see (``SourceURLNormalisation/NormalForm/hidesDotSegment``).
+        case hiddenDotSegment
     }
 
     /// The URL to fetch for `source`, or the 404 that refuses it (imgproxy does not tell a client why).
@@ -29,17 +43,29 @@ struct SourcePolicy: Sendable {
         guard url.host?.isEmpty == false else {
             throw .invalidURL("the source \"\(source.prefix(80))\" has no host")
         }
-        guard allows(url) else {
-            throw .sourceNotAllowed("the source is not under an allowed prefix")
+        switch refusal(of: url) {
+        case nil: return url
+        case .outsidePrefixes: throw .sourceNotAllowed("the source is not under an allowed prefix")
+        case .hiddenDotSegment:
+            throw .sourceNotAllowed("the source's path hides a dot segment in an encoded slash or backslash")
         }
-        return url
     }
 
-    /// Whether `url` (in its normal form) starts with an allowed prefix; always when none is configured.
+    /// Whether `url` is allowed: always when no prefix is configured.
     func allows(_ url: URL) -> Bool {
-        guard !normalisedPrefixes.isEmpty else { return true }
-        guard let normalised = SourceURLNormalisation.normalised(url) else { return false }
-        return normalisedPrefixes.contains { normalised.hasPrefix($0) }
+        refusal(of: url) == nil
+    }
+
+    /// Why `url` is refused under the prefixes; `nil` when it is allowed (always when none is configured).
+    func refusal(of url: URL) -> Refusal? {
+        guard !normalisedPrefixes.isEmpty else { return nil }
+        guard let form = SourceURLNormalisation.normalForm(url) else { return .outsidePrefixes }
+        if form.hidesDotSegment { return .hiddenDotSegment }
+        let text = form.text, serverReading = form.serverReading
+        let inside = normalisedPrefixes.contains {
+            text.hasPrefix($0.text) && serverReading.hasPrefix($0.serverReading)
+        }
+        return inside ? nil : .outsidePrefixes
     }
 
     /// The check the downloader runs before every hop, redirects included: a hop outside the allowed prefixes
@@ -48,19 +74,25 @@ struct SourcePolicy: Sendable {
         guard !normalisedPrefixes.isEmpty else { return nil }
         let policy = self
         return { hop in
-            policy.allows(hop.url) ? .allow : .refuse(hop.index == 0
+            switch policy.refusal(of: hop.url) {
+            case nil: .allow
+            case .outsidePrefixes: .refuse(hop.index == 0
                 ? "the source is not under an allowed prefix"
                 : "a redirect leads outside the allowed source prefixes")
+            case .hiddenDotSegment: .refuse(hop.index == 0
+                ? "the source's path hides a dot segment in an encoded slash or backslash"
+                : "a redirect's path hides a dot segment in an encoded slash or backslash")
+            }
         }
     }
 
-    /// A prefix in normal form. A prefix that is a whole URL is normalised like one (so `HTTP://Ok.Example`
-    /// means `http://ok.example/`, which also keeps `http://ok.example.evil.test/` out); anything else is
-    /// compared as written, with its scheme in lower case.
-    static func normalisedPrefix(_ prefix: String) -> String {
-        if let url = URL(string: prefix), let normalised = SourceURLNormalisation.normalised(url) {
-            return normalised
+    /// A prefix in normal form, in both readings. A prefix that is a whole URL is normalised like one (so
+    /// `HTTP://Ok.Example` means `http://ok.example/`, which also keeps `http://ok.example.evil.test/` out);
+    /// anything else is compared as written, with its scheme in lower case, in both readings.
+    static func normalisedPrefix(_ prefix: String) -> (text: String, serverReading: String) {
+        if let url = URL(string: prefix), let form = SourceURLNormalisation.normalForm(url) {
+            return (form.text, form.serverReading)
         }
-        return prefix.lowercased()
+        return (prefix.lowercased(), prefix.lowercased())
     }
 }

@@ -6,20 +6,75 @@ import Foundation
 /// in upper case, and `.` and `..` path segments resolved (RFC 3986, 5.2.4 and 6.2.2). Without it
 /// `http://ok.example/a/../../evil` would pass a prefix `http://ok.example/a/` yet fetch `/evil`, and
 /// `HTTP://OK.example/` would be refused by a prefix `http://ok.example/`.
+///
+/// RFC 3986 keeps `%2F` inside a segment, but many servers do not: nginx decodes `%2F` before it resolves `..`,
+/// Windows servers take `\` and `%5C` for `/`, Tomcat and Jetty drop `;parameters` first (`..;x` climbs). So a
+/// path has a second reading, ``NormalForm/serverReading``, and a path whose dot segments only that reading sees
+/// (``NormalForm/hidesDotSegment``) means different places to different origins.
 enum SourceURLNormalisation {
+    /// A URL in normal form, in the parts a prefix check needs.
+    struct NormalForm: Equatable {
+        /// `scheme://host[:port]`.
+        var authority: String
+        /// The path as RFC 3986 reads it: escapes normalised, dot segments resolved, `/` when empty.
+        var path: String
+        /// The query with its escapes normalised; `nil` when the URL has none.
+        var query: String?
+
+        /// The whole normal form.
+        var text: String { authority + path + (query.map { "?" + $0 } ?? "") }
+
+        /// The whole normal form with the path as a file server reads it: `%2F`, `%5C` and `\` taken for `/`
+        /// (decoded once: `%252F` stays the text `%2F`, as RFC 3986 and nginx read it), then dot segments,
+        /// also those carrying `;parameters`, resolved.
+        var serverReading: String {
+            authority + SourceURLNormalisation.serverReading(ofPath: path) + (query.map { "?" + $0 } ?? "")
+        }
+
+        /// Whether the path still has a `.` or `..` segment when read as a file server reads it. The RFC
+        /// reading has resolved its own, so such a segment is next to an encoded slash or backslash (`..%2F`,
+        /// `%5C..`), a raw backslash, or carries `;parameters`: the path climbs on some origins and not others.
+        var hidesDotSegment: Bool {
+            SourceURLNormalisation.serverSegments(ofPath: path).contains { SourceURLNormalisation.dotSegment($0) != nil }
+        }
+    }
+
     /// The normal form of an absolute `http` or `https` URL with a host; `nil` for anything else.
     static func normalised(_ url: URL) -> String? {
+        normalForm(url)?.text
+    }
+
+    /// The normal form of an absolute `http` or `https` URL with a host, in parts; `nil` for anything else.
+    static func normalForm(_ url: URL) -> NormalForm? {
         guard let components = URLComponents(url: url, resolvingAgainstBaseURL: true),
               let scheme = components.scheme?.lowercased(), scheme == "http" || scheme == "https",
               let rawHost = components.percentEncodedHost, !rawHost.isEmpty else { return nil }
         var host = normalisedEscapes(rawHost).lowercased()
         if host.utf8.contains(UInt8(ascii: ":")), !host.hasPrefix("[") { host = "[\(host)]" }
-        var text = "\(scheme)://\(host)"
-        if let port = components.port, port != (scheme == "https" ? 443 : 80) { text += ":\(port)" }
+        var authority = "\(scheme)://\(host)"
+        if let port = components.port, port != (scheme == "https" ? 443 : 80) { authority += ":\(port)" }
         let path = removingDotSegments(normalisedEscapes(components.percentEncodedPath))
-        text += path.isEmpty ? "/" : path
-        if let query = components.percentEncodedQuery { text += "?" + normalisedEscapes(query) }
-        return text
+        return NormalForm(authority: authority, path: path.isEmpty ? "/" : path,
+                          query: components.percentEncodedQuery.map(normalisedEscapes))
+    }
+
+    /// `path` (escapes normalised) split where a file server may split it: at `/`, `\`, `%2F` and `%5C`.
+    static func serverSegments(ofPath path: String) -> [Substring] {
+        let separated = path.replacingOccurrences(of: "%2F", with: "/").replacingOccurrences(of: "%5C", with: "/")
+            .replacingOccurrences(of: "\\", with: "/")
+        return separated.split(separator: "/", omittingEmptySubsequences: false)
+    }
+
+    /// `path` (escapes normalised) as a file server reads it: split by ``serverSegments(ofPath:)``, a segment
+    /// whose part before `;` is `.` or `..` taken as that, and dot segments resolved.
+    static func serverReading(ofPath path: String) -> String {
+        removingDotSegments(serverSegments(ofPath: path).map { dotSegment($0) ?? $0 }.joined(separator: "/"))
+    }
+
+    /// `.` or `..` when `segment` is one, with or without `;parameters`; `nil` otherwise.
+    static func dotSegment(_ segment: Substring) -> Substring? {
+        let name = segment.prefix { $0 != ";" }
+        return name == "." || name == ".." ? name : nil
     }
 
     /// Decodes `%XX` for letters, digits, `-`, `.`, `_` and `~` (they mean the same either way) and writes the

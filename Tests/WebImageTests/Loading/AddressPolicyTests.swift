@@ -20,6 +20,10 @@ import Testing
         ("2002:0808:0808::", .global), ("64:ff9b::a00:1", .private), ("64:ff9b::7f00:1", .loopback),
         ("64:ff9b:1::c0a8:1", .private), ("64:ff9b::808:808", .global),
         ("[::ffff:192.168.1.1]", .private), ("fe80::1%eth0", .linkLocal),
+        // Translated (`::ffff:0:a.b.c.d`), beside mapped; one 16-bit group off either is an ordinary address.
+        ("::ffff:0:7f00:1", .loopback), ("::ffff:0:127.0.0.1", .loopback), ("[::ffff:0:a00:1]", .private),
+        ("::ffff:0:169.254.169.254", .linkLocal), ("::ffff:0:0.0.0.0", .unspecified), ("::ffff:0:8.8.8.8", .global),
+        ("::ffff:1:7f00:1", .global), ("::1:ffff:0:7f00:1", .global),
     ])
     func rangeOf(_ text: String, expected: AddressRange) throws {
         let address = try #require(IPAddress(text))
@@ -37,6 +41,7 @@ import Testing
             #expect(AddressPolicy.publicOnly.refused.contains(range) == (range != .global))
         }
         #expect(AddressPolicy.publicOnly.refusal(of: try #require(IPAddress("::ffff:169.254.169.254"))) == .linkLocal)
+        #expect(AddressPolicy.publicOnly.refusal(of: try #require(IPAddress("::ffff:0:7f00:1"))) == .loopback)
         #expect(AddressPolicy.publicOnly.refusal(of: try #require(IPAddress("93.184.216.34"))) == nil)
         #expect(AddressPolicy.unrestricted.refusal(of: try #require(IPAddress("127.0.0.1"))) == nil)
     }
@@ -45,5 +50,6 @@ import Testing
         #expect(try #require(IPAddress("127.0.0.1")).description == "127.0.0.1")
         #expect(try #require(IPAddress("0:0:0:0:0:0:0:1")).description == "::1")
         #expect(try #require(IPAddress("::ffff:10.0.0.1")).embeddedIPv4?.description == "10.0.0.1")
+        #expect(try #require(IPAddress("::ffff:0:7f00:1")).embeddedIPv4?.description == "127.0.0.1")
     }
 }

@@ -44,13 +44,19 @@ public struct IPAddress: Sendable, Hashable, CustomStringConvertible {
     public var isIPv4: Bool { bytes.count == 4 }
 
     /// The IPv4 address an IPv6 address carries inside it, by the encodings that reach an IPv4 host: mapped
-    /// (`::ffff:a.b.c.d`), compatible (`::a.b.c.d`, deprecated), 6to4 (`2002:AABB:CCDD::/16`) and NAT64
+    /// (`::ffff:a.b.c.d`, `::ffff:0:0/96`), translated (`::ffff:0:a.b.c.d`, `::ffff:0:0:0/96`, RFC 2765's
+    /// stateless translation), compatible (`::a.b.c.d`, deprecated), 6to4 (`2002:AABB:CCDD::/16`) and NAT64
     /// (`64:ff9b::/96` and the local-use `64:ff9b:1::/48`). Without unwrapping, `::ffff:127.0.0.1` would pass
-    /// a loopback check written for IPv4.
+    /// a loopback check written for IPv4, and a translated `::ffff:0:7f00:1` would leave by the default route
+    /// for whatever translator (or host on the path) answers for it.
     public var embeddedIPv4: IPAddress? {
         guard bytes.count == 16 else { return nil }
         let tail = Array(bytes[12..<16])
         if bytes[0..<10].allSatisfy({ $0 == 0 }) && bytes[10] == 0xff && bytes[11] == 0xff {
+            return IPAddress(bytes: tail)
+        }
+        if bytes[0..<8].allSatisfy({ $0 == 0 }) && bytes[8] == 0xff && bytes[9] == 0xff
+            && bytes[10] == 0 && bytes[11] == 0 {
             return IPAddress(bytes: tail)
         }
         // `::` and `::1` are IPv6's own unspecified and loopback addresses, not compatible-form IPv4.
