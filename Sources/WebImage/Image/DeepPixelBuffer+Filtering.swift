@@ -48,6 +48,7 @@ extension DeepPixelBuffer {
         var line = [SIMD4<Float>](repeating: .zero, count: width)
         let horizontalWeights = horizontal.floatWeights
         for y in rows {
+            try WorkBudget.checkpoint()
             premultipliedRow(y, into: &line)
             let out = (y - rows.lowerBound) * size.width
             for x in 0..<size.width {
@@ -62,6 +63,7 @@ extension DeepPixelBuffer {
         let verticalWeights = vertical.floatWeights
         return try sameDepth(size) { output in
             for y in 0..<size.height {
+                try WorkBudget.checkpoint()
                 let start = vertical.starts[y] - rows.lowerBound, weights = y * vertical.taps
                 for x in 0..<size.width {
                     var sum = SIMD4<Float>.zero
@@ -90,6 +92,7 @@ extension DeepPixelBuffer {
         }
         return try sameDepth(size) { output in
             for y in 0..<height {
+                try WorkBudget.checkpoint()
                 premultipliedRow(y, into: &row)
                 for x in 0..<width { line[x] = SIMD4<Double>(row[x]) }
                 blur(count: width)
@@ -100,6 +103,7 @@ extension DeepPixelBuffer {
                 }
             }
             for x in 0..<width {
+                try WorkBudget.checkpoint()
                 for y in 0..<height {
                     let index = (y * width + x) * 4
                     line[y] = SIMD4(Double(output[index]), Double(output[index + 1]), Double(output[index + 2]),

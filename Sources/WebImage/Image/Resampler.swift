@@ -147,6 +147,8 @@ extension PixelBuffer {
                                             into: output, rowBytes: outputRowBytes)
             }
         }
+        // A pass left early when the work's budget ran out: its output is incomplete, and this throws.
+        try WorkBudget.checkpoint()
     }
 }
 

@@ -41,6 +41,7 @@ enum ResamplingPasses {
                 values.withUnsafeBufferPointer { allWeights in
                     let taps = weights.taps
                     for y in rows {
+                        if WorkBudget.shouldStop() { return }  // the caller's checkpoint throws
                         let sourceRow = UnsafeRawPointer(input.pixel(0, y))
                         let destination = UnsafeMutableRawPointer(output + (y - rows.lowerBound) * rowBytes)
                         for x in 0..<starts.count {
@@ -81,6 +82,7 @@ enum ResamplingPasses {
         let half = Int32(1) << (bits - 1)
         values.withUnsafeBufferPointer { allWeights in
             for y in 0..<weights.starts.count {
+                if WorkBudget.shouldStop() { return }  // the caller's checkpoint throws
                 let count = weights.counts[y]
                 let weight = allWeights.baseAddress! + y * weights.taps
                 let firstRow = UnsafeRawPointer(input.pixel(columns.lowerBound, weights.starts[y]))

@@ -48,7 +48,9 @@ extension PixelBuffer {
                 } else {
                     blur.blurRows(source, into: output, width: width, height: height)
                 }
+                try WorkBudget.checkpoint()
                 blur.blurColumns(output, width: width, height: height)
+                try WorkBudget.checkpoint()
                 if hasAlpha { AlphaPremultiplication.unpremultiply(output, pixels: width * height) }
             }
         }
@@ -85,6 +87,7 @@ private struct BoxBlurLines {
     func blurRows(_ source: UnsafePointer<UInt8>, into output: UnsafeMutablePointer<UInt8>, width: Int, height: Int) {
         let rowBytes = width * 4
         for firstRow in stride(from: 0, to: height, by: 4) {
+            if WorkBudget.shouldStop() { return }  // the caller's checkpoint throws
             // A group past the last row repeats the last row; its results are not written.
             let rows = min(4, height - firstRow)
             let sources = (0..<4).map { UnsafeRawPointer(source + (firstRow + min($0, rows - 1)) * rowBytes) }
@@ -114,6 +117,7 @@ private struct BoxBlurLines {
         let rowBytes = width * 4
         let raw = UnsafeMutableRawPointer(pixels)
         for firstColumn in stride(from: 0, to: width, by: Self.pixelsPerElement) {
+            if WorkBudget.shouldStop() { return }  // the caller's checkpoint throws
             let used = min(Self.pixelsPerElement, width - firstColumn) * 4
             let result = filter(count: height) { line in
                 for y in 0..<height {

@@ -1,4 +1,4 @@
-import WebImage
+@_spi(ServerSupport) import WebImage
 
 extension Image {
     /// A copy with `body` applied to every frame's pixels, flagged transformed, durations and loop count kept.
@@ -11,6 +11,7 @@ extension Image {
         var mapped: [ImageFrame] = []
         mapped.reserveCapacity(frames.count)
         for frame in frames {
+            try WorkBudget.checkpoint()  // an animation's frames: hundreds of transforms in one render
             // The bitmap's address is its identity; the frames keep every bitmap alive meanwhile.
             let identity = frame.pixels.withUnsafeBytes { Int(bitPattern: $0.baseAddress) }
             var made = try done[identity] ?? frame.transformed(deep: deep, body)

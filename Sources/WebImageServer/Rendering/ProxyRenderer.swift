@@ -1,5 +1,5 @@
 import Foundation
-import WebImage
+@_spi(ServerSupport) import WebImage
 
 /// Turns a decoded source into the bytes of an answer, in imgproxy's order: the frame choice, trimming, rotation
 /// and flipping, the crop of the source, scaling, the crop of a fill, blur, sharpening, pixelation, rounded
@@ -85,6 +85,8 @@ public struct ProxyRenderer: Sendable {
         switch error {
         case let error as ProxyError: error
         case let error as ImageError: ProxyError(imageError: error)
+        // The render service answers for its budget; this is what a renderer used alone says.
+        case let error as WorkBudget.Exceeded: ProxyError(status: error.reason == .cpu ? 422 : 499, "\(error)")
         default: ProxyError(status: 500, "rendering failed: \(error)")
         }
     }

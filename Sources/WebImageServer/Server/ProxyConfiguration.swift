@@ -1,6 +1,6 @@
 import Foundation
 import Prometheus
-import WebImage
+@_spi(ServerSupport) import WebImage
 import WebImageRedis
 
 /// Everything `webimage serve` is started with (each property is one of its flags).
@@ -111,6 +111,10 @@ public struct ProxyConfiguration: Sendable {
     public var downloadTimeout: Duration = .seconds(10)
     /// How long a whole request may take, download and rendering included (504 after). Default 30 s.
     public var requestTimeout: Duration = .seconds(30)
+    /// The CPU time one render may spend decoding (in process), transforming and encoding before it is stopped and
+    /// answered 422; its long loops check it every few rows. Default 5 s (in a release build; debug and sanitized
+    /// builds get ``WorkBudget/buildSlowdown`` times as much).
+    public var renderCPUBudget: Duration = .seconds(5) * WorkBudget.buildSlowdown
     /// How long a result refused with a 422 (its source does not decode or is over a limit) is answered with the
     /// same status without fetching or decoding again; zero keeps none. Default 10 s.
     public var failureMemory: Duration = .seconds(10)

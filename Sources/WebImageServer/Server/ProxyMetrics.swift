@@ -1,7 +1,7 @@
 import Metrics
 import Foundation
 import Prometheus
-import WebImage
+@_spi(ServerSupport) import WebImage
 
 /// The proxy's metrics, in one Prometheus registry with the library's own (the downloader's requests, bytes,
 /// joined fetches and errors), served as text by `GET /metrics`.
@@ -30,6 +30,8 @@ final class ProxyMetrics: Sendable {
     private let sourceRedisHits: CoreMetrics.Counter
     private let misses: CoreMetrics.Counter
     private let rememberedFailures: CoreMetrics.Counter
+    private let stoppedOverBudget: CoreMetrics.Counter
+    private let stoppedAbandoned: CoreMetrics.Counter
     /// One counter per status seen: made once, not per request (a factory lookup takes its lock).
     private let byStatus = Locked<[Int: CoreMetrics.Counter]>([:])
 
@@ -59,6 +61,10 @@ final class ProxyMetrics: Sendable {
         sourceRedisHits = CoreMetrics.Counter(label: "webimage_serve_source_redis_hits_total", factory: factory)
         misses = CoreMetrics.Counter(label: "webimage_serve_result_misses_total", factory: factory)
         rememberedFailures = CoreMetrics.Counter(label: "webimage_serve_remembered_failures_total", factory: factory)
+        stoppedOverBudget = CoreMetrics.Counter(label: "webimage_serve_renders_stopped_total",
+                                                dimensions: [("reason", "cpu_budget")], factory: factory)
+        stoppedAbandoned = CoreMetrics.Counter(label: "webimage_serve_renders_stopped_total",
+                                               dimensions: [("reason", "abandoned")], factory: factory)
     }
 
     /// One answered request: counted by status, timed from parsing to the last header.
@@ -87,6 +93,10 @@ final class ProxyMetrics: Sendable {
     /// A request answered with a failure kept from a recent request for the same result (nothing fetched or
     /// rendered).
     func answeredRememberedFailure() { rememberedFailures.increment() }
+    /// A render stopped by its budget: over its CPU time (answered 422), or abandoned by every request.
+    func renderStopped(_ reason: WorkBudget.Reason) {
+        (reason == .cpu ? stoppedOverBudget : stoppedAbandoned).increment()
+    }
     func decoded(after duration: Duration) { decodeTime.recordNanoseconds(duration.nanoseconds) }
     func transformed(after duration: Duration) { transformTime.recordNanoseconds(duration.nanoseconds) }
     func encoded(after duration: Duration) { encodeTime.recordNanoseconds(duration.nanoseconds) }

@@ -137,21 +137,7 @@ final class RenderService: Sendable {
         if let limit = request.options.limits.maximumSourceBytes, limit > 0, source.data.count > limit {
             throw ProxyError(status: 422, "the source has \(source.data.count) bytes, over this URL's limit of \(limit)")
         }
-        let (data, output): (Data, ImageFormat)
-        if let helperWaits, drawing.decodesInHelper(source.data) {
-            // Decoded in a helper process while this render holds a place in the helpers' line, not a CPU slot;
-            // the slot is taken for the rendering itself.
-            let decoded = try await helperWaits.run(for: task) { [self] in
-                drawn.add(1, ordering: .relaxed)
-                return try drawing.decode(source.data, request: request)
-            }
-            (data, output) = try await cpu.run(for: task) { try drawing.render(decoded, request: request) }
-        } else {
-            (data, output) = try await cpu.run(for: task) { [self] in
-                drawn.add(1, ordering: .relaxed)
-                return try drawing.draw(source.data, request: request)
-            }
-        }
+        let (data, output) = try await draw(source.data, request: request, drawing: drawing, in: task)
         memory.renderEnded { [cpu] in cpu.slots.running == 0 && cpu.slots.waiting == 0 }
         // Only now: the bytes decoded (a render error after decoding is about the options, not the source).
         await sourceLoader.keep(source, for: request.source)
@@ -162,6 +148,41 @@ final class RenderService: Sendable {
                                     lastModified: lastModified)
         await results.store(result, data: data, forKey: request.key)
         return result
+    }
+
+    /// `source` decoded and rendered within one budget of CPU time, which also stops the work once nobody waits
+    /// for it (the render's task is cancelled when its last request leaves, at a 504 too).
+    private func draw(_ source: Data, request: RenderRequest, drawing: SourceDrawing,
+                      in task: SharedTask<RenderOutcome, Never>) async throws -> (Data, ImageFormat) {
+        let budget = WorkBudget(cpuLimit: configuration.renderCPUBudget)
+        do {
+            return try await withTaskCancellationHandler {
+                if let helperWaits, drawing.decodesInHelper(source) {
+                    // Decoded in a helper process while this render holds a place in the helpers' line, not a
+                    // CPU slot; the slot is taken for the rendering itself.
+                    let decoded = try await helperWaits.run(for: task) { [self] in
+                        drawn.add(1, ordering: .relaxed)
+                        return try budget.run { try drawing.decode(source, request: request) }
+                    }
+                    return try await cpu.run(for: task) {
+                        try budget.run { try drawing.render(decoded, request: request) }
+                    }
+                }
+                return try await cpu.run(for: task) { [self] in
+                    drawn.add(1, ordering: .relaxed)
+                    return try budget.run { try drawing.draw(source, request: request) }
+                }
+            } onCancel: {
+                budget.cancel()
+            }
+        } catch {
+            guard let reason = budget.reason else { throw error }
+            metrics.renderStopped(reason)
+            switch reason {
+            case .cpu: throw ProxyError(status: 422, "the render used more than its \(budget.cpuLimit) of CPU time")
+            case .cancelled: throw ProxyError(status: 499, "the render was stopped: nobody waits for it")
+            }
+        }
     }
 }
 

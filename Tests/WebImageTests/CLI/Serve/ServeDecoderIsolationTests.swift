@@ -29,8 +29,11 @@ import WebImage
         #expect(heic.status == 200)
         #expect(ImageFormat.detect(heic.body) == .png)
         #expect(try await server.get(path("a.png")).status == 200)
-        // The same source again (fetched again: a source that fails to decode is not cached): another 422.
+        // The same URL again is answered from the remembered failure; another size of the same source is fetched
+        // again (a source that fails to decode is not cached) and crashes another helper: another 422.
         #expect(try await server.get(path("crash.heic")).status == 422)
+        let otherSize = path("crash.heic").replacingOccurrences(of: "rs:fit:40:40", with: "rs:fit:30:30")
+        #expect(try await server.get(otherSize).status == 422)
         #expect(server.process.isRunning)
         let replaced = server.standardError.split(separator: "\n").filter { $0.contains("decode helper replaced") }
         #expect(replaced.count == 2)

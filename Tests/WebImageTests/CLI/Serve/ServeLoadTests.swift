@@ -111,10 +111,11 @@ import Glibc
         #expect(await server.terminate() == 0)
     }
 
-    /// A request whose client disconnects while its render waits for the worker leaves the line and is never
-    /// rendered. The only worker is held by a render whose decode helper is stopped (SIGSTOP), so the line is
-    /// deterministic: the waiting request is seen queued, its client closes the connection, and once the helper
-    /// runs again only the first render has decoded anything.
+    /// A request whose client disconnects while its render waits in line leaves the line and is never rendered.
+    /// The line is the decode helpers' (a render waits there for a helper, holding no render worker): the only
+    /// helper is held by a render whose helper is stopped (SIGSTOP), so the line is deterministic: the waiting
+    /// request is seen queued, its client closes the connection, and once the helper runs again only the first
+    /// render has decoded anything.
     @Test func aQueuedRequestWhoseClientDisconnectsIsNeverRendered() async throws {
         let origin = try await TestImageServer.start()
         defer { Task { await origin.shutdown() } }
@@ -130,20 +131,26 @@ import Glibc
         let holding = Task {
             try await server.get("/_/w:40/plain/" + Self.encoded(origin.url("/files/photo.heic").absoluteString) + "@png")
         }
-        #expect(try await Self.waitForGauge("webimage_serve_render_slots_busy", 1, on: server))
+        #expect(try await Self.waitForGauge("webimage_serve_helper_decodes_busy", 1, on: server))
+        // The render workers are free meanwhile: a JPEG is answered.
+        #expect(try await server.get("/_/w:40/plain/" + Self.encoded(origin.url("/files/photo.jpg").absoluteString))
+            .status == 200)
         let port = try #require(URL(string: server.address)?.port)
         let leaving = try ClientSocket(port: port)
-        leaving.send("GET /_/w:40/plain/" + Self.encoded(origin.url("/files/photo.jpg").absoluteString)
-                     + " HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
-        #expect(try await Self.waitForGauge("webimage_serve_queue_depth", 1, on: server))
+        leaving.send("GET /_/w:30/plain/" + Self.encoded(origin.url("/files/photo.heic").absoluteString)
+                     + "@png HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        #expect(try await Self.waitForGauge("webimage_serve_helper_decodes_queued", 1, on: server))
         leaving.close()
-        #expect(try await Self.waitForGauge("webimage_serve_queue_depth", 0, on: server))
+        #expect(try await Self.waitForGauge("webimage_serve_helper_decodes_queued", 0, on: server))
         #expect(try await Self.waitForGauge("webimage_serve_renders_in_flight", 1, on: server))
         #expect(kill(helpers[0], SIGCONT) == 0)
         #expect(try await holding.value.status == 200)
         let gauges = try await Self.gauges(of: server)
-        #expect(gauges["webimage_serve_decode_seconds_count"] == 1)  // the HEIC only: the JPEG never decoded
+        // The JPEG and the first HEIC: the HEIC whose client left never decoded.
+        #expect(gauges["webimage_serve_decode_seconds_count"] == 2)
         #expect(gauges["webimage_serve_renders_in_flight"] == 0 && gauges["webimage_serve_render_slots_busy"] == 0)
+        #expect(gauges["webimage_serve_helper_decodes_busy"] == 0)
+        #expect(gauges["webimage_serve_helper_decodes_queued"] == 0)
         #expect(await server.terminate() == 0)
     }
 
