@@ -49,6 +49,18 @@ struct ServeCommand: AsyncParsableCommand {
     var envFile: String?
     @Flag(help: "Accept any signature segment (no --key). Never on a public network.")
     var insecure = false
+    @Option(help: ArgumentHelp(
+        "Require Authorization: Bearer SECRET on every request but /health and CORS preflights, else 403 (prefer WEBIMAGE_SECRET: a flag shows in the process list).",
+        valueName: "SECRET"))
+    var secret: String?
+    @Option(name: .customLong("allow-origin"), help: ArgumentHelp(
+        "Send Access-Control-Allow-Origin: ORIGIN and Access-Control-Allow-Methods: GET, OPTIONS with image answers, and answer OPTIONS preflights 200.",
+        valueName: "ORIGIN"))
+    var allowOrigin: String?
+    @Option(name: .customLong("path-prefix"), help: ArgumentHelp(
+        "Serve every URL under this path, /health and /metrics too (/img/SIGNATURE/OPTIONS/SOURCE); signatures cover the path after it; other paths are 404.",
+        valueName: "PATH"))
+    var pathPrefix: String?
     @Flag(name: .customLong("allow-loopback-sources"),
           help: "Let sources be on loopback, private and link-local addresses.")
     var allowLoopbackSources = false

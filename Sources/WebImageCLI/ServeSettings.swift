@@ -43,6 +43,7 @@ struct ServeSettings {
         var configuration = ProxyConfiguration()
         try network(&configuration)
         try signature(&configuration)
+        try access(&configuration)
         try sources(&configuration)
         try limits(&configuration)
         try rendering(&configuration)

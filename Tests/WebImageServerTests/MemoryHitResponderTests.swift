@@ -121,6 +121,37 @@ import Testing
         }
     }
 
+    @Test func withASecretAHitIsAnsweredOnlyWithItAndOthersAreHandedOnToBeRefused() async throws {
+        let bearer = "Bearer t0ken"
+        try await ProxyHarness.with(configuring: { $0.secret = "t0ken"; $0.allowedOrigin = "*" }) { harness in
+            let hot = harness.plainPath(["w:100"], "photo.jpg")
+            for _ in 0..<2 {
+                let answer = await harness.proxy.respond(to: ProxyRequest(method: "GET", path: hot,
+                                                                          authorization: bearer))
+                #expect(answer.status == 200)
+            }
+            let log = AccessLog(logger: Logger(label: "test") { _ in SwiftLogNoOpLogHandler() })
+            let channel = EmbeddedChannel(handler: MemoryHitResponder(proxy: harness.proxy, accessLog: log,
+                                                                      serverName: "webimage"))
+            // Without the secret, or with another: not answered here (the router answers 403).
+            try Self.send(channel, Self.request(hot), .end(nil))
+            try channel.writeOutbound(HTTPResponsePart.end(nil))
+            try Self.send(channel, Self.request(hot, [.authorization: "Bearer wrong"]), .end(nil))
+            try channel.writeOutbound(HTTPResponsePart.end(nil))
+            #expect(try Self.handedOn(channel) == [hot, hot])
+            #expect(try Self.answers(channel).isEmpty)
+            // With it: answered here, twice (a repeat within the second from the kept head), CORS fields included.
+            try Self.send(channel, Self.request(hot, [.authorization: bearer]), .end(nil),
+                          Self.request(hot, [.authorization: bearer]), .end(nil))
+            #expect(try Self.handedOn(channel).isEmpty)
+            let answers = try Self.answers(channel)
+            #expect(answers.map(\.0.status.code) == [200, 200])
+            let allowOrigin = HTTPField.Name("Access-Control-Allow-Origin")!
+            #expect(answers.map { $0.0.headerFields[allowOrigin] } == ["*", "*"])
+            _ = try channel.finish()
+        }
+    }
+
     @Test func aHitsBodyIsReadAndDropped() async throws {
         try await ProxyHarness.with { harness in
             let (channel, hot) = try await Self.channel(harness)

@@ -18,6 +18,7 @@ public final class ImageProxy: Sendable {
     let renders: RenderService
     private let sources: SourcePolicy
     private let responder: ProxyResponder
+    private let access: ProxyAccess
     private let routes: RecentRoutes
     private let metrics: ProxyMetrics
     /// The results tier in Redis (its sources tier shares its connections), when configured.
@@ -75,6 +76,7 @@ public final class ImageProxy: Sendable {
                              label: "webimage.serve.render"))
         self.sources = sources
         responder = ProxyResponder(timeToLive: configuration.timeToLive)
+        access = ProxyAccess(configuration: configuration)
         routes = RecentRoutes(configuration: configuration)
     }
 
@@ -162,8 +164,10 @@ public final class ImageProxy: Sendable {
     ///   the head its route made earlier in the same second.
     public func immediateResponse(to request: ProxyRequest, server: String? = nil) -> ProxyResponse? {
         let started = ContinuousClock.now
+        // A request without the secret is left to respond(to:), which refuses it.
         guard request.method == "GET" || request.method == "HEAD",
-              case .image(let image)? = try? route(request),
+              let inner = access.inside(request), access.admits(request),
+              case .image(let image)? = try? route(inner),
               let result = results.memoryResult(forKey: image.key)
         else { return nil }
         metrics.resultLookup(.memory)
@@ -176,6 +180,8 @@ public final class ImageProxy: Sendable {
         }
         var response = finish(responder.image(result, for: image, ifNoneMatch: request.ifNoneMatch, now: now),
                               for: request, started: started)
+        // Before the head is kept: a hit answered from the kept head carries them too.
+        access.addCORS(to: &response)
         if let server { Self.stamp(&response, server: server, second: second) }
         if plain {
             image.hitHead.keep(response.headers, etag: result.etag, bytes: bytes, second: second, server: server)
@@ -207,14 +213,32 @@ public final class ImageProxy: Sendable {
         return response
     }
 
+    /// imgproxy's order: the prefix (outside it there is no route: 404), then a preflight, which browsers send
+    /// without credentials, then the method, `/health` (open to probes), the secret, and the route. Answers to
+    /// image requests, refusals included, carry the CORS fields; `/health` and `/metrics` do not.
     private func answer(_ request: ProxyRequest) async -> ProxyResponse {
+        guard let inner = access.inside(request) else {
+            return responder.text(404, "not found: the path is outside the path prefix \(access.pathPrefix)")
+        }
+        if request.method == "OPTIONS", access.answersPreflights {
+            var preflight = responder.empty(200)
+            access.addCORS(to: &preflight)
+            return preflight
+        }
         guard request.method == "GET" || request.method == "HEAD" else {
             var refusal = responder.text(405, "only GET and HEAD are served")
-            refusal.headers[.allow] = "GET, HEAD"
+            refusal.headers[.allow] = access.answersPreflights ? "GET, HEAD, OPTIONS" : "GET, HEAD"
+            return refusal
+        }
+        if inner.path == "/health" { return responder.text(200, health) }
+        guard access.admits(request) else {
+            var refusal = responder.failure(ProxyError.forbidden("Forbidden: the Authorization header does not carry "
+                                                                 + "the secret"))
+            access.addCORS(to: &refusal)
             return refusal
         }
         do {
-            switch try route(request) {
+            switch try route(inner) {
             case .health:
                 return responder.text(200, health)
             case .metrics:
@@ -225,10 +249,14 @@ public final class ImageProxy: Sendable {
                 let cached = await results.result(forKey: image.key)
                 metrics.resultLookup(cached?.tier)
                 if let cached { result = cached.result } else { result = try await renders.result(for: image) }
-                return responder.image(result, for: image, ifNoneMatch: request.ifNoneMatch)
+                var answer = responder.image(result, for: image, ifNoneMatch: request.ifNoneMatch)
+                access.addCORS(to: &answer)
+                return answer
             }
         } catch {
-            return responder.failure(error)
+            var failure = responder.failure(error)
+            access.addCORS(to: &failure)
+            return failure
         }
     }
 }

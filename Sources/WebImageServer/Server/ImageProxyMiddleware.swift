@@ -67,7 +67,7 @@ extension ProxyRequest {
             secCHDPR: headers[values: HintHeaders.secCHDPR].first, dpr: headers[values: HintHeaders.dpr].first,
             secCHWidth: headers[values: HintHeaders.secCHWidth].first, width: headers[values: HintHeaders.width].first)
         self.init(method: method, path: String(path), accept: headers[.accept], ifNoneMatch: headers[.ifNoneMatch],
-                  clientHints: hints)
+                  clientHints: hints, authorization: headers[values: .authorization].first)
     }
 }
 

@@ -11,6 +11,20 @@ public struct ProxyConfiguration: Sendable {
     public var port = 8080
     /// Checks URL signatures; `nil` accepts any signature segment (`--insecure`).
     public var signature: URLSignature?
+    /// The path every URL lives under (imgproxy's `IMGPROXY_PATH_PREFIX`), as `/images`, without a trailing
+    /// slash: `/images/SIGNATURE/OPTIONS/SOURCE`, `/images/health`, `/images/metrics`. The signature covers the
+    /// path after the prefix, as imgproxy signs it; a path outside the prefix is 404. Under
+    /// ``ImageProxyMiddleware``, it follows the middleware's own mount point. Default empty: URLs start at `/`.
+    public var pathPrefix = ""
+    /// When set, a request must carry `Authorization: Bearer <secret>` (imgproxy's `IMGPROXY_SECRET`), compared in
+    /// constant time, or it is answered 403; `/health` stays open for probes, and a CORS preflight (`OPTIONS`),
+    /// which browsers send without credentials, is answered too. Default `nil`: no check.
+    public var secret: String?
+    /// The origin CORS answers allow (imgproxy's `IMGPROXY_ALLOW_ORIGIN`), as `https://app.example` or `*`: image
+    /// answers and their errors then carry `Access-Control-Allow-Origin` with it and
+    /// `Access-Control-Allow-Methods: GET, OPTIONS`, and an `OPTIONS` preflight is answered 200 with both.
+    /// Default `nil`: no CORS headers, and `OPTIONS` is 405.
+    public var allowedOrigin: String?
     /// Whether sources may be on loopback, private or link-local addresses (for tests and trusted networks).
     public var allowsLoopbackSources = false
     /// When not empty, a source URL must start with one of these, and so must every redirect target (both

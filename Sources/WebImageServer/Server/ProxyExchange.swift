@@ -16,15 +16,18 @@ public struct ProxyRequest: Sendable {
     /// What the `Sec-CH-DPR`, `DPR`, `Sec-CH-Width` and `Width` headers say; used only when the proxy reads client
     /// hints (``ProxyConfiguration/readsClientHints``).
     public var clientHints: ClientHints
+    /// The `Authorization` header, if any; read only when the proxy has a secret (``ProxyConfiguration/secret``).
+    public var authorization: String?
 
     /// A request as the adapter saw it.
     public init(method: String, path: String, accept: String? = nil, ifNoneMatch: String? = nil,
-                clientHints: ClientHints = ClientHints()) {
+                clientHints: ClientHints = ClientHints(), authorization: String? = nil) {
         self.method = method
         self.path = path
         self.accept = accept
         self.ifNoneMatch = ifNoneMatch
         self.clientHints = clientHints
+        self.authorization = authorization
     }
 }
 

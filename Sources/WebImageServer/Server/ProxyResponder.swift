@@ -129,6 +129,11 @@ struct ProxyResponder: Sendable {
                       body: ByteBuffer(string: reason + "\n"))
     }
 
+    /// An answer with no body (a CORS preflight's), never cached.
+    func empty(_ status: Int) -> ProxyResponse {
+        ProxyResponse(status: status, headers: [.cacheControl: "no-store", Self.contentTypeOptions: "nosniff"])
+    }
+
     /// HEAD's answer: the length a GET would have (RFC 9110 §9.3.2), and no body.
     func head(_ response: ProxyResponse) -> ProxyResponse {
         var response = response
