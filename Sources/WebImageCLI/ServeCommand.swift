@@ -159,6 +159,18 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("request-timeout"),
             help: ArgumentHelp("Seconds a whole request may take, 504 after (default 30).", valueName: "SECONDS"))
     var requestTimeout: Int?
+    @Option(name: .customLong("failure-ttl"), help: ArgumentHelp(
+        "Seconds a result refused with a 422 (a source that does not decode or is over a limit) is answered again "
+            + "without fetching or decoding; 0 remembers none (default 10).", valueName: "SECONDS"))
+    var failureTTL: Int?
+    @Option(name: .customLong("render-cpu-seconds"), help: ArgumentHelp(
+        "CPU seconds one render may spend decoding, transforming and encoding; over it is a 422 (default 5).",
+        valueName: "SECONDS"))
+    var renderCPUSeconds: Double?
+    @Option(name: .customLong("render-memory-mb"), help: ArgumentHelp(
+        "Pixel memory one render may hold at its peak, worked out before decoding; over it is a 422 (default 2048).",
+        valueName: "N"))
+    var renderMemoryMB: Int?
     @Option(name: .customLong("header-timeout"), help: ArgumentHelp(
         "Seconds a client has to send a whole request head; the connection is closed after (default 10).",
         valueName: "SECONDS"))

@@ -285,6 +285,20 @@ struct ServeSettings {
                                                 imgproxy: ["IMGPROXY_TIMEOUT"], minimum: 1) {
             configuration.requestTimeout = .seconds(seconds)
         }
+        if let seconds = try source.wholeNumber(command.failureTTL, flag: "--failure-ttl", "FAILURE_TTL", minimum: 0) {
+            configuration.failureMemory = .seconds(seconds)
+        }
+        if let text = source.text(command.renderCPUSeconds.map { String($0) }, flag: "--render-cpu-seconds",
+                                  "RENDER_CPU_SECONDS") {
+            guard let seconds = Double(text.text), seconds > 0, seconds <= 86_400 else {
+                throw ServeError("\(text.origin) \(text.text): expected a number of seconds above 0")
+            }
+            configuration.renderCPUBudget = .milliseconds(Int((seconds * 1000).rounded(.up)))
+        }
+        if let megabytes = try source.wholeNumber(command.renderMemoryMB, flag: "--render-memory-mb",
+                                                  "RENDER_MEMORY_MB", minimum: 1) {
+            configuration.renderMemoryBudget = megabytes * 1024 * 1024
+        }
         if let seconds = try source.wholeNumber(
             command.headerTimeout, flag: "--header-timeout", "HEADER_TIMEOUT",
             imgproxy: ["IMGPROXY_READ_REQUEST_TIMEOUT", "IMGPROXY_READ_TIMEOUT"], minimum: 1) {

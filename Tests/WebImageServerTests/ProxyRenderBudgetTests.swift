@@ -55,6 +55,28 @@ import WebImage
         }
     }
 
+    @Test func aRenderOverItsMemoryBudgetIsRefusedBeforeDecoding() async throws {
+        // A mebibyte: the 400×300 photo decoded whole (480 KB), its result and a working copy need 1.4 MB; made
+        // into a 50 px thumbnail it is decoded reduced and fits.
+        try await ProxyHarness.with(configuring: { $0.renderMemoryBudget = 1 << 20 }) { harness in
+            let refused = await harness.get(harness.plainPath(["w:400"], "photo.jpg"))
+            #expect(refused.status == 422)
+            #expect(String(buffer: refused.body).contains("MB of pixels"))
+            #expect(await harness.get(harness.plainPath(["w:50"], "photo.jpg")).status == 200)
+            let metrics = String(buffer: await harness.get("/metrics").body)
+            #expect(Self.stops(metrics, "memory_budget") == 1)
+            #expect(harness.proxy.load == .idle)
+        }
+        // The estimate itself: 16-bit samples kept through a 50-megapixel render, about 1.8 GB, fit the default.
+        let properties = ImageProperties(format: .png, size: PixelSize(width: 7071, height: 7071), hasAlpha: true)
+        let options = try ProcessingOptions(segments: ["ph:1"])
+        let plan = try SourceDecodePlan(properties: properties, options: options, output: .png,
+                                        limits: DecodeLimits(maxPixels: 60_000_000), maximumFrames: 500)
+        let needed = RenderMemoryEstimate.bytes(properties: properties, plan: plan, options: options)
+        #expect(needed == 3 * 7071 * 7071 * 12)
+        #expect(needed < ProxyConfiguration().renderMemoryBudget)
+    }
+
     @Test func aRenderWhoseRequestsTimedOutStops() async throws {
         try await ProxyHarness.with(configuring: { $0.requestTimeout = .seconds(1) }) { harness in
             // 36 megapixels decoded, then blurred: seconds in a debug build, which outlast the request.

@@ -41,7 +41,14 @@ struct SourceDrawing: Sendable {
         let (output, plan): (OutputFormat, SourceDecodePlan)
         switch try prepare(source, request: request) {
         case .passOn(let data, let format): return .passOn(data, format)
-        case .decode(_, let format, let decodePlan): (output, plan) = (format, decodePlan)
+        case .decode(let properties, let format, let decodePlan):
+            (output, plan) = (format, decodePlan)
+            let needed = RenderMemoryEstimate.bytes(properties: properties, plan: plan, options: request.options)
+            if needed > configuration.renderMemoryBudget {
+                metrics.refusedOverMemoryBudget()
+                throw ProxyError(status: 422, "the render would hold about \(needed >> 20) MB of pixels, over its "
+                                 + "budget of \(configuration.renderMemoryBudget >> 20) MB")
+            }
         }
         let decodeStarted = ContinuousClock.now
         let image = try renderer.coders.decode(source, options: plan.decodeOptions)

@@ -129,6 +129,11 @@ public struct ProxyConfiguration: Sendable {
     /// answered 422; its long loops check it every few rows. Default 5 s (in a release build; debug and sanitized
     /// builds get ``WorkBudget/buildSlowdown`` times as much).
     public var renderCPUBudget: Duration = .seconds(5) * WorkBudget.buildSlowdown
+    /// The pixel memory one render may hold at its peak (its decoded frames, its result's and a working copy,
+    /// worked out from the source's header before decoding, ``RenderMemoryEstimate``); a render that needs more
+    /// is answered 422 before it allocates. Default 2 GiB: the animation limit's 1 GiB of frames and their
+    /// rendering fit, and a 50-megapixel 16-bit source kept deep through a filter chain (about 1.8 GB) does.
+    public var renderMemoryBudget = 2048 * 1024 * 1024
     /// How long a result refused with a 422 (its source does not decode or is over a limit) is answered with the
     /// same status without fetching or decoding again; zero keeps none. Default 10 s.
     public var failureMemory: Duration = .seconds(10)

@@ -32,6 +32,7 @@ final class ProxyMetrics: Sendable {
     private let rememberedFailures: CoreMetrics.Counter
     private let stoppedOverBudget: CoreMetrics.Counter
     private let stoppedAbandoned: CoreMetrics.Counter
+    private let refusedOverMemory: CoreMetrics.Counter
     /// One counter per status seen: made once, not per request (a factory lookup takes its lock).
     private let byStatus = Locked<[Int: CoreMetrics.Counter]>([:])
 
@@ -65,6 +66,8 @@ final class ProxyMetrics: Sendable {
                                                 dimensions: [("reason", "cpu_budget")], factory: factory)
         stoppedAbandoned = CoreMetrics.Counter(label: "webimage_serve_renders_stopped_total",
                                                dimensions: [("reason", "abandoned")], factory: factory)
+        refusedOverMemory = CoreMetrics.Counter(label: "webimage_serve_renders_stopped_total",
+                                                dimensions: [("reason", "memory_budget")], factory: factory)
     }
 
     /// One answered request: counted by status, timed from parsing to the last header.
@@ -97,6 +100,8 @@ final class ProxyMetrics: Sendable {
     func renderStopped(_ reason: WorkBudget.Reason) {
         (reason == .cpu ? stoppedOverBudget : stoppedAbandoned).increment()
     }
+    /// A render refused before decoding: the pixels it would hold are over its memory budget (answered 422).
+    func refusedOverMemoryBudget() { refusedOverMemory.increment() }
     func decoded(after duration: Duration) { decodeTime.recordNanoseconds(duration.nanoseconds) }
     func transformed(after duration: Duration) { transformTime.recordNanoseconds(duration.nanoseconds) }
     func encoded(after duration: Duration) { encodeTime.recordNanoseconds(duration.nanoseconds) }
