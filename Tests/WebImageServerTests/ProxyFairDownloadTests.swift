@@ -80,18 +80,9 @@ import WebImage
             let origins = [harness.origin.url("/files/photo.jpg"), harness.origin.url("/files/photo.jpg", host: "localhost"),
                            other.url("/files/photo.jpg"), other.url("/files/photo.jpg", host: "localhost")]
             let total = 2_000
-            let answered = await withTaskGroup(of: Int?.self) { group in
-                for index in 0..<total {
-                    let source = origins[index % origins.count].absoluteString + "?n=\(index)"
-                    let request = Task {
-                        await harness.get(Self.path(["w:20"], URL(string: source)!))
-                    }
-                    if index % 3 == 0 { request.cancel() }
-                    group.addTask { index % 3 == 0 ? nil : await request.value.status }
-                }
-                var statuses: [Int] = []
-                for await status in group { if let status { statuses.append(status) } }
-                return statuses
+            let answered = await ProxyLoadTests.statusesWithEveryThirdLeaving(total) { index in
+                let source = origins[index % origins.count].absoluteString + "?n=\(index)"
+                return await harness.get(Self.path(["w:20"], URL(string: source)!))
             }
             let statuses = Dictionary(answered.map { ($0, 1) }, uniquingKeysWith: +)
             #expect(answered.count == total - (total + 2) / 3 && statuses == [200: answered.count],

@@ -34,15 +34,8 @@ import Testing
     @Test func thousandsOfRequestsWithLeaversLeaveNothingInFlight() async throws {
         try await ProxyHarness.with(configuring: { $0.workers = 2 }) { harness in
             let total = 2_000
-            let answered = await withTaskGroup(of: Int?.self) { group in
-                for index in 0..<total {
-                    let request = Task { await harness.get(harness.plainPath(["w:\(20 + index % 40)"], "photo.jpg")) }
-                    if index % 3 == 0 { request.cancel() }
-                    group.addTask { index % 3 == 0 ? nil : await request.value.status }
-                }
-                var statuses: [Int] = []
-                for await status in group { if let status { statuses.append(status) } }
-                return statuses
+            let answered = await Self.statusesWithEveryThirdLeaving(total) { index in
+                await harness.get(harness.plainPath(["w:\(20 + index % 40)"], "photo.jpg"))
             }
             let statuses = Dictionary(answered.map { ($0, 1) }, uniquingKeysWith: +)
             #expect(answered.count == total - (total + 2) / 3 && statuses == [200: answered.count],
@@ -80,6 +73,23 @@ import Testing
     }
 
     /// Waits until `condition` holds (`false` if it never does within a minute of polling).
+    /// `total` requests at once, each made by `request` from its index, every third one cancelled by its client as
+    /// soon as it starts: the statuses of the others.
+    static func statusesWithEveryThirdLeaving(_ total: Int, _ request: @escaping @Sendable (Int) async -> ProxyResponse)
+        async -> [Int]
+    {
+        await withTaskGroup(of: Int?.self) { group in
+            for index in 0..<total {
+                let answer = Task { await request(index) }
+                if index % 3 == 0 { answer.cancel() }
+                group.addTask { index % 3 == 0 ? nil : await answer.value.status }
+            }
+            var statuses: [Int] = []
+            for await status in group { if let status { statuses.append(status) } }
+            return statuses
+        }
+    }
+
     static func eventually(_ condition: () -> Bool) async -> Bool {
         for _ in 0..<60_000 {
             if condition() { return true }

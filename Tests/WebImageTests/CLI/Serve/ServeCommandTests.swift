@@ -53,7 +53,7 @@ import WebImage
 
         let source = origin.url("/gate/open/a.png").absoluteString
         let signedPart = "/rs:fit:40:40/plain/" + source + "@webp"
-        let signature = try signature(signedPart, keyHex: "736563726574", saltHex: "68656c6c6f")
+        let signature = try Self.signature(signedPart, keyHex: "736563726574", saltHex: "68656c6c6f")
         origin.closeGate("open")
         async let inFlight = server.get("/" + signature + signedPart)
         #expect(await origin.waitUntil { $0.count("/gate/open/a.png") == 1 })
@@ -108,7 +108,7 @@ import WebImage
              "--only-presets", "--cache-dir", folder.path, "--allow-loopback-sources"])
         let source = origin.url("/files/a.jpg").absoluteString
         let signedPart = "/thumb:pngify/plain/" + source
-        let signature = try signature(signedPart, keyHex: "736563726574", saltHex: "68656c6c6f")
+        let signature = try Self.signature(signedPart, keyHex: "736563726574", saltHex: "68656c6c6f")
         let answer = try await server.get("/" + signature + signedPart)
         #expect(answer.status == 200)
         #expect(answer.headers.contains { $0.0.lowercased() == "content-type" && $0.1 == "image/png" })
@@ -187,7 +187,7 @@ import WebImage
 
     /// imgproxy's signature, computed here independently with Python's hmac module's rules: HMAC-SHA256 over
     /// salt ‖ path, URL-safe Base64 without padding (written with Foundation only, not the server's code).
-    private func signature(_ path: String, keyHex: String, saltHex: String) throws -> String {
+    static func signature(_ path: String, keyHex: String, saltHex: String) throws -> String {
         let python = """
             import base64, hashlib, hmac, sys
             key, salt, path = bytes.fromhex(sys.argv[1]), bytes.fromhex(sys.argv[2]), sys.argv[3].encode()

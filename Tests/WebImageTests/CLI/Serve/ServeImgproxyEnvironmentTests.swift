@@ -61,7 +61,7 @@ import WebImage
             -> (status: Int, headers: [(String, String)], body: Data)
         {
             let path = "/\(options)/plain/" + origin.url("/files/\(name)").absoluteString + "@jpg"
-            return try await server.get("/" + (try signature(path, keyHex: key, saltHex: salt)) + path)
+            return try await server.get("/" + (try ServeCommandTests.signature(path, keyHex: key, saltHex: salt)) + path)
         }
 
         let first = try await get("rs:fit:40:40", "small.png", key: Self.pairs[0].key, salt: Self.pairs[0].salt)
@@ -86,23 +86,5 @@ import WebImage
         #expect(warnings == ["warning: IMGPROXY_NEW_RELIC_KEY is not supported by webimage serve (yet): ignored"])
         #expect(await server.terminate() == 0)
         await origin.shutdown()
-    }
-
-    /// imgproxy's signature, computed independently by Python's `hmac`, `hashlib` and `base64` modules.
-    private func signature(_ path: String, keyHex: String, saltHex: String) throws -> String {
-        let python = """
-            import base64, hashlib, hmac, sys
-            key, salt, path = bytes.fromhex(sys.argv[1]), bytes.fromhex(sys.argv[2]), sys.argv[3].encode()
-            print(base64.urlsafe_b64encode(hmac.new(key, salt + path, hashlib.sha256).digest()).rstrip(b"=").decode())
-            """
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        process.arguments = ["-c", python, keyHex, saltHex, path]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        try process.run()
-        let output = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 }
