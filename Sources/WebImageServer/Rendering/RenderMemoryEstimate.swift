@@ -17,7 +17,9 @@ enum RenderMemoryEstimate {
         if let target = decoding.thumbnailPixelSize {
             decoded = min(decoded, target.area.multipliedReportingOverflow(by: 4).partialValue)
         }
-        let output = ResizePlan(source: plan.geometry, options: options).outputSize.area
+        // A larger result is refused by the renderer, with its own reason, before anything is drawn.
+        let output = min(ResizePlan(source: plan.geometry, options: options).outputSize.area,
+                         ProxyRenderer.maximumResultPixels)
         let perFrame = decoded.addingReportingOverflow(output).partialValue
         let (all, overflow) = perFrame.multipliedReportingOverflow(by: frames)
         guard !overflow else { return .max }
