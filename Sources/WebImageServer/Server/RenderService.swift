@@ -176,7 +176,8 @@ final class RenderService: Sendable {
                 budget.cancel()
             }
         } catch {
-            guard let reason = budget.reason else { throw error }
+            // A render cancelled while it waited in line was stopped by the line, not by its budget.
+            guard let reason = budget.reason, budget.stoppedWork else { throw error }
             metrics.renderStopped(reason)
             switch reason {
             case .cpu: throw ProxyError(status: 422, "the render used more than its \(budget.cpuLimit) of CPU time")

@@ -25,6 +25,7 @@ import Synchronization
     public let cpuLimit: Duration
     private let spentNanoseconds = Atomic<Int64>(0)
     private let stopReason = Atomic<Int>(0)
+    private let interrupted = Atomic<Bool>(false)
 
     /// A budget of `cpuLimit` of CPU time.
     public init(cpuLimit: Duration) {
@@ -46,6 +47,9 @@ import Synchronization
 
     /// Why the work was stopped, `nil` while it may go on.
     public var reason: Reason? { Reason(rawValue: stopReason.load(ordering: .relaxed)) }
+
+    /// Whether a checkpoint stopped work in progress (a budget cancelled before its work ran stopped none).
+    public var stoppedWork: Bool { interrupted.load(ordering: .relaxed) }
 
     /// CPU time spent so far by finished ``run(_:)`` calls.
     public var spent: Duration { .nanoseconds(spentNanoseconds.load(ordering: .relaxed)) }
@@ -72,13 +76,17 @@ import Synchronization
     /// clock read per row would cost a few percent.
     public static func checkpoint() throws(Exceeded) {
         guard let installation = installed else { return }
-        if let reason = installation.budget.reason { throw Exceeded(reason: reason) }
+        if let reason = installation.budget.reason {
+            installation.budget.interrupted.store(true, ordering: .relaxed)
+            throw Exceeded(reason: reason)
+        }
         installation.calls &+= 1
         guard installation.calls & 7 == 0 else { return }
         let spent = installation.budget.spentNanoseconds.load(ordering: .relaxed)
             + threadCPUNanoseconds() - installation.startedAt
         if spent > installation.limitNanoseconds {
             installation.budget.stop(.cpu)
+            installation.budget.interrupted.store(true, ordering: .relaxed)
             throw Exceeded(reason: .cpu)
         }
     }
