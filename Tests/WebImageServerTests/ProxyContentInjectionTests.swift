@@ -101,6 +101,7 @@ import WebImage
             }
             #expect(heads.map(\.status.code) == [200, 200, 304])
             #expect(heads.allSatisfy { $0.headerFields[ProxyResponder.contentTypeOptions] == "nosniff" })
+            _ = try channel.finish()  // an unfinished embedded channel keeps its pipeline alive (LeakSanitizer)
         }
     }
 
