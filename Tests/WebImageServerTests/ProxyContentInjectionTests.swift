@@ -12,8 +12,8 @@ import WebImage
 /// What an origin could otherwise make the proxy answer from the proxy's own domain: a page or a script (through
 /// `raw`, or an answer a browser sniffs as another type), or a file named as something else.
 @Suite struct ProxyContentInjectionTests {
-    /// Made anew for each use: LeakSanitizer takes a stored `Data` of this size for a leak, because the enum that
-    /// holds its storage keeps tag bits in the pointer, where the scan does not recognise it.
+    /// Made anew for each use: LeakSanitizer reported this page's storage as leaked when a static held it (its scan
+    /// did not find the static's reference to the heap storage of a `Data` this size).
     private static var page: Data {
         Data("<!DOCTYPE html><html><body><script>alert(document.domain)</script></body></html>".utf8)
     }
