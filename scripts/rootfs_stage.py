@@ -10,6 +10,7 @@ import subprocess
 REPOSITORY = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"  # what a container starts with
 NOT_A_LIBRARY = "not a library"
+MOUNTED = ["var/cache/apt/archives", "dev/pts", "proc"]  # what a run mounts in its root, innermost first
 
 
 def log(text):
@@ -131,6 +132,8 @@ class StageRoot:
                        f"Types: deb\nURIs: {security}\nSuites: {suite}-security\nComponents: main\n{keyring}\n")
         shutil.copyfile("/etc/resolv.conf", os.path.join(self.path, "etc/resolv.conf"))
         self.mount(["-t", "proc", "proc"], "proc")  # the server finds its own executable through /proc/self/exe
+        # A terminal device apt can log through, as a container has; an instance of its own, not the host's.
+        self.mount(["-t", "devpts", "-o", "newinstance,ptmxmode=0666", "devpts"], "dev/pts")
         os.makedirs(self.archives, exist_ok=True)
         self.mount(["--bind", self.archives], "var/cache/apt/archives")
 
@@ -150,10 +153,10 @@ class StageRoot:
 
     def remove(self):
         """Deletes the run's root, after unmounting anything a run stopped by force left mounted in it."""
-        for inside in ["var/cache/apt/archives", "proc"]:
+        for inside in MOUNTED:
             if os.path.ismount(os.path.join(self.path, inside)):
                 self.unmount(inside)
-        if any(os.path.ismount(os.path.join(self.path, inside)) for inside in ["var/cache/apt/archives", "proc"]):
+        if any(os.path.ismount(os.path.join(self.path, inside)) for inside in MOUNTED):
             fail(f"{self.path} still has a mount in it: not deleting it")
         shutil.rmtree(self.path, ignore_errors=True)
 
