@@ -209,6 +209,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("decode-memory-mb"),
             help: ArgumentHelp("Address space of each decode helper (default 2048).", valueName: "N"))
     var decodeMemoryMB: Int?
+    @OptionGroup var sourceURLOptions: ServeSourceURLOptions
 
     func run() async throws {
         ProxyServer.runTasksOnEventLoops()

@@ -49,6 +49,7 @@ struct ServeSettings {
         try rendering(&configuration)
         try timeouts(&configuration)
         try caches(&configuration)
+        try sourceURLs(&configuration)
         if try source.imgproxyBool("IMGPROXY_FAIL_ON_DEPRECATION") == true,
            let deprecated = source.deprecatedNamesUsed.first {
             throw ServeError("\(deprecated.used) is deprecated, use \(deprecated.current) instead "

@@ -46,7 +46,10 @@ public final class ImageProxy: Sendable {
         download.maxConcurrentDownloadsPerHost = configuration.maximumDownloadsPerOrigin
             ?? max(1, configuration.maximumDownloads / 4)
         download.metricsFactory = metrics.factory
-        let sources = SourcePolicy(allowedPrefixes: configuration.allowedSourcePrefixes)
+        let localFiles = configuration.localFilesystemRoot.map {
+            LocalFileSource(root: $0, maximumBytes: configuration.maximumSourceBytes)
+        }
+        let sources = SourcePolicy(allowedPrefixes: configuration.allowedSourcePrefixes, localFiles: localFiles)
         download.hopCheck = sources.hopCheck  // redirects stay under --allow-source too
         download.nameServer = configuration.nameServer
         let metricsFactory = metrics.factory
@@ -60,7 +63,8 @@ public final class ImageProxy: Sendable {
             cache: DiskCache(folder: configuration.cacheDirectory.appendingPathComponent("sources"),
                              configuration: Self.diskConfiguration(sizeLimit: configuration.sourceCacheBytes)),
             memoryBytes: configuration.sourceMemoryBytes,
-            shared: shared?.sharingConnections(namespace: "webimage-serve:sources", metricsFactory: metricsFactory))
+            shared: shared?.sharingConnections(namespace: "webimage-serve:sources", metricsFactory: metricsFactory),
+            localFiles: localFiles)
         self.coders = coders
         // Memory holds results and recent sources' bytes, never decoded sources: each is decoded to its request's
         // size, so a decoded source is not worth keeping (a 12 MP photo is 48 MB of pixels).

@@ -30,6 +30,12 @@ public struct ProxyConfiguration: Sendable {
     /// When not empty, a source URL must start with one of these, and so must every redirect target (both
     /// compared in a normal form: case of scheme and host, default port, escapes and `..` segments do not count).
     public var allowedSourcePrefixes: [String] = []
+    /// The folder `local:///path` sources are read from (imgproxy's `IMGPROXY_LOCAL_FILESYSTEM_ROOT`); nothing
+    /// outside it is ever read (``LocalFileSource``). Default `nil`: `local://` sources are refused.
+    public var localFilesystemRoot: String?
+    /// How a request's source URL becomes the one fetched: imgproxy's `IMGPROXY_URL_REPLACEMENTS`, then
+    /// `IMGPROXY_BASE_URL`. Default: used as given.
+    public var sourceURLRewriting = SourceURLRewriting()
     /// A DNS server asked for source hosts instead of the system resolver (`--dns-server`); `nil`: the system's.
     /// For split-horizon networks, where the machine's resolver answers with internal addresses, and for tests.
     public var nameServer: NameServer?

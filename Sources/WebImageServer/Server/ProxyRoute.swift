@@ -55,7 +55,9 @@ enum ProxyRoute: Sendable {
             }
             options.format = format
         }
-        let url = try sources.check(path.source)
+        // Rewritten first, then checked (imgproxy's order); the key names the source actually fetched.
+        let source = configuration.sourceURLRewriting.resolve(path.source)
+        let url = try sources.check(source)
         let negotiated = options.format == nil ? configuration.negotiation.format(forAccept: request.accept) : nil
         let chosen = options.format ?? negotiated
         // An SVG answer depends on the source (only an SVG source has one): decided once it is known.
@@ -68,7 +70,7 @@ enum ProxyRoute: Sendable {
         if configuration.readsClientHints { vary += ClientHints.varyHeaderNames }
         return RenderRequest(
             source: url, options: options, format: chosen, vary: vary.isEmpty ? nil : vary.joined(separator: ", "),
-            key: "\(path.source)\n\(options.cacheKey)\n\(chosen?.rawValue ?? "source")"
+            key: "\(source)\n\(options.cacheKey)\n\(chosen?.rawValue ?? "source")"
                 + serverSettingsKey(options, format: chosen, configuration: configuration, watermark: watermark))
     }
 

@@ -35,9 +35,13 @@ final class SourceLoader: Sendable {
     /// takes a source on its second rendering, as any other.
     private let tiers: DataCacheTiers
     private let downloader: ImageDownloader
+    /// Where `local://` sources are read, when a folder is configured (the policy refuses them otherwise).
+    private let localFiles: LocalFileSource?
 
-    init(downloader: ImageDownloader, cache: DiskCache, memoryBytes: Int, shared: RedisImageCache?) {
+    init(downloader: ImageDownloader, cache: DiskCache, memoryBytes: Int, shared: RedisImageCache?,
+         localFiles: LocalFileSource? = nil) {
         self.downloader = downloader
+        self.localFiles = localFiles
         self.cache = cache
         recent = RecentSources(bytes: memoryBytes)
         var tiers = [DataCacheTiers.Tier(recent, kind: .memory),
@@ -66,6 +70,10 @@ final class SourceLoader: Sendable {
         if let hit = await tiers.lookup(forKey: key, from: 1) {
             return Source(data: hit.entry.data, origin: hit.kind == .disk ? .disk : .redis,
                           lastModified: hit.entry.metadata?.validators.lastModified)
+        }
+        if let localFiles, LocalFileSource.isLocal(key) {
+            let file = try await localFiles.contents(of: url)
+            return Source(data: file.data, origin: .origin, lastModified: file.lastModified)
         }
         var response: ImageLoadResponse
         if let earlyStop {

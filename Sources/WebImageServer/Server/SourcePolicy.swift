@@ -19,8 +19,12 @@ struct SourcePolicy: Sendable {
     /// Their normal forms, which are what URLs are compared with: as written, and as a file server reads them.
     private let normalisedPrefixes: [(text: String, serverReading: String)]
 
-    init(allowedPrefixes: [String]) {
+    /// The folder whose `local://` sources are read too; `nil`: they are refused like any other scheme.
+    let localFiles: LocalFileSource?
+
+    init(allowedPrefixes: [String], localFiles: LocalFileSource? = nil) {
         self.allowedPrefixes = allowedPrefixes
+        self.localFiles = localFiles
         normalisedPrefixes = allowedPrefixes.map(Self.normalisedPrefix)
     }
 
@@ -34,6 +38,8 @@ struct SourcePolicy: Sendable {
 
     /// The URL to fetch for `source`, or the 404 that refuses it (imgproxy does not tell a client why).
     func check(_ source: String) throws(ProxyError) -> URL {
+        // Before parsing: a file's name may hold what a URL may not (a space, a `%`).
+        if let url = try localFiles?.url(for: source, allowedPrefixes: allowedPrefixes) { return url }
         guard let url = URL(string: source), let scheme = url.scheme?.lowercased() else {
             throw .invalidURL("the source \"\(source.prefix(80))\" is not an absolute URL")
         }
