@@ -62,7 +62,7 @@ struct ServeCommand: AsyncParsableCommand {
         valueName: "PATH"))
     var pathPrefix: String?
     @Flag(name: .customLong("allow-loopback-sources"),
-          help: "Let sources be on loopback, private and link-local addresses.")
+          help: "Let sources be on loopback addresses (127/8, ::1, 0.0.0.0).")
     var allowLoopbackSources = false
     @Option(name: .customLong("allow-source"), help: ArgumentHelp(
         "Only fetch sources starting with this prefix (repeatable; the variable takes a comma-separated list).",
@@ -209,6 +209,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("decode-memory-mb"),
             help: ArgumentHelp("Address space of each decode helper (default 2048).", valueName: "N"))
     var decodeMemoryMB: Int?
+    @OptionGroup var fetchOptions: ServeFetchOptions
     @OptionGroup var sourceURLOptions: ServeSourceURLOptions
 
     func run() async throws {

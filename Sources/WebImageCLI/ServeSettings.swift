@@ -49,6 +49,7 @@ struct ServeSettings {
         try rendering(&configuration)
         try timeouts(&configuration)
         try caches(&configuration)
+        try fetching(&configuration)
         try sourceURLs(&configuration)
         if try source.imgproxyBool("IMGPROXY_FAIL_ON_DEPRECATION") == true,
            let deprecated = source.deprecatedNamesUsed.first {
@@ -98,7 +99,6 @@ struct ServeSettings {
     }
 
     private func sources(_ configuration: inout ProxyConfiguration) throws {
-        configuration.allowsLoopbackSources = try allowsLoopbackSources()
         if let prefixes = source.list(command.allowSource, flag: "--allow-source", "ALLOW_SOURCE",
                                       imgproxy: ["IMGPROXY_ALLOWED_SOURCES"]) {
             configuration.allowedSourcePrefixes = prefixes.items
@@ -126,30 +126,6 @@ struct ServeSettings {
             }
             configuration.watermarkURL = url
         }
-    }
-
-    /// One switch here opens loopback, private and link-local source addresses together; imgproxy has three
-    /// (loopback and link-local refused, private allowed by default). imgproxy's loopback switch opens ours only
-    /// when its environment does not refuse the other two explicitly; its private or link-local switch alone
-    /// cannot open them without loopback, so they stay refused (said on stderr).
-    private func allowsLoopbackSources() throws -> Bool {
-        let loopback = "IMGPROXY_ALLOW_LOOPBACK_SOURCE_ADDRESSES"
-        let found = source.find("ALLOW_LOOPBACK_SOURCES", imgproxy: [loopback])
-        let privateAddresses = try source.imgproxyBool("IMGPROXY_ALLOW_PRIVATE_SOURCE_ADDRESSES")
-        let linkLocal = try source.imgproxyBool("IMGPROXY_ALLOW_LINK_LOCAL_SOURCE_ADDRESSES")
-        if command.allowLoopbackSources { return true }
-        guard let found else {
-            if privateAddresses == true || linkLocal == true {
-                source.warn("warning: private and link-local source addresses stay refused unless \(loopback) "
-                             + "is true too (one switch here)")
-            }
-            return false
-        }
-        let allows = try ServeSettingSource.boolean(found)
-        guard allows, found.isImgproxy, privateAddresses == false || linkLocal == false else { return allows }
-        source.warn("warning: \(loopback) is true but private or link-local addresses are refused: one switch "
-                     + "here opens all three, so all three stay refused")
-        return false
     }
 
     private func limits(_ configuration: inout ProxyConfiguration) throws {

@@ -31,8 +31,10 @@ public final class ImageProxy: Sendable {
         self.configuration = configuration
         metrics = ProxyMetrics(registry: configuration.metricsRegistry)
         var download = ImageDownloaderConfiguration()
-        download.addressPolicy = configuration.allowsLoopbackSources ? .unrestricted : .publicOnly
+        download.addressPolicy = SourcePolicy.addressPolicy(for: configuration)
         download.maximumBodySize = configuration.maximumSourceBytes
+        download.maximumRedirects = configuration.maximumRedirects
+        if let userAgent = configuration.userAgent { download.headers["User-Agent"] = userAgent }
         download.timeout = configuration.downloadTimeout
         // --download-timeout bounds a source's whole download: a timed-out attempt is not started again. It is
         // the only limit, as imgproxy's: no shorter wait for a connection or for the next bytes cuts it first (an
@@ -79,7 +81,7 @@ public final class ImageProxy: Sendable {
             cpu: CPUExecutor(width: configuration.workers, queueLimit: configuration.queueLimit,
                              label: "webimage.serve.render"))
         self.sources = sources
-        responder = ProxyResponder(timeToLive: configuration.timeToLive)
+        responder = ProxyResponder(configuration: configuration)
         access = ProxyAccess(configuration: configuration)
         routes = RecentRoutes(configuration: configuration)
     }

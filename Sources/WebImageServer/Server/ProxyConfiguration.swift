@@ -25,8 +25,21 @@ public struct ProxyConfiguration: Sendable {
     /// `Access-Control-Allow-Methods: GET, OPTIONS`, and an `OPTIONS` preflight is answered 200 with both.
     /// Default `nil`: no CORS headers, and `OPTIONS` is 405.
     public var allowedOrigin: String?
-    /// Whether sources may be on loopback, private or link-local addresses (for tests and trusted networks).
+    /// Whether sources may be on loopback addresses (`127/8`, `::1`, and the unspecified `0.0.0.0` and `::`, which
+    /// reach this machine too), as imgproxy's `IMGPROXY_ALLOW_LOOPBACK_SOURCE_ADDRESSES`. Default off.
     public var allowsLoopbackSources = false
+    /// Whether sources may be on private addresses (`10/8`, `172.16/12`, `192.168/16`, `100.64/10`, `fc00::/7`),
+    /// as imgproxy's `IMGPROXY_ALLOW_PRIVATE_SOURCE_ADDRESSES`. Default off (imgproxy's default is on).
+    public var allowsPrivateSources = false
+    /// Whether sources may be on link-local addresses (`169.254/16`, where cloud metadata services answer, and
+    /// `fe80::/10`), as imgproxy's `IMGPROXY_ALLOW_LINK_LOCAL_SOURCE_ADDRESSES`. Default off. Multicast addresses
+    /// are refused whatever the switches say.
+    public var allowsLinkLocalSources = false
+    /// The `User-Agent` sent to origins (imgproxy's `IMGPROXY_USER_AGENT`); `nil`: the library's.
+    public var userAgent: String?
+    /// The most redirects a source download follows (imgproxy's `IMGPROXY_MAX_REDIRECTS`); 0 follows none. One more
+    /// is answered 404, as imgproxy answers it. Default 10.
+    public var maximumRedirects = 10
     /// When not empty, a source URL must start with one of these, and so must every redirect target (both
     /// compared in a normal form: case of scheme and host, default port, escapes and `..` segments do not count).
     public var allowedSourcePrefixes: [String] = []
@@ -63,6 +76,16 @@ public struct ProxyConfiguration: Sendable {
     public var maximumSourceBytes = 30 * 1024 * 1024
     /// `Cache-Control: max-age` of results, in seconds. Default one year.
     public var timeToLive = 31_536_000
+    /// Whether an answer's `Cache-Control` follows its source's `Cache-Control` or `Expires` instead of
+    /// ``timeToLive`` (imgproxy's `IMGPROXY_CACHE_CONTROL_PASSTHROUGH`), when the origin sent either and the URL
+    /// does not expire. Sources and results are cached here, so the origin's lifetime is kept with them and
+    /// counted down: `max-age=<seconds left>, public`, or `no-cache` once it is over or when the origin said
+    /// `no-cache`, `no-store` or `private`. Default off.
+    public var passesSourceCacheControl = false
+    /// Whether answers carry `Link: <SOURCE>; rel="canonical"` naming their http(s) source (imgproxy's
+    /// `IMGPROXY_SET_CANONICAL_HEADER`), so search engines index the original instead of each rendition.
+    /// Default off.
+    public var setsCanonicalHeader = false
     /// Named option groups.
     public var presets = ProxyPresets()
     /// Whether URLs may only name presets.

@@ -14,9 +14,22 @@ struct ProxyResponder: Sendable {
     /// `Cache-Control` of a result whose URL does not expire, made once: most answers carry it.
     private let lastingCacheControl: String
 
-    init(timeToLive: Int) {
+    /// Whether a result's `Cache-Control` follows its source's lifetime when the origin gave one.
+    let passesSourceCacheControl: Bool
+    /// Whether answers carry `Link: <SOURCE>; rel="canonical"`.
+    let setsCanonicalHeader: Bool
+
+    init(timeToLive: Int, passesSourceCacheControl: Bool = false, setsCanonicalHeader: Bool = false) {
         self.timeToLive = timeToLive
+        self.passesSourceCacheControl = passesSourceCacheControl
+        self.setsCanonicalHeader = setsCanonicalHeader
         lastingCacheControl = Self.cacheControl(maxAge: timeToLive)
+    }
+
+    init(configuration: ProxyConfiguration) {
+        self.init(timeToLive: configuration.timeToLive,
+                  passesSourceCacheControl: configuration.passesSourceCacheControl,
+                  setsCanonicalHeader: configuration.setsCanonicalHeader)
     }
 
     /// imgproxy's policy for every answer: nothing loads, nothing runs, inline styles only.
@@ -37,7 +50,9 @@ struct ProxyResponder: Sendable {
         }
         headers[.eTag] = result.etag
         headers[.lastModified] = result.lastModified
-        headers[.cacheControl] = cacheControl(expires: request.options.expires, now: now)
+        headers[.cacheControl] = cacheControl(expires: request.options.expires, now: now,
+                                              sourceExpires: passesSourceCacheControl ? result.sourceExpires : nil)
+        if setsCanonicalHeader, let link = Self.canonicalLink(request.source) { headers[Self.link] = link }
         headers[.contentSecurityPolicy] = Self.contentSecurityPolicy
         headers[Self.contentTypeOptions] = "nosniff"
         if let vary = request.vary { headers[.vary] = vary }
@@ -45,10 +60,22 @@ struct ProxyResponder: Sendable {
                            : ProxyResponse(status: 200, headers: headers, body: result.body)
     }
 
-    /// `max-age=N, public`, N the time to live or, when the URL expires sooner, the seconds left until then.
-    func cacheControl(expires: Int?, now: Double) -> String {
-        guard let expires else { return lastingCacheControl }
-        return Self.cacheControl(maxAge: min(timeToLive, max(0, Int(Double(expires) - now))))
+    /// `max-age=N, public`, N the time to live or, when the URL expires sooner, the seconds left until then. A URL
+    /// that does not expire and a source with a lifetime of its own (`sourceExpires`, seconds since 1970) get the
+    /// seconds left of that instead, longer than the time to live or not, as imgproxy passes the origin's on.
+    func cacheControl(expires: Int?, now: Double, sourceExpires: Double? = nil) -> String {
+        if let expires { return Self.cacheControl(maxAge: min(timeToLive, max(0, Int(Double(expires) - now)))) }
+        guard let sourceExpires else { return lastingCacheControl }
+        return Self.cacheControl(maxAge: max(0, Int((sourceExpires - now).rounded(.down))))
+    }
+
+    /// `Link`, which names the source as the canonical page of every rendition of it.
+    static let link = HTTPField.Name("Link")!
+
+    /// `<SOURCE>; rel="canonical"` for an http or https source, as imgproxy sends it; `nil` for any other.
+    static func canonicalLink(_ source: URL) -> String? {
+        guard let scheme = source.scheme?.lowercased(), scheme == "http" || scheme == "https" else { return nil }
+        return "<\(source.absoluteString)>; rel=\"canonical\""
     }
 
     private static func cacheControl(maxAge: Int) -> String {

@@ -12,6 +12,8 @@ final class RecentSources: ImageDataCaching {
         let lastModified: String?
         let isOnDisk: Bool
         var isPrefix = false
+        /// When the origin's lifetime for it ends (``SourceLifetime``), kept for the tiers it is written to.
+        var expires: Double?
     }
 
     private let sources: MemoryCache<String, Recent>
@@ -41,19 +43,20 @@ final class RecentSources: ImageDataCaching {
         let metadata = CacheEntryMetadata(
             key: key, format: ImageFormat.detect(kept.data), payloadLength: kept.data.count,
             fileSize: kept.data.count, created: now, lastAccess: now,
-            validators: HTTPValidators(lastModified: kept.lastModified))
+            validators: HTTPValidators(lastModified: kept.lastModified, expires: kept.expires))
         return CachedImageData(data: kept.data, metadata: metadata, tier: .memory)
     }
 
     /// Keeps a whole source that no disk holds yet (one from the origin).
     func storeData(_ data: Data, forKey key: String, validators: HTTPValidators) async throws {
-        remember(Recent(data: data, lastModified: validators.lastModified, isOnDisk: false), forKey: key)
+        remember(Recent(data: data, lastModified: validators.lastModified, isOnDisk: false,
+                        expires: validators.expires), forKey: key)
     }
 
     /// Keeps a source found on disk or in Redis, remembering whether the disk has it.
     func backFill(_ hit: CachedImageData, forKey key: String) async throws {
         remember(Recent(data: hit.data, lastModified: hit.metadata?.validators.lastModified,
-                        isOnDisk: hit.tier == .disk), forKey: key)
+                        isOnDisk: hit.tier == .disk, expires: hit.metadata?.validators.expires), forKey: key)
     }
 
     func removeData(forKey key: String) async {

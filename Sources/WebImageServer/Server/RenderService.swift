@@ -145,7 +145,7 @@ final class RenderService: Sendable {
         let result = RenderedResult(data: data, format: output,
                                     etag: ResultTag.etag(key: request.key, sourceLastModified: source.lastModified,
                                                          body: data),
-                                    lastModified: lastModified)
+                                    lastModified: lastModified, sourceExpires: source.expires)
         await results.store(result, data: data, forKey: request.key)
         return result
     }

@@ -13,18 +13,24 @@ public struct RenderedResult: Sendable {
     public var etag: String
     /// When the result was rendered, as an HTTP date.
     public var lastModified: String
+    /// When the source's own lifetime ends, in seconds since 1970, when its origin gave one (`Cache-Control`
+    /// or `Expires`), kept with the result in every tier for ``ProxyConfiguration/passesSourceCacheControl``.
+    public var sourceExpires: Double?
 
     /// A result of `data`'s bytes.
-    public init(data: Data, format: ImageFormat, etag: String, lastModified: String) {
-        self.init(body: ByteBuffer(bytes: data), format: format, etag: etag, lastModified: lastModified)
+    public init(data: Data, format: ImageFormat, etag: String, lastModified: String, sourceExpires: Double? = nil) {
+        self.init(body: ByteBuffer(bytes: data), format: format, etag: etag, lastModified: lastModified,
+                  sourceExpires: sourceExpires)
     }
 
     /// A result of `body`'s bytes.
-    public init(body: ByteBuffer, format: ImageFormat, etag: String, lastModified: String) {
+    public init(body: ByteBuffer, format: ImageFormat, etag: String, lastModified: String,
+                sourceExpires: Double? = nil) {
         self.body = body
         self.format = format
         self.etag = etag
         self.lastModified = lastModified
+        self.sourceExpires = sourceExpires
     }
 
     /// The bytes as `Data` (a copy: for the disk and Redis tiers, which store `Data`).

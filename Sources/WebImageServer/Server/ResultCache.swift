@@ -75,7 +75,7 @@ final class ResultCache: Sendable {
     }
 
     private static func validators(of result: RenderedResult) -> HTTPValidators {
-        HTTPValidators(etag: result.etag, lastModified: result.lastModified)
+        HTTPValidators(etag: result.etag, lastModified: result.lastModified, expires: result.sourceExpires)
     }
 
     private static func result(from stored: CachedImageData) -> RenderedResult? {

@@ -39,7 +39,7 @@ final class ResultMemory: ImageDataCaching {
     static func result(_ data: Data, format: ImageFormat?, validators: HTTPValidators) -> RenderedResult? {
         guard let etag = validators.etag, let lastModified = validators.lastModified else { return nil }
         return RenderedResult(data: data, format: format ?? ImageFormat.detect(data), etag: etag,
-                              lastModified: lastModified)
+                              lastModified: lastModified, sourceExpires: validators.expires)
     }
 
     // MARK: ImageDataCaching
@@ -53,7 +53,8 @@ final class ResultMemory: ImageDataCaching {
         let data = result.data, now = Date().timeIntervalSince1970
         let metadata = CacheEntryMetadata(
             key: key, format: result.format, payloadLength: data.count, fileSize: data.count, created: now,
-            lastAccess: now, validators: HTTPValidators(etag: result.etag, lastModified: result.lastModified))
+            lastAccess: now, validators: HTTPValidators(etag: result.etag, lastModified: result.lastModified,
+                                                        expires: result.sourceExpires))
         return CachedImageData(data: data, metadata: metadata, tier: .memory)
     }
 

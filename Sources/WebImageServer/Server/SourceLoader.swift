@@ -18,14 +18,16 @@ final class SourceLoader: Sendable {
     /// Where a source's bytes came from.
     enum Origin { case memory, disk, redis, origin }
 
-    /// A source's bytes, where they came from, and the origin's `Last-Modified` when it sent one (kept with the
-    /// bytes in every tier, so that a cached source still says when it changed). `isPrefix`: only the start of
-    /// the source, fetched for one request's decode (``EarlyStop``), never kept.
+    /// A source's bytes, where they came from, and the origin's `Last-Modified` when it sent one and the end of
+    /// the lifetime it gave (``SourceLifetime``), both kept with the bytes in every tier, so that a cached source
+    /// still says when it changed and how long it may be kept. `isPrefix`: only the start of the source, fetched
+    /// for one request's decode (``EarlyStop``), never kept.
     struct Source: Sendable {
         let data: Data
         let origin: Origin
         let lastModified: String?
         var isPrefix = false
+        var expires: Double?
     }
 
     /// Encoded sources, under the same keys (the absolute URL) the library's image cache would use.
@@ -58,18 +60,21 @@ final class SourceLoader: Sendable {
         if let kept = recent.kept(forKey: key) {
             if !kept.isPrefix {
                 if !kept.isOnDisk { await persist(kept, forKey: key) }
-                return Source(data: kept.data, origin: .memory, lastModified: kept.lastModified)
+                return Source(data: kept.data, origin: .memory, lastModified: kept.lastModified,
+                              expires: kept.expires)
             }
             // Another render of a source whose download stopped early (a progressive JPEG's thumbnail, an
             // animation's first frame): the kept start serves it when it holds everything this decode reads;
             // otherwise the whole source is fetched (no other tier keeps starts).
             if let earlyStop, earlyStop.isSatisfied(by: kept.data) {
-                return Source(data: kept.data, origin: .memory, lastModified: kept.lastModified, isPrefix: true)
+                return Source(data: kept.data, origin: .memory, lastModified: kept.lastModified, isPrefix: true,
+                              expires: kept.expires)
             }
         }
         if let hit = await tiers.lookup(forKey: key, from: 1) {
             return Source(data: hit.entry.data, origin: hit.kind == .disk ? .disk : .redis,
-                          lastModified: hit.entry.metadata?.validators.lastModified)
+                          lastModified: hit.entry.metadata?.validators.lastModified,
+                          expires: hit.entry.metadata?.validators.expires)
         }
         if let localFiles, LocalFileSource.isLocal(key) {
             let file = try await localFiles.contents(of: url)
@@ -88,7 +93,9 @@ final class SourceLoader: Sendable {
             response = try await downloader.download(url)
         }
         return Source(data: response.data, origin: .origin, lastModified: response.metadata.headers["Last-Modified"],
-                      isPrefix: response.isPrefix)
+                      isPrefix: response.isPrefix,
+                      expires: SourceLifetime.expiry(headers: response.metadata.headers,
+                                                     now: Date().timeIntervalSince1970))
     }
 
     /// Keeps `source`, which decoded and came from the origin, in memory here and in Redis for other proxies (only
@@ -99,21 +106,22 @@ final class SourceLoader: Sendable {
         let key = url.absoluteString
         guard !source.isPrefix else {
             recent.remember(RecentSources.Recent(data: source.data, lastModified: source.lastModified,
-                                                 isOnDisk: false, isPrefix: true), forKey: key)
+                                                 isOnDisk: false, isPrefix: true, expires: source.expires), forKey: key)
             return
         }
-        try? await tiers.store(source.data, forKey: key, validators: HTTPValidators(lastModified: source.lastModified),
+        try? await tiers.store(source.data, forKey: key,
+                               validators: HTTPValidators(lastModified: source.lastModified, expires: source.expires),
                                in: [.memory, .remote])
     }
 
     /// Writes a source that a second rendering uses to the disk cache (a file write: on the I/O lanes), so it
     /// outlives its place in memory and a restart. A full disk costs a later request a fetch.
     private func persist(_ kept: RecentSources.Recent, forKey key: String) async {
-        let validators = HTTPValidators(lastModified: kept.lastModified)
+        let validators = HTTPValidators(lastModified: kept.lastModified, expires: kept.expires)
         let stored = (try? await tiers.store(kept.data, forKey: key, validators: validators, in: .disk)) != nil
         if stored {
-            recent.remember(RecentSources.Recent(data: kept.data, lastModified: kept.lastModified, isOnDisk: true),
-                            forKey: key)
+            recent.remember(RecentSources.Recent(data: kept.data, lastModified: kept.lastModified, isOnDisk: true,
+                                                 expires: kept.expires), forKey: key)
         }
     }
 }

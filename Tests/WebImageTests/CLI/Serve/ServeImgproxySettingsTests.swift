@@ -156,24 +156,6 @@ import WebImageServer
         ])
     }
 
-    @Test func imgproxysAddressSwitchesOpenOursOnlyWhenTheyAllAgree() throws {
-        func allows(_ environment: [String: String]) throws -> (Bool, [String]) {
-            let settings = try settings([], Self.signed(environment))
-            return (try settings.configuration().allowsLoopbackSources, settings.warnings)
-        }
-        let loopback = "IMGPROXY_ALLOW_LOOPBACK_SOURCE_ADDRESSES"
-        let privateAddresses = "IMGPROXY_ALLOW_PRIVATE_SOURCE_ADDRESSES"
-        #expect(try allows([:]) == (false, []))
-        #expect(try allows([loopback: "true"]) == (true, []))
-        #expect(try allows([loopback: "true", privateAddresses: "true"]) == (true, []))
-        let refusing = try allows([loopback: "true", privateAddresses: "false"])
-        #expect(!refusing.0 && refusing.1.count == 1)
-        // imgproxy allows private addresses by default; here they stay refused, and an explicit true says so.
-        let privateOnly = try allows([privateAddresses: "true"])
-        #expect(!privateOnly.0 && privateOnly.1.count == 1)
-        #expect(try allows([loopback: "false", "WEBIMAGE_ALLOW_LOOPBACK_SOURCES": "1"]) == (true, []))
-    }
-
     @Test func anAllowedSourceWithAWildcardIsKeptAsWrittenAndNamed() throws {
         let settings = try settings([], Self.signed(["IMGPROXY_ALLOWED_SOURCES": "https://*.example.com/,s3://"]))
         #expect(try settings.configuration().allowedSourcePrefixes == ["https://*.example.com/", "s3://"])
