@@ -209,6 +209,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("decode-memory-mb"),
             help: ArgumentHelp("Address space of each decode helper (default 2048).", valueName: "N"))
     var decodeMemoryMB: Int?
+    @OptionGroup var fallbackImageOptions: ServeFallbackImageOptions
     @OptionGroup var fetchOptions: ServeFetchOptions
     @OptionGroup var sourceURLOptions: ServeSourceURLOptions
 
@@ -243,6 +244,7 @@ struct ServeCommand: AsyncParsableCommand {
         } catch {
             throw ServeError("watermark: \(error)")
         }
+        try await proxy.loadFallbackImage()
         try await ProxyServer.run(proxy, logger: logger) { address in
             // Written unbuffered: scripts and tests wait for this line while the server runs.
             FileHandle.standardOutput.write(Data("listening on \(address)\n".utf8))

@@ -49,6 +49,7 @@ struct ServeSettings {
         try rendering(&configuration)
         try timeouts(&configuration)
         try caches(&configuration)
+        try fallbackImage(&configuration)
         try fetching(&configuration)
         try sourceURLs(&configuration)
         if try source.imgproxyBool("IMGPROXY_FAIL_ON_DEPRECATION") == true,

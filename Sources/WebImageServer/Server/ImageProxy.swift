@@ -12,8 +12,8 @@ import WebImageRedis
 public final class ImageProxy: Sendable {
     /// What the proxy was started with.
     public let configuration: ProxyConfiguration
-    private let coders: ImageCoders
-    private let downloader: ImageDownloader
+    let coders: ImageCoders
+    let downloader: ImageDownloader
     private let results: ResultCache
     let renders: RenderService
     private let sources: SourcePolicy
@@ -254,7 +254,17 @@ public final class ImageProxy: Sendable {
                 let result: RenderedResult
                 let cached = await results.result(forKey: image.key)
                 metrics.resultLookup(cached?.tier)
-                if let cached { result = cached.result } else { result = try await renders.result(for: image) }
+                if let cached { result = cached.result } else {
+                    do {
+                        result = try await renders.result(for: image)
+                    } catch let fallback as FallbackAnswer {
+                        metrics.answeredFallback()
+                        var answer = responder.fallback(fallback, for: image, settings: configuration.fallbackImage,
+                                                        ifNoneMatch: request.ifNoneMatch)
+                        access.addCORS(to: &answer)
+                        return answer
+                    }
+                }
                 var answer = responder.image(result, for: image, ifNoneMatch: request.ifNoneMatch)
                 access.addCORS(to: &answer)
                 return answer

@@ -113,6 +113,9 @@ public struct ProxyConfiguration: Sendable {
     /// `IMGPROXY_WATERMARK_URL`), once, by ``ImageProxy/loadWatermark()``, under the same address policy and size
     /// limit as sources.
     public var watermarkURL: URL?
+    /// The image answered, rendered with the request's options, when a source cannot be fetched (imgproxy's
+    /// fallback image), with the status and lifetime of such answers. Default: none.
+    public var fallbackImage = FallbackImage()
 
     /// Whether answers leave out the source's metadata unless the URL says `strip_metadata:0` (imgproxy's
     /// `IMGPROXY_STRIP_METADATA`). Default on.

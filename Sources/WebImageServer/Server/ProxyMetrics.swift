@@ -30,6 +30,7 @@ final class ProxyMetrics: Sendable {
     private let sourceRedisHits: CoreMetrics.Counter
     private let misses: CoreMetrics.Counter
     private let rememberedFailures: CoreMetrics.Counter
+    private let fallbackAnswers: CoreMetrics.Counter
     private let stoppedOverBudget: CoreMetrics.Counter
     private let stoppedAbandoned: CoreMetrics.Counter
     private let refusedOverMemory: CoreMetrics.Counter
@@ -62,6 +63,7 @@ final class ProxyMetrics: Sendable {
         sourceRedisHits = CoreMetrics.Counter(label: "webimage_serve_source_redis_hits_total", factory: factory)
         misses = CoreMetrics.Counter(label: "webimage_serve_result_misses_total", factory: factory)
         rememberedFailures = CoreMetrics.Counter(label: "webimage_serve_remembered_failures_total", factory: factory)
+        fallbackAnswers = CoreMetrics.Counter(label: "webimage_serve_fallback_answers_total", factory: factory)
         stoppedOverBudget = CoreMetrics.Counter(label: "webimage_serve_renders_stopped_total",
                                                 dimensions: [("reason", "cpu_budget")], factory: factory)
         stoppedAbandoned = CoreMetrics.Counter(label: "webimage_serve_renders_stopped_total",
@@ -96,6 +98,8 @@ final class ProxyMetrics: Sendable {
     /// A request answered with a failure kept from a recent request for the same result (nothing fetched or
     /// rendered).
     func answeredRememberedFailure() { rememberedFailures.increment() }
+    /// A request answered with the fallback image: its source could not be fetched.
+    func answeredFallback() { fallbackAnswers.increment() }
     /// A render stopped by its budget: over its CPU time (answered 422), or abandoned by every request.
     func renderStopped(_ reason: WorkBudget.Reason) {
         (reason == .cpu ? stoppedOverBudget : stoppedAbandoned).increment()

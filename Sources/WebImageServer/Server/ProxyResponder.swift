@@ -78,7 +78,7 @@ struct ProxyResponder: Sendable {
         return "<\(source.absoluteString)>; rel=\"canonical\""
     }
 
-    private static func cacheControl(maxAge: Int) -> String {
+    static func cacheControl(maxAge: Int) -> String {
         maxAge > 0 ? "max-age=\(maxAge), public" : "no-cache"
     }
 

@@ -20,15 +20,17 @@ final class RenderService: Sendable {
     let helperWaits: CPUExecutor?
     private let renders = TaskPool<String, RenderOutcome, Never>()
     private let sourceLoader: SourceLoader
-    private let renderer: ProxyRenderer
-    private let results: ResultCache
-    private let metrics: ProxyMetrics
-    private let configuration: ProxyConfiguration
+    let renderer: ProxyRenderer
+    let results: ResultCache
+    let metrics: ProxyMetrics
+    let configuration: ProxyConfiguration
     private let started = Atomic(0)
     private let drawn = Atomic(0)
     private let memory = IdleMemoryRelease()
     /// Results that failed lately, answered again without a fetch or a render.
     let failures: RecentFailures
+    /// What a source that cannot be fetched is answered with, once loaded (``ImageProxy/loadFallbackImage()``).
+    let fallbackImage = FallbackImageStore()
 
     init(configuration: ProxyConfiguration, sourceLoader: SourceLoader, renderer: ProxyRenderer,
          results: ResultCache, metrics: ProxyMetrics, cpu: CPUExecutor) {
@@ -54,7 +56,8 @@ final class RenderService: Sendable {
 
     /// The result of `request`, made once for every request waiting for it at the same time.
     /// - Throws: ``ProxyError``: 504 once the request timeout passes (the request then leaves the rendering),
-    ///   429 when the line of renders is full, or the status of what went wrong with the source.
+    ///   429 when the line of renders is full, or the status of what went wrong with the source; a
+    ///   ``FallbackAnswer`` when the source cannot be fetched and a fallback image answers instead.
     func result(for request: RenderRequest) async throws -> RenderedResult {
         if let failure = failures.failure(forKey: request.key) {
             metrics.answeredRememberedFailure()
@@ -73,6 +76,7 @@ final class RenderService: Sendable {
         switch outcome {
         case .rendered(let result)?: return result
         case .failed(let error)?: throw error
+        case .fallback(let answer)?: throw answer
         case nil: throw ProxyError(status: 504, "the request took longer than \(limit)")
         }
     }
@@ -92,7 +96,7 @@ final class RenderService: Sendable {
             return .rendered(stored)
         }
         do {
-            return .rendered(try await renderInTurn(request, in: task))
+            return try await renderOrFallback(request, in: task)
         } catch let error as ProxyError {
             return .failed(error)
         } catch let error as ImageError {
@@ -107,7 +111,7 @@ final class RenderService: Sendable {
 
     /// Renders `request`; with Redis, only while holding the result's lease, or not at all when another proxy
     /// stores the result while this one waits (the wait holds no slot).
-    private func renderInTurn(_ request: RenderRequest, in task: SharedTask<RenderOutcome, Never>) async throws
+    func renderInTurn(_ request: RenderRequest, in task: SharedTask<RenderOutcome, Never>) async throws
         -> RenderedResult
     {
         guard let shared = results.shared else { return try await render(request, in: task) }
@@ -132,11 +136,15 @@ final class RenderService: Sendable {
         let loadStarted = ContinuousClock.now
         let drawing = SourceDrawing(renderer: renderer, metrics: metrics, configuration: configuration)
         // No CPU slot is held while the source downloads: a slow origin delays only its own requests.
-        let source = try await sourceLoader.bytes(for: request.source, earlyStop: drawing.earlyStop(for: request))
+        let source = try await fetchingSource {
+            try await sourceLoader.bytes(for: request.source, earlyStop: drawing.earlyStop(for: request))
+        }
         metrics.sourceLoaded(after: ContinuousClock.now - loadStarted, from: source.origin)
         if let limit = request.options.limits.maximumSourceBytes, limit > 0, source.data.count > limit {
-            throw ProxyError(status: 422, "the source has \(source.data.count) bytes, over this URL's limit of \(limit)")
+            throw SourceFetchFailure(underlying: ProxyError(
+                status: 422, "the source has \(source.data.count) bytes, over this URL's limit of \(limit)"))
         }
+        try refuseUnrecognisedSource(source.data)
         let (data, output) = try await draw(source.data, request: request, drawing: drawing, in: task)
         memory.renderEnded { [cpu] in cpu.slots.running == 0 && cpu.slots.waiting == 0 }
         // Only now: the bytes decoded (a render error after decoding is about the options, not the source).
@@ -152,8 +160,8 @@ final class RenderService: Sendable {
 
     /// `source` decoded and rendered within one budget of CPU time, which also stops the work once nobody waits
     /// for it (the render's task is cancelled when its last request leaves, at a 504 too).
-    private func draw(_ source: Data, request: RenderRequest, drawing: SourceDrawing,
-                      in task: SharedTask<RenderOutcome, Never>) async throws -> (Data, ImageFormat) {
+    func draw(_ source: Data, request: RenderRequest, drawing: SourceDrawing,
+              in task: SharedTask<RenderOutcome, Never>) async throws -> (Data, ImageFormat) {
         let budget = WorkBudget(cpuLimit: configuration.renderCPUBudget)
         do {
             return try await withTaskCancellationHandler {
@@ -191,4 +199,6 @@ final class RenderService: Sendable {
 enum RenderOutcome: Sendable {
     case rendered(RenderedResult)
     case failed(ProxyError)
+    /// The source could not be fetched; the fallback image, rendered for the request, answers instead.
+    case fallback(FallbackAnswer)
 }
