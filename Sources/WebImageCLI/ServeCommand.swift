@@ -210,6 +210,7 @@ struct ServeCommand: AsyncParsableCommand {
             help: ArgumentHelp("Address space of each decode helper (default 2048).", valueName: "N"))
     var decodeMemoryMB: Int?
     @OptionGroup var fallbackImageOptions: ServeFallbackImageOptions
+    @OptionGroup var objectStoreOptions: ObjectStoreOptions
     @OptionGroup var fetchOptions: ServeFetchOptions
     @OptionGroup var sourceURLOptions: ServeSourceURLOptions
 

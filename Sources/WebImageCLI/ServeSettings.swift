@@ -50,6 +50,7 @@ struct ServeSettings {
         try timeouts(&configuration)
         try caches(&configuration)
         try fallbackImage(&configuration)
+        try objectStores(&configuration)
         try fetching(&configuration)
         try sourceURLs(&configuration)
         if try source.imgproxyBool("IMGPROXY_FAIL_ON_DEPRECATION") == true,

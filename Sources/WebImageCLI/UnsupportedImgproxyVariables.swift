@@ -10,7 +10,7 @@ enum UnsupportedImgproxyVariables {
     static let alreadySo: [String: Bool] = [
         "IMGPROXY_SANITIZE_SVG": true, "IMGPROXY_AUTO_ROTATE": true, "IMGPROXY_STRIP_COLOR_PROFILE": true,
         "IMGPROXY_USE_ETAG": true, "IMGPROXY_USE_LAST_MODIFIED": true,
-        "IMGPROXY_USE_S3": false, "IMGPROXY_USE_GCS": false, "IMGPROXY_USE_ABS": false, "IMGPROXY_USE_SWIFT": false,
+        "IMGPROXY_USE_ABS": false, "IMGPROXY_USE_SWIFT": false,
         "IMGPROXY_ENABLE_DEBUG_HEADERS": false, "IMGPROXY_IGNORE_SSL_VERIFICATION": false,
         "IMGPROXY_DEVELOPMENT_ERRORS_MODE": false, "IMGPROXY_SO_REUSEPORT": false,
         "IMGPROXY_COOKIE_PASSTHROUGH": false, "IMGPROXY_COOKIE_PASSTHROUGH_ALL": false,

@@ -51,7 +51,8 @@ public final class ImageProxy: Sendable {
         let localFiles = configuration.localFilesystemRoot.map {
             LocalFileSource(root: $0, maximumBytes: configuration.maximumSourceBytes)
         }
-        let sources = SourcePolicy(allowedPrefixes: configuration.allowedSourcePrefixes, localFiles: localFiles)
+        let sources = SourcePolicy(allowedPrefixes: configuration.allowedSourcePrefixes,
+                                   objectStores: configuration.objectStores, localFiles: localFiles)
         download.hopCheck = sources.hopCheck  // redirects stay under --allow-source too
         download.nameServer = configuration.nameServer
         let metricsFactory = metrics.factory
@@ -60,6 +61,7 @@ public final class ImageProxy: Sendable {
         }
         self.shared = shared
         downloader = ImageDownloader(configuration: download)
+        ObjectStoreLoader.register(configuration.objectStores, on: downloader, download: download)
         let sourceLoader = SourceLoader(
             downloader: downloader,
             cache: DiskCache(folder: configuration.cacheDirectory.appendingPathComponent("sources"),

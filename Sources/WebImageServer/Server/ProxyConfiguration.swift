@@ -43,6 +43,9 @@ public struct ProxyConfiguration: Sendable {
     /// When not empty, a source URL must start with one of these, and so must every redirect target (both
     /// compared in a normal form: case of scheme and host, default port, escapes and `..` segments do not count).
     public var allowedSourcePrefixes: [String] = []
+    /// Object stores whose `s3://` and `gs://` sources are fetched too, one per provider (imgproxy's
+    /// `IMGPROXY_USE_S3` and `IMGPROXY_USE_GCS`). Default none: only http and https sources.
+    public var objectStores: [ObjectStore] = []
     /// The folder `local:///path` sources are read from (imgproxy's `IMGPROXY_LOCAL_FILESYSTEM_ROOT`); nothing
     /// outside it is ever read (``LocalFileSource``). Default `nil`: `local://` sources are refused.
     public var localFilesystemRoot: String?

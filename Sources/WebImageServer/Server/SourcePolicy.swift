@@ -18,12 +18,15 @@ struct SourcePolicy: Sendable {
     let allowedPrefixes: [String]
     /// Their normal forms, which are what URLs are compared with: as written, and as a file server reads them.
     private let normalisedPrefixes: [(text: String, serverReading: String)]
+    /// The object stores whose `s3://` or `gs://` sources are fetched too (``checkObjectSource(_:store:)``).
+    let objectStores: [ObjectStore]
 
     /// The folder whose `local://` sources are read too; `nil`: they are refused like any other scheme.
     let localFiles: LocalFileSource?
 
-    init(allowedPrefixes: [String], localFiles: LocalFileSource? = nil) {
+    init(allowedPrefixes: [String], objectStores: [ObjectStore] = [], localFiles: LocalFileSource? = nil) {
         self.allowedPrefixes = allowedPrefixes
+        self.objectStores = objectStores
         self.localFiles = localFiles
         normalisedPrefixes = allowedPrefixes.map(Self.normalisedPrefix)
     }
@@ -42,6 +45,9 @@ struct SourcePolicy: Sendable {
         if let url = try localFiles?.url(for: source, allowedPrefixes: allowedPrefixes) { return url }
         guard let url = URL(string: source), let scheme = url.scheme?.lowercased() else {
             throw .invalidURL("the source \"\(source.prefix(80))\" is not an absolute URL")
+        }
+        if let store = objectStores.first(where: { $0.scheme == scheme }) {
+            return try checkObjectSource(url, store: store)
         }
         guard scheme == "http" || scheme == "https" else {
             throw .sourceNotAllowed("only http and https sources are fetched, not \(scheme.prefix(16)):")
