@@ -26,7 +26,7 @@ struct ServeCommand: AsyncParsableCommand {
               curl http://127.0.0.1:9000/_/rs:fill:300:200/g:sm/plain/https://images.example.com/a.jpg@webp
             """)
 
-    @Option(help: ArgumentHelp("Where to listen (default 127.0.0.1:8080; port 0 picks a free one).",
+    @Option(help: ArgumentHelp("Where to listen (default 127.0.0.1:8080; port 0 picks a free one), or unix:PATH for a Unix socket.",
                                valueName: "HOST:PORT"))
     var bind: String?
     @Option(help: ArgumentHelp(
@@ -210,6 +210,7 @@ struct ServeCommand: AsyncParsableCommand {
             help: ArgumentHelp("Address space of each decode helper (default 2048).", valueName: "N"))
     var decodeMemoryMB: Int?
     @OptionGroup var fallbackImageOptions: ServeFallbackImageOptions
+    @OptionGroup var serverOptions: ServerOptions
     @OptionGroup var objectStoreOptions: ObjectStoreOptions
     @OptionGroup var fetchOptions: ServeFetchOptions
     @OptionGroup var sourceURLOptions: ServeSourceURLOptions

@@ -49,6 +49,7 @@ struct ServeSettings {
         try rendering(&configuration)
         try timeouts(&configuration)
         try caches(&configuration)
+        try server(&configuration)
         try fallbackImage(&configuration)
         try objectStores(&configuration)
         try fetching(&configuration)
@@ -61,15 +62,26 @@ struct ServeSettings {
         return configuration
     }
 
-    private func network(_ configuration: inout ProxyConfiguration) throws {
-        // TCP is what is served; another network (a unix socket) is left to the not-supported warnings.
-        if ["tcp", "tcp4", "tcp6"].contains(source.environment["IMGPROXY_NETWORK"]?.lowercased() ?? "tcp") {
-            source.consult("IMGPROXY_NETWORK")
+    /// `--bind HOST:PORT` or `--bind unix:PATH`; imgproxy's `IMGPROXY_BIND` is a path when `IMGPROXY_NETWORK` is
+    /// `unix` (its `unixpacket`, a socket of messages, cannot carry HTTP here).
+    func network(_ configuration: inout ProxyConfiguration) throws {
+        let network = source.find("", imgproxy: ["IMGPROXY_NETWORK"])
+        let unix = network?.text == "unix"
+        if let network, !["tcp", "tcp4", "tcp6", "unix"].contains(network.text) {
+            throw ServeError("\(network.origin)=\(network.text): expected tcp, tcp4, tcp6 or unix")
         }
-        if let bind = source.text(command.bind, flag: "--bind", "BIND", imgproxy: ["IMGPROXY_BIND"]) {
-            (configuration.host, configuration.port) = try Self.address(bind.text, origin: bind.origin,
-                                                                         emptyHostMeansAll: bind.isImgproxy)
+        guard let bind = source.text(command.bind, flag: "--bind", "BIND", imgproxy: ["IMGPROXY_BIND"]) else {
+            if unix { throw ServeError("IMGPROXY_NETWORK=unix needs IMGPROXY_BIND=/path/to.sock") }
+            return
         }
+        if bind.text.hasPrefix("unix:") || (unix && bind.isImgproxy) {
+            let path = bind.text.hasPrefix("unix:") ? String(bind.text.dropFirst("unix:".count)) : bind.text
+            guard !path.isEmpty else { throw ServeError("\(bind.origin) \(bind.text): the socket path is empty") }
+            configuration.unixSocketPath = path
+            return
+        }
+        (configuration.host, configuration.port) = try Self.address(bind.text, origin: bind.origin,
+                                                                     emptyHostMeansAll: bind.isImgproxy)
     }
 
     private func signature(_ configuration: inout ProxyConfiguration) throws {

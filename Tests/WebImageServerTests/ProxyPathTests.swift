@@ -41,11 +41,18 @@ import WebImage
         #expect(escaped.source == "http://example.com/a.jpg" && escaped.outputExtension == "png")
         let plainOnly = try ProxyPath(parsing: "/sig/plain/https:/example.com/b.png")
         #expect(plainOnly.source == "https://example.com/b.png")
-        // An intact URL and an encoded one are left alone; only the last @ names the extension.
+        // An intact URL and an encoded one are left alone; an @ in the source is written %40, as imgproxy asks:
+        // a second @ names a second format, refused (404) as imgproxy refuses it.
         #expect(try ProxyPath(parsing: "/sig/plain/http://a.com/x.jpg").source == "http://a.com/x.jpg")
         #expect(try ProxyPath(parsing: "/sig/plain/http%3A%2F%2Fa.com%2Fx.jpg").source == "http://a.com/x.jpg")
-        let at = try ProxyPath(parsing: "/sig/plain/http://a.com/@me/x.jpg@webp")
+        let at = try ProxyPath(parsing: "/sig/plain/http://a.com/%40me/x.jpg@webp")
         #expect(at.source == "http://a.com/@me/x.jpg" && at.outputExtension == "webp")
+        for path in ["/sig/plain/http://a.com/@me/x.jpg@webp", "/sig/plain/http://a.com/x.jpg@png@webp",
+                     "/sig/plain/http://a.com/x.jpg@@webp"] {
+            #expect(throws: ProxyError.invalidURL("several formats are named after @")) {
+                try ProxyPath(parsing: path)
+            }
+        }
     }
 
     @Test func onlyPresetsPathsNamePresetsInTheirFirstSegment() throws {

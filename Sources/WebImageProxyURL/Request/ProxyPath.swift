@@ -133,12 +133,15 @@ public struct ProxyPath: Sendable, Equatable {
         return String(source[...colon]) + "/" + afterColon
     }
 
-    /// `http://host/a.jpg@png`: percent-decoded; the extension is after the last `@` (a literal `@` in the
-    /// source is written `%40`).
+    /// `http://host/a.jpg@png`: percent-decoded; the extension is after the `@` (a literal `@` in the source is
+    /// written `%40`). Two `@` name two formats, refused as imgproxy refuses them (404), before any fetch.
     private static func plainSource(_ text: Substring) throws(ProxyError) -> (String, String?) {
         var encoded = text
         var outputExtension: String?
-        if let at = text.lastIndex(of: "@") {
+        if let at = text.firstIndex(of: "@") {
+            guard !text[text.index(after: at)...].contains("@") else {
+                throw .invalidURL("several formats are named after @")
+            }
             encoded = text[..<at]
             outputExtension = try Self.outputExtension(text[text.index(after: at)...])
         }

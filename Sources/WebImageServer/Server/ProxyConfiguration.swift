@@ -9,6 +9,16 @@ public struct ProxyConfiguration: Sendable {
     public var host = "127.0.0.1"
     /// The port to listen on; 0 picks a free one. Default 8080.
     public var port = 8080
+    /// A Unix domain socket to listen on instead of ``host`` and ``port`` (imgproxy's `IMGPROXY_NETWORK=unix`); a
+    /// socket file left at the path by an earlier run is replaced, any other file stops the start. Default `nil`.
+    public var unixSocketPath: String?
+    /// Connections open at once (imgproxy's `IMGPROXY_MAX_CLIENTS`): while this many are open, no more are
+    /// accepted, and new ones wait in the listen queue until one closes, as imgproxy's limited listener makes them
+    /// wait. `nil`: no limit. Default 2048, imgproxy's.
+    public var maximumClients: Int? = 2048
+    /// How long requests in flight at SIGTERM or SIGINT have to finish before the server stops anyway
+    /// (imgproxy's `IMGPROXY_GRACEFUL_STOP_TIMEOUT`). `nil`, the default: twice ``requestTimeout``, as in imgproxy.
+    public var gracefulStopTimeout: Duration?
     /// Checks URL signatures; `nil` accepts any signature segment (`--insecure`).
     public var signature: URLSignature?
     /// The path every URL lives under (imgproxy's `IMGPROXY_PATH_PREFIX`), as `/images`, without a trailing

@@ -83,12 +83,13 @@ struct ProxyResponder: Sendable {
     }
 
     /// The name an answer's file is given before its extension: the URL's `filename`, else the source's last
-    /// path segment without its extension, else `image`. Worked out once a request is routed.
+    /// path segment without its extension, else `image`: a source whose path ends in `/` has no last segment
+    /// (`http://host/path/to/` is `image`, as in imgproxy, not `to`). Worked out once a request is routed.
     static func fileStem(source: URL, options: ProcessingOptions) -> String {
         var stem = options.filename ?? ""
-        if stem.isEmpty {
+        if stem.isEmpty, !source.hasDirectoryPath {
             let last = source.lastPathComponent
-            stem = last == "/" ? "" : (last.lastIndex(of: ".").map { String(last[..<$0]) } ?? last)
+            stem = last.lastIndex(of: ".").map { String(last[..<$0]) } ?? last
         }
         return stem.isEmpty ? "image" : stem
     }

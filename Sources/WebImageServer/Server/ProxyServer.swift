@@ -4,11 +4,13 @@ import HummingbirdCore
 import Logging
 import NIOCore
 import NIOPosix
+import ServiceLifecycle
 
 /// `webimage serve`: a Hummingbird application with nothing but ``ImageProxyMiddleware`` (and an access log).
 /// Requests reach the proxy as they came (the raw path: signatures sign the path as sent). Hummingbird's service
-/// group stops the server on SIGTERM and SIGINT after in-flight requests finish; new connections are refused from
-/// then on.
+/// group stops the server on SIGTERM and SIGINT after in-flight requests finish, or once the graceful stop timeout
+/// has passed; new connections are refused from then on. While the most connections allowed are open, no more are
+/// accepted: they wait in the listen queue.
 ///
 /// Connections are bounded in time: a request head must arrive within the header timeout of its first byte, and
 /// a connection without a request closes after the idle timeout. A request whose client goes away stops waiting.
@@ -27,9 +29,9 @@ public enum ProxyServer {
     private static let tasksOnEventLoops =
         NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()
 
-    /// Serves `proxy` on its configured host and port until a termination signal.
-    /// - Parameter onListening: called once with the bound address (`http://HOST:PORT`) when the server accepts
-    ///   connections.
+    /// Serves `proxy` on its configured host and port (or Unix socket) until a termination signal.
+    /// - Parameter onListening: called once with the bound address (`http://HOST:PORT`, or `unix:PATH`) when the
+    ///   server accepts connections.
     public static func run(_ proxy: ImageProxy, logger: Logger,
                            onListening: @escaping @Sendable (String) -> Void) async throws {
         let disconnects = ClientDisconnects()
@@ -52,14 +54,31 @@ public enum ProxyServer {
                 }
             },
             configuration: ApplicationConfiguration(
-                address: .hostname(configuration.host, port: configuration.port), serverName: serverName),
+                address: configuration.unixSocketPath.map { .unixDomainSocket(path: $0) }
+                    ?? .hostname(configuration.host, port: configuration.port),
+                serverName: serverName,
+                availableConnectionsDelegate: configuration.maximumClients.map {
+                    MaximumAvailableConnections($0, logger: logger)
+                }),
             onServerRunning: { channel in
+                if configuration.maximumClients != nil {
+                    // The limit is checked before each read of the listening socket, and one read accepts up to
+                    // this many connections: one, so that the limit is never passed.
+                    try? await channel.setOption(ChannelOptions.maxMessagesPerRead, value: 1).get()
+                }
+                if let path = configuration.unixSocketPath {
+                    onListening("unix:\(path)")
+                    return
+                }
                 let port = channel.localAddress?.port ?? configuration.port
                 let host = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
                 onListening("http://\(host):\(port)")
             },
             logger: logger)
-        try await application.runService()
+        var group = ServiceGroupConfiguration(services: [application], gracefulShutdownSignals: [.sigterm, .sigint],
+                                              logger: logger)
+        group.maximumGracefulShutdownDuration = configuration.gracefulStopTimeout ?? configuration.requestTimeout * 2
+        try await ServiceGroup(configuration: group).run()
     }
 }
 
