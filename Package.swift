@@ -226,6 +226,7 @@ let package = Package(
                 "WebImageServer", "WebImageRedis",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),  // `webimage health`
             ],
             swiftSettings: strict,
             linkerSettings: programLinking

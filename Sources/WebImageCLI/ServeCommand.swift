@@ -209,23 +209,32 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("decode-memory-mb"),
             help: ArgumentHelp("Address space of each decode helper (default 2048).", valueName: "N"))
     var decodeMemoryMB: Int?
-    @OptionGroup var fallbackImageOptions: ServeFallbackImageOptions
     @OptionGroup var serverOptions: ServerOptions
-    @OptionGroup var objectStoreOptions: ObjectStoreOptions
     @OptionGroup var fetchOptions: ServeFetchOptions
     @OptionGroup var sourceURLOptions: ServeSourceURLOptions
+    @OptionGroup var operationsOptions: OperationsOptions
+    @OptionGroup var fallbackImageOptions: ServeFallbackImageOptions
+    @OptionGroup var objectStoreOptions: ObjectStoreOptions
 
     func run() async throws {
         ProxyServer.runTasksOnEventLoops()
         let settings = ServeSettings(
             command: self, environment: try ServeSettings.environment(command: self,
                                                                       process: ProcessInfo.processInfo.environment))
+        let logging = try settings.logging()
+        do {
+            try await serve(settings, logging: logging)
+        } catch {
+            throw logging.failure(error)  // in the log's format, as every other line on stderr
+        }
+    }
+
+    private func serve(_ settings: ServeSettings, logging: ServeLogging) async throws {
         let configuration = try settings.configuration()
-        // Before the log handler exists: one plain line each, written at once.
-        for warning in settings.warnings { FileHandle.standardError.write(Data((warning + "\n").utf8)) }
+        // Before the log handler exists: one line each, written at once.
+        for warning in settings.warnings { logging.writeNow(warning) }
         // A line per request: written in batches, not a system call each.
-        let output = BufferedLogOutput.standardError
-        LoggingSystem.bootstrap { label in BufferedLogHandler(label: label, output: output) }
+        logging.bootstrap()
         // Every connection costs a descriptor: the soft limit (often 1 024) would let a thousand idle or
         // half-open connections lock every other client out long before memory or CPU run short.
         OpenFileLimit.raiseToHardLimit()

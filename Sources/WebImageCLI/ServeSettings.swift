@@ -50,10 +50,11 @@ struct ServeSettings {
         try timeouts(&configuration)
         try caches(&configuration)
         try server(&configuration)
-        try fallbackImage(&configuration)
-        try objectStores(&configuration)
+        try operations(&configuration)
         try fetching(&configuration)
         try sourceURLs(&configuration)
+        try fallbackImage(&configuration)
+        try objectStores(&configuration)
         if try source.imgproxyBool("IMGPROXY_FAIL_ON_DEPRECATION") == true,
            let deprecated = source.deprecatedNamesUsed.first {
             throw ServeError("\(deprecated.used) is deprecated, use \(deprecated.current) instead "

@@ -21,7 +21,7 @@ struct WebImageCommand: AsyncParsableCommand {
               webimage serve --insecure --bind 127.0.0.1:9000
             """,
         subcommands: [InfoCommand.self, ConvertCommand.self, FetchCommand.self, PrefetchCommand.self,
-                      CacheCommand.self, ServeCommand.self, DemoCommand.self, DecodeHelperCommand.self]
+                      CacheCommand.self, ServeCommand.self, HealthCommand.self, DemoCommand.self, DecodeHelperCommand.self]
     )
 
     /// Runs the command; a usage error prints one line on stderr (not the whole help) and exits non-zero.

@@ -123,8 +123,9 @@ public final class BufferedLogOutput: Sendable {
     }
 
     /// Adds a line: the current second as `2026-11-26T08:30:00+0000` (formatted once a second), what `write`
-    /// appends, and a line feed; written at once when `urgent`, when the batch is full or a second old.
-    func appendLine(urgent: Bool, _ write: (inout [UInt8]) -> Void) {
+    /// appends, and a line feed; written at once when `urgent`, when the batch is full or a second old. Not
+    /// `stamped`: the line is what `write` appends alone (a format that writes its own time).
+    func appendLine(urgent: Bool, stamped: Bool = true, _ write: (inout [UInt8]) -> Void) {
         var now = timespec()
         clock_gettime(CLOCK_REALTIME, &now)
         // Written while the lock is held, so batches reach the descriptor in the order their lines came. The time
@@ -138,7 +139,7 @@ public final class BufferedLogOutput: Sendable {
                 let count = strftime(&text, text.count, "%Y-%m-%dT%H:%M:%S%z", &parts)
                 state.stamp = String(decoding: text.prefix(count).map { UInt8(bitPattern: $0) }, as: UTF8.self)
             }
-            state.buffer.append(contentsOf: state.stamp.utf8)
+            if stamped { state.buffer.append(contentsOf: state.stamp.utf8) }
             write(&state.buffer)
             state.buffer.append(UInt8(ascii: "\n"))
             let uptime = DispatchTime.now().uptimeNanoseconds

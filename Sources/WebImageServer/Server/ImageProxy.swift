@@ -18,9 +18,9 @@ public final class ImageProxy: Sendable {
     let renders: RenderService
     private let sources: SourcePolicy
     private let responder: ProxyResponder
-    private let access: ProxyAccess
+    let access: ProxyAccess
     private let routes: RecentRoutes
-    private let metrics: ProxyMetrics
+    let metrics: ProxyMetrics
     /// The results tier in Redis (its sources tier shares its connections), when configured.
     private let shared: RedisImageCache?
     /// The watermark renderings draw, once ``loadWatermark()`` has read it.
@@ -29,7 +29,7 @@ public final class ImageProxy: Sendable {
     /// A proxy with caches under `configuration.cacheDirectory` (`sources/` and `results/`).
     public init(configuration: ProxyConfiguration, coders: ImageCoders = .shared) {
         self.configuration = configuration
-        metrics = ProxyMetrics(registry: configuration.metricsRegistry)
+        metrics = ProxyMetrics(registry: configuration.metricsRegistry, imgproxy: ImgproxyMetrics(configuration))
         var download = ImageDownloaderConfiguration()
         download.addressPolicy = SourcePolicy.addressPolicy(for: configuration)
         download.maximumBodySize = configuration.maximumSourceBytes
@@ -160,6 +160,8 @@ public final class ImageProxy: Sendable {
     /// one-line reason.
     public func respond(to request: ProxyRequest) async -> ProxyResponse {
         let started = ContinuousClock.now
+        metrics.imgproxy?.requestStarted()
+        defer { metrics.imgproxy?.requestEnded() }
         return finish(await answer(request), for: request, started: started)
     }
 
@@ -217,7 +219,8 @@ public final class ImageProxy: Sendable {
     {
         var response = response
         if request.method == "HEAD" { response = responder.head(response) }
-        metrics.answered(status: response.status, after: ContinuousClock.now - started)
+        metrics.answered(status: response.status, after: ContinuousClock.now - started,
+                         processing: metrics.imgproxy != nil && reachesProcessing(request))
         return response
     }
 
@@ -238,7 +241,9 @@ public final class ImageProxy: Sendable {
             refusal.headers[.allow] = access.answersPreflights ? "GET, HEAD, OPTIONS" : "GET, HEAD"
             return refusal
         }
-        if inner.path == "/health" { return responder.text(200, health) }
+        if inner.path == "/health" || inner.path == configuration.operations.healthCheckPath {
+            return responder.text(200, health)
+        }
         guard access.admits(request) else {
             var refusal = responder.failure(ProxyError.forbidden("Forbidden: the Authorization header does not carry "
                                                                  + "the secret"))

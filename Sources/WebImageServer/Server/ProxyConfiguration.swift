@@ -209,6 +209,9 @@ public struct ProxyConfiguration: Sendable {
     /// (when the holder died). Default 10 s.
     public var redisLeaseTime: Duration = .seconds(10)
 
+    /// The extra health path and the Prometheus listener with imgproxy's metric names. Default: neither.
+    public var operations = ProxyOperations()
+
     /// Where `GET /metrics`'s series live. Parts started beside the proxy (the decode helpers of
     /// `webimage serve`) count into the same registry. Default: a registry of the proxy's own.
     public var metricsRegistry = PrometheusCollectorRegistry()

@@ -36,9 +36,12 @@ final class ProxyMetrics: Sendable {
     private let refusedOverMemory: CoreMetrics.Counter
     /// One counter per status seen: made once, not per request (a factory lookup takes its lock).
     private let byStatus = Locked<[Int: CoreMetrics.Counter]>([:])
+    /// The same events under imgproxy's names, for the Prometheus listener, when there is one.
+    let imgproxy: ImgproxyMetrics?
 
-    init(registry: PrometheusCollectorRegistry) {
+    init(registry: PrometheusCollectorRegistry, imgproxy: ImgproxyMetrics? = nil) {
         self.registry = registry
+        self.imgproxy = imgproxy
         factory = PrometheusMetricsFactory(registry: registry)
         requestTime = CoreMetrics.Timer(label: "webimage_serve_request_seconds", factory: factory)
         sourceTime = CoreMetrics.Timer(label: "webimage_serve_source_seconds", factory: factory)
@@ -72,8 +75,10 @@ final class ProxyMetrics: Sendable {
                                                 dimensions: [("reason", "memory_budget")], factory: factory)
     }
 
-    /// One answered request: counted by status, timed from parsing to the last header.
-    func answered(status: Int, after duration: Duration) {
+    /// One answered request: counted by status, timed from parsing to the last header. imgproxy's series count
+    /// it only when it reached image processing (`processing`).
+    func answered(status: Int, after duration: Duration, processing: Bool = true) {
+        if processing { imgproxy?.answered(status: status, seconds: duration.seconds) }
         let counter = byStatus.withLock { counters in
             if let counter = counters[status] { return counter }
             let counter = CoreMetrics.Counter(label: "webimage_serve_requests_total",
@@ -86,8 +91,9 @@ final class ProxyMetrics: Sendable {
     }
 
     /// A source's bytes arrived, from memory, the disk cache, Redis or the origin, after `duration`.
-    func sourceLoaded(after duration: Duration, from origin: SourceLoader.Origin) {
+    func sourceLoaded(after duration: Duration, from origin: SourceLoader.Origin, bytes: Int = 0) {
         sourceTime.recordNanoseconds(duration.nanoseconds)
+        imgproxy?.sourceLoaded(seconds: duration.seconds, downloadedBytes: origin == .origin ? bytes : nil)
         switch origin {
         case .memory: sourceMemoryHits.increment()
         case .disk: sourceHits.increment()
@@ -106,9 +112,18 @@ final class ProxyMetrics: Sendable {
     }
     /// A render refused before decoding: the pixels it would hold are over its memory budget (answered 422).
     func refusedOverMemoryBudget() { refusedOverMemory.increment() }
-    func decoded(after duration: Duration) { decodeTime.recordNanoseconds(duration.nanoseconds) }
-    func transformed(after duration: Duration) { transformTime.recordNanoseconds(duration.nanoseconds) }
-    func encoded(after duration: Duration) { encodeTime.recordNanoseconds(duration.nanoseconds) }
+    func decoded(after duration: Duration) {
+        decodeTime.recordNanoseconds(duration.nanoseconds)
+        imgproxy?.decoded(seconds: duration.seconds)
+    }
+    func transformed(after duration: Duration) {
+        transformTime.recordNanoseconds(duration.nanoseconds)
+        imgproxy?.transformed(seconds: duration.seconds)
+    }
+    func encoded(after duration: Duration) {
+        encodeTime.recordNanoseconds(duration.nanoseconds)
+        imgproxy?.encoded(seconds: duration.seconds)
+    }
 
     /// The work in flight now, as gauges (read when `/metrics` is asked for).
     func record(_ load: ProxyLoad) {
@@ -140,4 +155,6 @@ extension Duration {
         let (seconds, attoseconds) = components
         return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
     }
+
+    fileprivate var seconds: Double { Double(components.seconds) + Double(components.attoseconds) * 1e-18 }
 }

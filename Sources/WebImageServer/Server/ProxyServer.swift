@@ -75,7 +75,8 @@ public enum ProxyServer {
                 onListening("http://\(host):\(port)")
             },
             logger: logger)
-        var group = ServiceGroupConfiguration(services: [application], gracefulShutdownSignals: [.sigterm, .sigint],
+        let services: [any Service] = [application] + PrometheusListener.services(for: proxy, logger: logger)
+        var group = ServiceGroupConfiguration(services: services, gracefulShutdownSignals: [.sigterm, .sigint],
                                               logger: logger)
         group.maximumGracefulShutdownDuration = configuration.gracefulStopTimeout ?? configuration.requestTimeout * 2
         try await ServiceGroup(configuration: group).run()

@@ -139,7 +139,7 @@ final class RenderService: Sendable {
         let source = try await fetchingSource {
             try await sourceLoader.bytes(for: request.source, earlyStop: drawing.earlyStop(for: request))
         }
-        metrics.sourceLoaded(after: ContinuousClock.now - loadStarted, from: source.origin)
+        metrics.sourceLoaded(after: ContinuousClock.now - loadStarted, from: source.origin, bytes: source.data.count)
         if let limit = request.options.limits.maximumSourceBytes, limit > 0, source.data.count > limit {
             throw SourceFetchFailure(underlying: ProxyError(
                 status: 422, "the source has \(source.data.count) bytes, over this URL's limit of \(limit)"))
