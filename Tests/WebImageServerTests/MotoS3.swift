@@ -99,7 +99,13 @@ struct MotoS3 {
             arguments += [key, file.path]
         }
         try setupScript.write(to: folder.appendingPathComponent("setup.py"), atomically: true, encoding: .utf8)
-        let result = try await ChildProcess.run("/usr/bin/env", ["python3"] + arguments)
+        // The Python moto runs on, which has boto3 (moto needs it): the one beside moto_server (in its venv, or
+        // pyenv's shims), else the first on the PATH.
+        let beside = URL(fileURLWithPath: try executable()).resolvingSymlinksInPath().deletingLastPathComponent()
+            .appendingPathComponent("python3").path
+        let result = FileManager.default.isExecutableFile(atPath: beside)
+            ? try await ChildProcess.run(beside, arguments)
+            : try await ChildProcess.run("/usr/bin/env", ["python3"] + arguments)
         guard result.status == 0,
               let line = result.output.split(separator: "\n").first(where: { $0.hasPrefix("KEYS ") }) else {
             throw MotoError("moto set-up failed: \(result.output.suffix(2000))")
