@@ -137,6 +137,14 @@ import WebImage
         #expect(expiry(["Cache-Control": "public, max-age=600"]) == now + 600)
         #expect(expiry(["Cache-Control": "max-age=\"600\"", "Age": "100"]) == now + 500)
         #expect(expiry(["Cache-Control": "max-age=60", "Age": "100"]) == now)
+        // No lifetime an answer could not say: at most 2³¹ seconds, and an Age that is no number is none.
+        #expect(expiry(["Cache-Control": "max-age=99999999999999999999999"]) == now + 2_147_483_648)
+        #expect(expiry(["Cache-Control": "max-age=60", "Age": "nan"]) == now + 60)
+        #expect(expiry(["Expires": "Fri, 31 Dec 9999 23:59:59 GMT"]) == now + 2_147_483_648)
+        let responder = ProxyResponder(timeToLive: 100, passesSourceCacheControl: true)
+        #expect(responder.cacheControl(expires: nil, now: now, sourceExpires: .greatestFiniteMagnitude)
+                == "max-age=2147483648, public")
+        #expect(responder.cacheControl(expires: nil, now: now, sourceExpires: .nan) == "no-cache")
         #expect(expiry(["Cache-Control": "No-Store"]) == now)
         #expect(expiry(["Cache-Control": "no-cache, max-age=600"]) == now)
         // Cache-Control wins over Expires when it gives a lifetime; one that gives none leaves Expires.

@@ -66,7 +66,8 @@ struct ProxyResponder: Sendable {
     func cacheControl(expires: Int?, now: Double, sourceExpires: Double? = nil) -> String {
         if let expires { return Self.cacheControl(maxAge: min(timeToLive, max(0, Int(Double(expires) - now)))) }
         guard let sourceExpires else { return lastingCacheControl }
-        return Self.cacheControl(maxAge: max(0, Int((sourceExpires - now).rounded(.down))))
+        let left = (sourceExpires - now).rounded(.down)
+        return Self.cacheControl(maxAge: left.isFinite ? Int(min(max(0, left), SourceLifetime.longest)) : 0)
     }
 
     /// `Link`, which names the source as the canonical page of every rendition of it.
