@@ -10,6 +10,8 @@ struct HealthCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "health",
         abstract: "Exit 0 when the webimage serve these settings describe answers 200 on /health, else 1.",
+        // Spelled out: the usage ArgumentParser derives from the serve options group names `serve`.
+        usage: "webimage health [--bind HOST:PORT|unix:PATH] [--path-prefix PATH] [--env-file PATH] [serve's other options]",
         discussion: """
             Give it what the server was given (flags, WEBIMAGE_* or IMGPROXY_* variables, --env-file): it asks \
             GET /health at --bind (127.0.0.1 for a server on every address; unix:PATH for a Unix socket), under \

@@ -43,6 +43,21 @@ import WebImage
         #expect(stopped.errorLines.count == 1 && stopped.stderr.contains("no answer"))
     }
 
+    @Test func healthAsksAServerOnAUnixSocketThere() async throws {
+        let folder = try CommandLineTool.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let socket = folder.appendingPathComponent("serve.sock").path
+        let server = try await ServeProcess.start(["--insecure", "--bind", "unix:" + socket])
+        #expect(server.address == "unix:" + socket)
+        let envFile = folder.appendingPathComponent("imgproxy.env")
+        try Data("IMGPROXY_NETWORK=unix\nIMGPROXY_BIND=\(socket)\n".utf8).write(to: envFile)
+        let healthy = try await CommandLineTool.run(["health", "--env-file", envFile.path])
+        #expect(healthy.status == 0 && healthy.stderr.isEmpty)
+        #expect(await server.terminate() == 0)
+        let stopped = try await CommandLineTool.run(["health", "--bind", "unix:" + socket])
+        #expect(stopped.status == 1 && stopped.errorLines.count == 1)
+    }
+
     @Test func thePrometheusListenerCountsImageRequestsUnderImgproxysNames() async throws {
         let origin = try await TestImageServer.start()
         let pixels = try PixelBuffer(width: 64, height: 48, filledWith: RGBA(10, 200, 30))
