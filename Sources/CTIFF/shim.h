@@ -20,3 +20,16 @@ static inline int webimage_tiff_get_icc_profile(TIFF *tiff, uint32_t *count, voi
 static inline int webimage_tiff_get_extra_samples(TIFF *tiff, uint16_t *count, uint16_t **kinds) {
     return TIFFGetFieldDefaulted(tiff, TIFFTAG_EXTRASAMPLES, count, kinds);
 }
+
+// TIFFSetField is variadic too: the setters the TIFF encoder needs. Each returns 1 when libtiff took the value.
+static inline int webimage_tiff_set_uint16(TIFF *tiff, uint32_t tag, uint16_t value) {
+    return TIFFSetField(tiff, tag, value);
+}
+
+static inline int webimage_tiff_set_uint32(TIFF *tiff, uint32_t tag, uint32_t value) {
+    return TIFFSetField(tiff, tag, value);
+}
+
+static inline int webimage_tiff_set_extra_samples(TIFF *tiff, uint16_t count, const uint16_t *kinds) {
+    return TIFFSetField(tiff, TIFFTAG_EXTRASAMPLES, count, kinds);
+}

@@ -20,7 +20,7 @@ import Foundation
 /// image when it has one, and throws ``ImageError/Code/unsupportedFormat`` when it holds nothing but a `moov`
 /// track. ``ImageProperties/frameCount`` is always 1.
 ///
-/// Encoding is not offered: ``encode(_:as:options:)`` throws ``ImageError/Code/unsupportedFormat``.
+/// Encoding writes ``ImageFormat/heic``: one still image through libheif's HEVC encoder (x265).
 public struct HEIFCoder: ImageCoder {
     /// Creates the coder; it holds no state.
     public init() {}
@@ -31,8 +31,8 @@ public struct HEIFCoder: ImageCoder {
     /// Whether `data` starts with an ISO BMFF `ftyp` box naming a HEIC or HEIF brand.
     public func canDecode(_ data: Data) -> Bool { Self.format(of: data) != nil }
 
-    /// Always `false`: this coder only reads.
-    public func canEncode(to format: ImageFormat) -> Bool { false }
+    /// `true` for ``ImageFormat/heic`` (libheif's HEVC encoder); HEIF of other codecs is not written.
+    public func canEncode(to format: ImageFormat) -> Bool { format == .heic }
 
     /// Decodes the primary image (or an embedded thumbnail, see the type's description).
     public func decode(_ data: Data, options: DecodeOptions) throws -> Image {
@@ -115,9 +115,13 @@ public struct HEIFCoder: ImageCoder {
         }
     }
 
-    /// Always throws ``ImageError/Code/unsupportedFormat``: this coder only reads.
+    /// The first frame as HEIC; any other format throws ``ImageError/Code/unsupportedFormat``.
     public func encode(_ image: Image, as format: ImageFormat, options: EncodeOptions) throws -> Data {
-        throw ImageError(.unsupportedFormat, "the HEIF coder does not write \(format.rawValue)")
+        guard format == .heic else {
+            throw ImageError(.unsupportedFormat, "the HEIF coder does not write \(format.rawValue)")
+        }
+        return try HEIFEncoder.encode(options.fittingMaxPixelSize(image.pixels), hasAlpha: image.hasAlpha,
+                                      options: options)
     }
 
     /// A reduced decode: from the smallest embedded thumbnail that covers `target`, else from the primary image.

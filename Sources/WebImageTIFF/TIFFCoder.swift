@@ -68,13 +68,16 @@ public struct TIFFCoder: SingleFormatImageCoder {
         }
     }
 
-    /// Always `false`: this coder only reads, so callers that pick an output format by asking (the tool's
-    /// `--format`, a proxy falling back from its source's format) never pick one it would refuse.
-    public func canEncode(to format: ImageFormat) -> Bool { false }
+    /// `true` for ``ImageFormat/tiff``.
+    public func canEncode(to format: ImageFormat) -> Bool { format == .tiff }
 
-    /// Always throws ``ImageError/Code/unsupportedFormat``: this coder only reads TIFF.
+    /// The first frame as one page of 8-bit RGB or RGBA (straight alpha), Deflate-compressed; any other format
+    /// throws ``ImageError/Code/unsupportedFormat``.
     public func encode(_ image: Image, as format: ImageFormat, options: EncodeOptions) throws -> Data {
-        throw ImageError(.unsupportedFormat, "the TIFF coder does not write \(format.rawValue)")
+        guard format == .tiff else {
+            throw ImageError(.unsupportedFormat, "the TIFF coder does not write \(format.rawValue)")
+        }
+        return try TIFFEncoder.encode(options.fittingMaxPixelSize(image.pixels), hasAlpha: image.hasAlpha)
     }
 
     /// The number of pages, from the chain of directory offsets; a chain that loops back (libtiff 4.5 notices)

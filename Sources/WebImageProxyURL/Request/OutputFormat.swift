@@ -67,7 +67,7 @@ public enum OutputFormat: String, Sendable, Hashable, CaseIterable {
         case .bmp: "image/bmp"
         case .tiff: "image/tiff"
         case .ico: "image/x-icon"
-        case .heic: "image/heic"
+        case .heic: "image/heif"  // imgproxy's type for every HEIF answer
         case .svg: "image/svg+xml"
         }
     }

@@ -44,7 +44,8 @@ struct ProxyResponder: Sendable {
         var headers = HTTPFields()
         let notModified = ifNoneMatch.map { Self.matches($0, etag: result.etag) } ?? false
         if !notModified {
-            headers[.contentType] = result.format.mimeType
+            // imgproxy's type for every HEIF answer is image/heif.
+            headers[.contentType] = result.format == .heic ? "image/heif" : result.format.mimeType
             headers[.contentDisposition] = Self.contentDisposition(
                 stem: request.fileStem, options: request.options, format: result.format)
         }
