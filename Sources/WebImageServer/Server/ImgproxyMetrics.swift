@@ -8,8 +8,9 @@ import Prometheus
 ///
 /// As in imgproxy, the request series count the requests that reach image processing: not `/health`, not
 /// `/metrics`, not a request outside the path prefix or without the secret (imgproxy refuses those before its
-/// processing handler's monitoring starts). Spans are what this pipeline times: `downloading` (a source's bytes
-/// arriving, from a cache tier or the origin), `decoding`, `transforming` and `encoding`.
+/// processing handler's monitoring starts). Spans are what this pipeline times: `queue` (a render waiting for a
+/// render thread, or a decode helper), `downloading` (a source's bytes arriving, from a cache tier or the origin),
+/// `decoding`, `transforming` and `encoding`.
 final class ImgproxyMetrics: Sendable {
     let registry = PrometheusCollectorRegistry()
     private let namespace: String
@@ -21,6 +22,7 @@ final class ImgproxyMetrics: Sendable {
     private let imagesInProgress: Gauge
     private let workersUtilization: Gauge
     private let downloadBuffers: ValueHistogram
+    private let queue: ValueHistogram
     private let downloading: ValueHistogram
     private let decoding: ValueHistogram
     private let transforming: ValueHistogram
@@ -62,6 +64,7 @@ final class ImgproxyMetrics: Sendable {
                                       "A histogram of the request spans duration separated by span name."),
                 labels: [("span", name)], buckets: Self.durationBuckets)
         }
+        queue = span("queue")
         downloading = span("downloading")
         decoding = span("decoding")
         transforming = span("transforming")
@@ -135,6 +138,7 @@ final class ImgproxyMetrics: Sendable {
         if let downloadedBytes { downloadBuffers.record(Double(downloadedBytes)) }
     }
 
+    func queued(seconds: Double) { queue.record(seconds) }
     func decoded(seconds: Double) { decoding.record(seconds) }
     func transformed(seconds: Double) { transforming.record(seconds) }
     func encoded(seconds: Double) { encoding.record(seconds) }

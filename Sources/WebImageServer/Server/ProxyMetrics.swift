@@ -112,6 +112,8 @@ final class ProxyMetrics: Sendable {
     }
     /// A render refused before decoding: the pixels it would hold are over its memory budget (answered 422).
     func refusedOverMemoryBudget() { refusedOverMemory.increment() }
+    /// A render got its slot (a render thread, or a decode helper) after waiting `duration` in line.
+    func workStarted(after duration: Duration) { imgproxy?.queued(seconds: duration.seconds) }
     func decoded(after duration: Duration) {
         decodeTime.recordNanoseconds(duration.nanoseconds)
         imgproxy?.decoded(seconds: duration.seconds)

@@ -163,12 +163,14 @@ final class RenderService: Sendable {
     func draw(_ source: Data, request: RenderRequest, drawing: SourceDrawing,
               in task: SharedTask<RenderOutcome, Never>) async throws -> (Data, ImageFormat) {
         let budget = WorkBudget(cpuLimit: configuration.renderCPUBudget)
+        let queued = ContinuousClock.now
         do {
             return try await withTaskCancellationHandler {
                 if let helperWaits, drawing.decodesInHelper(source) {
                     // Decoded in a helper process while this render holds a place in the helpers' line, not a
                     // CPU slot; the slot is taken for the rendering itself.
                     let decoded = try await helperWaits.run(for: task) { [self] in
+                        metrics.workStarted(after: ContinuousClock.now - queued)
                         drawn.add(1, ordering: .relaxed)
                         return try budget.run { try drawing.decode(source, request: request) }
                     }
@@ -177,6 +179,7 @@ final class RenderService: Sendable {
                     }
                 }
                 return try await cpu.run(for: task) { [self] in
+                    metrics.workStarted(after: ContinuousClock.now - queued)
                     drawn.add(1, ordering: .relaxed)
                     return try budget.run { try drawing.draw(source, request: request) }
                 }

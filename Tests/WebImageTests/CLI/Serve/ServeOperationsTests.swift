@@ -95,8 +95,8 @@ import WebImage
         #expect(value("imgproxy_request_duration_seconds_bucket{le=\"+Inf\"}") == 4)
         #expect(text.contains("imgproxy_request_duration_seconds_bucket{le=\"0.005\"}"))
         #expect(text.contains("imgproxy_request_duration_seconds_bucket{le=\"10.0\"}"))
-        // One render: one download of the source's bytes, one decode, transform and encode.
-        for span in ["downloading", "decoding", "transforming", "encoding"] {
+        // One render: one wait in line, one download of the source's bytes, one decode, transform and encode.
+        for span in ["queue", "downloading", "decoding", "transforming", "encoding"] {
             #expect(value("imgproxy_request_span_duration_seconds_count{span=\"\(span)\"}") == 1)
         }
         #expect(value("imgproxy_buffer_size_bytes_count{type=\"download\"}") == 1)
