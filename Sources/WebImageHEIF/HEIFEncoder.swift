@@ -26,7 +26,9 @@ enum HEIFEncoder {
         try check(heif_context_encode_image(context, image, encoder, nil, nil), "encoding")
         let output = Output()
         var writer = heif_writer(writer_api_version: 1) { _, data, size, userdata in
-            guard let data, let userdata else { return heif_error(code: heif_error_Encoding_error, subcode: heif_suberror_Unspecified, message: nil) }
+            guard let data, let userdata else {
+                return heif_error(code: heif_error_Encoding_error, subcode: heif_suberror_Unspecified, message: nil)
+            }
             Unmanaged<Output>.fromOpaque(userdata).takeUnretainedValue().bytes
                 .append(data.assumingMemoryBound(to: UInt8.self), count: size)
             return heif_error(code: heif_error_Ok, subcode: heif_suberror_Unspecified, message: nil)
@@ -59,8 +61,8 @@ enum HEIFEncoder {
                 for row in 0..<pixels.height {
                     let from = row * pixels.bytesPerRow, to = plane + row * Int(stride)
                     if hasAlpha {
-                        (to).update(from: source.baseAddress!.advanced(by: from).assumingMemoryBound(to: UInt8.self),
-                                    count: pixels.width * 4)
+                        to.update(from: source.baseAddress!.advanced(by: from).assumingMemoryBound(to: UInt8.self),
+                                  count: pixels.width * 4)
                     } else {
                         for column in 0..<pixels.width {
                             for channel in 0..<channels {
