@@ -106,12 +106,7 @@ struct ServeLogging {
         let output = BufferedLogOutput.standardError
         let (format, level) = (format, level)
         LoggingSystem.bootstrap { label in
-            if format == .pretty {
-                var handler = BufferedLogHandler(label: label, output: output)
-                handler.logLevel = level
-                return handler
-            }
-            var handler = FormattedLogHandler(format: format, output: output)
+            var handler = BufferedLogHandler(label: label, output: output, format: format)
             handler.logLevel = level
             return handler
         }

@@ -18,18 +18,22 @@ import WebImage
 /// let output = BufferedLogOutput.standardError
 /// LoggingSystem.bootstrap { BufferedLogHandler(label: $0, output: output) }
 /// ```
+/// Lines are ``LogLineFormat/pretty`` by default; the other formats (logfmt, JSON) are written by the same handler,
+/// so every line of a process takes one path to standard error whatever its format.
 public struct BufferedLogHandler: LogHandler {
     public var logLevel: Logger.Level = .info
     public var metadata: Logger.Metadata = [:]
     private let label: String
     private let output: BufferedLogOutput
+    private let format: LogLineFormat
     /// An `info` line's start without metadata, made once (the access log writes one a request).
     private let infoPrefix: [UInt8]
 
-    /// A handler for `label` writing through `output`.
-    public init(label: String, output: BufferedLogOutput) {
+    /// A handler for `label` writing `format`'s lines through `output`.
+    public init(label: String, output: BufferedLogOutput, format: LogLineFormat = .pretty) {
         self.label = label
         self.output = output
+        self.format = format
         var prefix: [UInt8] = []
         Self.writePrefix(level: .info, label: label, metadata: [:], into: &prefix)
         infoPrefix = prefix
@@ -44,6 +48,10 @@ public struct BufferedLogHandler: LogHandler {
         var message = "\(event.message)"
         if let error = event.error { message += " (\(error))" }
         let merged = event.metadata.map { metadata.merging($0) { $1 } } ?? metadata
+        guard format == .pretty else {
+            write(level: event.level, message: message, metadata: merged)
+            return
+        }
         output.appendLine(urgent: event.level >= .warning) { line in
             Self.writePrefix(level: event.level, label: label, metadata: merged, into: &line)
             line.append(contentsOf: message.utf8)
@@ -54,6 +62,12 @@ public struct BufferedLogHandler: LogHandler {
     /// buffer: the access log's line a request, without the strings and the log event a `Logger` call makes.
     func info(_ writeMessage: (inout [UInt8]) -> Void) {
         guard logLevel <= .info else { return }
+        guard format == .pretty else {
+            var message: [UInt8] = []
+            writeMessage(&message)
+            write(level: .info, message: String(decoding: message, as: UTF8.self), metadata: metadata)
+            return
+        }
         output.appendLine(urgent: false) { line in
             if metadata.isEmpty {
                 line.append(contentsOf: infoPrefix)
@@ -61,6 +75,14 @@ public struct BufferedLogHandler: LogHandler {
                 Self.writePrefix(level: .info, label: label, metadata: metadata, into: &line)
             }
             writeMessage(&line)
+        }
+    }
+
+    /// A whole line in a format other than `pretty`, which stamps its own time.
+    private func write(level: Logger.Level, message: String, metadata: Logger.Metadata) {
+        output.appendLine(urgent: level >= .warning, stamped: false) { line in
+            format.write(level: level, message: message, metadata: metadata, time: Int(Date().timeIntervalSince1970),
+                         into: &line)
         }
     }
 

@@ -111,33 +111,3 @@ public enum LogLineFormat: String, Sendable, CaseIterable {
         line.append(contentsOf: text.prefix(count).map { UInt8(bitPattern: $0) })
     }
 }
-
-/// A log handler that writes ``LogLineFormat``'s `structured`, `json` or `gcp` lines through a
-/// ``BufferedLogOutput`` (in batches, as ``BufferedLogHandler`` does; `warning` and above at once).
-public struct FormattedLogHandler: LogHandler {
-    public var logLevel: Logger.Level = .info
-    public var metadata: Logger.Metadata = [:]
-    private let format: LogLineFormat
-    private let output: BufferedLogOutput
-
-    /// A handler writing `format`'s lines through `output`.
-    public init(format: LogLineFormat, output: BufferedLogOutput) {
-        self.format = format
-        self.output = output
-    }
-
-    public subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-        get { metadata[key] }
-        set { metadata[key] = newValue }
-    }
-
-    public func log(event: LogEvent) {
-        var message = "\(event.message)"
-        if let error = event.error { message += " (\(error))" }
-        let merged = event.metadata.map { metadata.merging($0) { $1 } } ?? metadata
-        output.appendLine(urgent: event.level >= .warning, stamped: false) { line in
-            format.write(level: event.level, message: message, metadata: merged, time: Int(Date().timeIntervalSince1970),
-                         into: &line)
-        }
-    }
-}
