@@ -244,8 +244,10 @@ let package = Package(
             swiftSettings: strict,
             linkerSettings: programLinking
         ),
-        // What the plugin coders' test targets share.
-        .target(name: "CoderTestSupport", dependencies: ["WebImage", "CLCMS2"], path: "Tests/CoderTestSupport",
+        // What the test targets share: reference pixels and colours, and a real S3 API (moto) for the proxy's and
+        // the command's object-storage tests.
+        .target(name: "CoderTestSupport", dependencies: ["WebImage", "CLCMS2", "TestImageServer"],
+                path: "Tests/CoderTestSupport",
                 swiftSettings: strict),
     ] + ["AVIF", "HEIF", "JXL", "SVG", "PDF", "TIFF"].map { format in
         // Each plugin coder is tested on its own, against fixtures written and decoded by other tools.

@@ -1,4 +1,5 @@
 import Foundation
+import CoderTestSupport
 import Testing
 import WebImage
 

@@ -11,15 +11,16 @@ import Darwin
 /// on, so it refuses a request whose signature it cannot recompute with a key it issued. Its first three actions
 /// pass unauthenticated, which is how the set-up (boto3, moto's own client) creates a user allowed to use S3 and
 /// its access key; the bucket and the object are then created with that key.
-struct MotoS3 {
-    let endpoint: URL
-    let accessKeyID: String
-    let secretAccessKey: String
+public struct MotoS3 {
+    public let endpoint: URL
+    public let accessKeyID: String
+    public let secretAccessKey: String
     private let process: Process
 
     /// Runs `body` with a fresh moto holding `objects` (key → bytes) in `bucket`, and stops moto (by its process)
     /// afterwards, whatever `body` does.
-    static func with(bucket: String, objects: [String: Data], _ body: (MotoS3) async throws -> Void) async throws {
+    public static func with(bucket: String, objects: [String: Data], _ body: (MotoS3) async throws -> Void)
+        async throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: try executable())
         process.arguments = ["-H", "127.0.0.1", "-p", "0"]
@@ -43,7 +44,7 @@ struct MotoS3 {
     }
 
     /// Stops moto now (a test that checks what is served without the store); stopping twice is harmless.
-    func stop() {
+    public func stop() {
         Self.stop(process)
     }
 
@@ -133,7 +134,7 @@ struct MotoS3 {
         """
 }
 
-struct MotoError: Error, CustomStringConvertible {
-    let description: String
+public struct MotoError: Error, CustomStringConvertible {
+    public let description: String
     init(_ description: String) { self.description = description }
 }
