@@ -83,9 +83,26 @@ import WebImage
             harness.origin.serve("large.png", data: try Self.flat(side: 6000), contentType: "image/png")
             let answer = await harness.get(harness.plainPath(["bl:60", "sh:2"], "large.png"))
             #expect(answer.status == 504)
-            // Stopped at a checkpoint once its last request left, not run to the end.
+            #expect(await ProxyLoadTests.eventually { harness.proxy.load == .idle })
+            // Not run to the end: stopped at a checkpoint once its last request left, or (on a machine slow enough
+            // that the second passed before the render began) never started.
+            let metrics = String(buffer: await harness.get("/metrics").body)
+            #expect(Self.stops(metrics, "abandoned") == harness.proxy.renders.renderingsDrawn)
+            #expect(Self.stops(metrics, "cpu_budget") == 0)
+        }
+    }
+
+    @Test func aRenderWhoseClientLeftWhileItRanStopsAtItsNextCheck() async throws {
+        try await ProxyHarness.with { harness in
+            harness.origin.serve("large.png", data: try Self.flat(side: 6000), contentType: "image/png")
+            let request = Task { await harness.get(harness.plainPath(["bl:60", "sh:2"], "large.png")) }
+            // Leaves once the render holds its CPU slot (decoding, or already blurring): seconds of work remain.
+            #expect(await ProxyLoadTests.eventually { harness.proxy.load.rendering == 1 })
+            request.cancel()
+            #expect(await request.value.status == 499)
             #expect(await ProxyLoadTests.eventually { harness.proxy.load == .idle })
             let metrics = String(buffer: await harness.get("/metrics").body)
+            #expect(harness.proxy.renders.renderingsDrawn == 1)
             #expect(Self.stops(metrics, "abandoned") == 1)
             #expect(Self.stops(metrics, "cpu_budget") == 0)
         }
