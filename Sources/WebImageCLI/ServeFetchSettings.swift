@@ -20,10 +20,7 @@ extension ServeSettings {
         if let agent = source.text(options.userAgent, flag: "--user-agent", "USER_AGENT",
                                    imgproxy: ["IMGPROXY_USER_AGENT"]),
            !agent.text.isEmpty {
-            // A line break in it would end the header and start another of the origin request.
-            guard !agent.text.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else {
-                throw ServeError("\(agent.origin): control characters (a line break?) cannot be in a header")
-            }
+            try Self.checkHeaderValue(agent)  // a line break would start another header of the origin request
             configuration.userAgent = agent.isImgproxy
                 ? agent.text.replacingOccurrences(of: "%current_version", with: Self.version)
                 : agent.text

@@ -12,11 +12,7 @@ extension ServeSettings {
         if let path = source.text(options.healthCheckPath, flag: "--health-check-path", "HEALTH_CHECK_PATH",
                                   imgproxy: ["IMGPROXY_HEALTH_CHECK_PATH"]),
            !path.text.isEmpty {
-            // Compared with the request's path after the prefix: one without its `/` could never match.
-            guard path.text.hasPrefix("/"), !path.text.contains(where: { "?#".contains($0) || $0.isWhitespace })
-            else {
-                throw ServeError("\(path.origin) \(path.text): expected a path starting with /, as /healthz")
-            }
+            try Self.checkPath(path, example: "/healthz")  // compared with the request's path after the prefix
             configuration.operations.healthCheckPath = path.text
         }
         if let bind = source.text(options.prometheusBind, flag: "--prometheus-bind", "PROMETHEUS_BIND",
