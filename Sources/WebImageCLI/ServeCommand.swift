@@ -213,6 +213,7 @@ struct ServeCommand: AsyncParsableCommand {
     @OptionGroup var fetchOptions: ServeFetchOptions
     @OptionGroup var sourceURLOptions: ServeSourceURLOptions
     @OptionGroup var operationsOptions: OperationsOptions
+    @OptionGroup var tracingOptions: TracingOptions
     @OptionGroup var fallbackImageOptions: ServeFallbackImageOptions
     @OptionGroup var objectStoreOptions: ObjectStoreOptions
 

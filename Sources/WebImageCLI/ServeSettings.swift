@@ -51,6 +51,7 @@ struct ServeSettings {
         try caches(&configuration)
         try server(&configuration)
         try operations(&configuration)
+        try tracing(&configuration)
         try fetching(&configuration)
         try sourceURLs(&configuration)
         try fallbackImage(&configuration)
