@@ -1,3 +1,4 @@
+import CZlib
 import Foundation
 
 /// Gzip-compressed data (RFC 1952) inflated by zlib, never past a limit: how an SVG document stored as `.svgz`
@@ -41,5 +42,30 @@ public enum Gzip {
         } catch let error as ImageError {
             throw ImageError(error.code, "gzip: \(error.message)")
         }
+    }
+
+    /// `bytes` as one gzip member, compressed at zlib's default level: what a server sends with
+    /// `Content-Encoding: gzip` (the proxy's trace exports). `nil` only when zlib cannot get memory.
+    @_spi(ServerSupport) public static func compress(_ bytes: [UInt8]) -> [UInt8]? {
+        let stream = UnsafeMutablePointer<z_stream>.allocate(capacity: 1)
+        stream.initialize(to: z_stream())
+        defer { stream.deallocate() }
+        guard webimage_deflate_init_gzip(stream, Z_DEFAULT_COMPRESSION) == Z_OK else { return nil }
+        defer { deflateEnd(stream) }
+        // deflateBound is the most one call can write, so one Z_FINISH call ends the stream (+18: gzip's header
+        // and trailer, which the bound of a raw stream leaves out).
+        var output = [UInt8](repeating: 0, count: Int(deflateBound(stream, UInt(bytes.count))) + 18)
+        let written: Int? = bytes.withUnsafeBufferPointer { input in
+            output.withUnsafeMutableBufferPointer { out in
+                stream.pointee.next_in = UnsafeMutablePointer(mutating: input.baseAddress)
+                stream.pointee.avail_in = UInt32(input.count)
+                stream.pointee.next_out = out.baseAddress
+                stream.pointee.avail_out = UInt32(out.count)
+                return deflate(stream, Z_FINISH) == Z_STREAM_END ? out.count - Int(stream.pointee.avail_out) : nil
+            }
+        }
+        guard let written else { return nil }
+        output.removeSubrange(written...)
+        return output
     }
 }

@@ -21,6 +21,8 @@ public final class ImageProxy: Sendable {
     let access: ProxyAccess
     private let routes: RecentRoutes
     let metrics: ProxyMetrics
+    /// Which requests are traced and where their spans go, when tracing is configured.
+    let tracer: RequestTracer?
     /// The results tier in Redis (its sources tier shares its connections), when configured.
     private let shared: RedisImageCache?
     /// The watermark renderings draw, once ``loadWatermark()`` has read it.
@@ -30,6 +32,7 @@ public final class ImageProxy: Sendable {
     public init(configuration: ProxyConfiguration, coders: ImageCoders = .shared) {
         self.configuration = configuration
         metrics = ProxyMetrics(registry: configuration.metricsRegistry, imgproxy: ImgproxyMetrics(configuration))
+        tracer = configuration.operations.tracing.map(RequestTracer.init)
         var download = ImageDownloaderConfiguration()
         download.addressPolicy = SourcePolicy.addressPolicy(for: configuration)
         download.maximumBodySize = configuration.maximumSourceBytes
@@ -162,7 +165,11 @@ public final class ImageProxy: Sendable {
         let started = ContinuousClock.now
         metrics.imgproxy?.requestStarted()
         defer { metrics.imgproxy?.requestEnded() }
-        return finish(await answer(request), for: request, started: started)
+        guard let trace = tracer?.start(traceparent: request.traceparent) else {
+            return finish(await answer(request), for: request, started: started)
+        }
+        let response = await RequestTrace.$current.withValue(trace) { await answer(request) }
+        return finish(response, for: request, started: started, trace: trace)
     }
 
     /// The answer to `request` when it is a result the memory tier holds (or a 304 for one), made without a task
@@ -181,15 +188,18 @@ public final class ImageProxy: Sendable {
               let result = results.memoryResult(forKey: image.key)
         else { return nil }
         metrics.resultLookup(.memory)
+        let trace = tracer?.start(traceparent: request.traceparent)
+        trace?.note("webimage.result_cache", .string("memory"))
         let now = Date().timeIntervalSince1970
         let second = Int(now)
         let plain = request.method == "GET" && request.ifNoneMatch == nil, bytes = result.body.readableBytes
         if plain, let fields = image.hitHead.fields(etag: result.etag, bytes: bytes, second: second, server: server) {
             metrics.answered(status: 200, after: ContinuousClock.now - started)
+            trace?.end(method: request.method, path: request.path, status: 200, reason: "")
             return ProxyResponse(status: 200, headers: fields, body: result.body)
         }
         var response = finish(responder.image(result, for: image, ifNoneMatch: request.ifNoneMatch, now: now),
-                              for: request, started: started)
+                              for: request, started: started, trace: trace)
         // Before the head is kept: a hit answered from the kept head carries them too.
         access.addCORS(to: &response)
         if let server { Self.stamp(&response, server: server, second: second) }
@@ -214,13 +224,17 @@ public final class ImageProxy: Sendable {
                        watermark: watermarks.current?.identity, recent: routes)
     }
 
-    private func finish(_ response: ProxyResponse, for request: ProxyRequest, started: ContinuousClock.Instant)
-        -> ProxyResponse
+    private func finish(_ response: ProxyResponse, for request: ProxyRequest, started: ContinuousClock.Instant,
+                        trace: RequestTrace? = nil) -> ProxyResponse
     {
         var response = response
         if request.method == "HEAD" { response = responder.head(response) }
         metrics.answered(status: response.status, after: ContinuousClock.now - started,
                          processing: metrics.imgproxy != nil && reachesProcessing(request))
+        // A server error's span says why: the answer's one-line reason.
+        trace?.end(method: request.method, path: request.path, status: response.status,
+                   reason: response.body.getString(at: response.body.readerIndex,
+                                                   length: min(response.body.readableBytes, 300)) ?? "")
         return response
     }
 

@@ -67,12 +67,14 @@ extension ProxyRequest {
             secCHDPR: headers[values: HintHeaders.secCHDPR].first, dpr: headers[values: HintHeaders.dpr].first,
             secCHWidth: headers[values: HintHeaders.secCHWidth].first, width: headers[values: HintHeaders.width].first)
         self.init(method: method, path: String(path), accept: headers[.accept], ifNoneMatch: headers[.ifNoneMatch],
-                  clientHints: hints, authorization: headers[values: .authorization].first)
+                  clientHints: hints, authorization: headers[values: .authorization].first,
+                  traceparent: headers[values: HintHeaders.traceparent].first)
     }
 }
 
-/// The client hints' request headers (their names match whatever their case).
+/// The client hints' request headers, and the trace context's (their names match whatever their case).
 private enum HintHeaders {
+    static let traceparent = HTTPField.Name("traceparent")!
     static let secCHDPR = HTTPField.Name("Sec-CH-DPR")!
     static let dpr = HTTPField.Name("DPR")!
     static let secCHWidth = HTTPField.Name("Sec-CH-Width")!

@@ -18,16 +18,20 @@ public struct ProxyRequest: Sendable {
     public var clientHints: ClientHints
     /// The `Authorization` header, if any; read only when the proxy has a secret (``ProxyConfiguration/secret``).
     public var authorization: String?
+    /// The W3C `traceparent` header, if any: the caller's span, when the proxy traces requests
+    /// (``ProxyOperations/tracing``).
+    public var traceparent: String?
 
     /// A request as the adapter saw it.
     public init(method: String, path: String, accept: String? = nil, ifNoneMatch: String? = nil,
-                clientHints: ClientHints = ClientHints(), authorization: String? = nil) {
+                clientHints: ClientHints = ClientHints(), authorization: String? = nil, traceparent: String? = nil) {
         self.method = method
         self.path = path
         self.accept = accept
         self.ifNoneMatch = ifNoneMatch
         self.clientHints = clientHints
         self.authorization = authorization
+        self.traceparent = traceparent
     }
 }
 

@@ -4,7 +4,8 @@ import Prometheus
 @_spi(ServerSupport) import WebImage
 
 /// The proxy's metrics, in one Prometheus registry with the library's own (the downloader's requests, bytes,
-/// joined fetches and errors), served as text by `GET /metrics`.
+/// joined fetches and errors), served as text by `GET /metrics`. The stages timed here are also the steps of the
+/// traced request they work for (``RequestTrace/current``).
 final class ProxyMetrics: Sendable {
     /// Where every metric of this proxy lives.
     let registry: PrometheusCollectorRegistry
@@ -93,6 +94,9 @@ final class ProxyMetrics: Sendable {
     /// A source's bytes arrived, from memory, the disk cache, Redis or the origin, after `duration`.
     func sourceLoaded(after duration: Duration, from origin: SourceLoader.Origin, bytes: Int = 0) {
         sourceTime.recordNanoseconds(duration.nanoseconds)
+        RequestTrace.current?.step("downloading_image", lasting: duration, attributes: [
+            ("webimage.source.tier", .string("\(origin)")), ("webimage.source.bytes", .int(Int64(bytes))),
+        ])
         imgproxy?.sourceLoaded(seconds: duration.seconds, downloadedBytes: origin == .origin ? bytes : nil)
         switch origin {
         case .memory: sourceMemoryHits.increment()
@@ -113,18 +117,24 @@ final class ProxyMetrics: Sendable {
     /// A render refused before decoding: the pixels it would hold are over its memory budget (answered 422).
     func refusedOverMemoryBudget() { refusedOverMemory.increment() }
     /// A render got its slot (a render thread, or a decode helper) after waiting `duration` in line.
-    func workStarted(after duration: Duration) { imgproxy?.queued(seconds: duration.seconds) }
+    func workStarted(after duration: Duration) {
+        imgproxy?.queued(seconds: duration.seconds)
+        RequestTrace.current?.step("queue", lasting: duration)
+    }
     func decoded(after duration: Duration) {
         decodeTime.recordNanoseconds(duration.nanoseconds)
         imgproxy?.decoded(seconds: duration.seconds)
+        RequestTrace.current?.step("decoding_image", lasting: duration)
     }
     func transformed(after duration: Duration) {
         transformTime.recordNanoseconds(duration.nanoseconds)
         imgproxy?.transformed(seconds: duration.seconds)
+        RequestTrace.current?.step("processing_image", lasting: duration)
     }
     func encoded(after duration: Duration) {
         encodeTime.recordNanoseconds(duration.nanoseconds)
         imgproxy?.encoded(seconds: duration.seconds)
+        RequestTrace.current?.step("encoding_image", lasting: duration)
     }
 
     /// The work in flight now, as gauges (read when `/metrics` is asked for).
@@ -140,6 +150,7 @@ final class ProxyMetrics: Sendable {
 
     /// A result cache lookup: where it was found, or that it was not.
     func resultLookup(_ tier: ResultCache.Tier?) {
+        RequestTrace.current?.note("webimage.result_cache", .string(tier.map { "\($0)" } ?? "miss"))
         switch tier {
         case .memory: memoryHits.increment()
         case .disk: diskHits.increment()

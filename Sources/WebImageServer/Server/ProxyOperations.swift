@@ -1,5 +1,6 @@
-/// How `webimage serve` is watched: the extra health path and the Prometheus listener with imgproxy's metric
-/// names (imgproxy's `IMGPROXY_HEALTH_CHECK_PATH`, `IMGPROXY_PROMETHEUS_BIND` and `IMGPROXY_PROMETHEUS_NAMESPACE`).
+/// How `webimage serve` is watched: the extra health path, the Prometheus listener with imgproxy's metric names
+/// (imgproxy's `IMGPROXY_HEALTH_CHECK_PATH`, `IMGPROXY_PROMETHEUS_BIND` and `IMGPROXY_PROMETHEUS_NAMESPACE`) and
+/// the request traces (OpenTelemetry's `OTEL_*` settings).
 public struct ProxyOperations: Sendable {
     /// A path answered as `/health` is (200 while serving, open without the secret), under the path prefix like
     /// every route, as `/healthz`. `nil`: only `/health`.
@@ -10,6 +11,8 @@ public struct ProxyOperations: Sendable {
     /// Put before every imgproxy metric's name with an underscore (`imgproxy` makes `imgproxy_requests_total`).
     /// Empty: none.
     public var prometheusNamespace = ""
+    /// Where request traces go (OpenTelemetry over OTLP/HTTP). `nil`: no tracing.
+    public var tracing: ProxyTracing?
 
     /// No extra health path, no Prometheus listener.
     public init() {}

@@ -64,8 +64,14 @@ final class RenderService: Sendable {
             throw failure
         }
         let limit = configuration.requestTimeout
+        // The rendering's steps go into the trace of the request that starts it (the pool's task is its own).
+        let trace = RequestTrace.current
         let outcome = try await withThrowingTaskGroup(of: RenderOutcome?.self) { group in
-            group.addTask { try await self.renders.value(forKey: request.key) { task in await self.make(request, in: task) } }
+            group.addTask {
+                try await self.renders.value(forKey: request.key) { task in
+                    await RequestTrace.$current.withValue(trace) { await self.make(request, in: task) }
+                }
+            }
             group.addTask {
                 try await Task.sleep(for: limit)
                 return nil
@@ -164,24 +170,32 @@ final class RenderService: Sendable {
               in task: SharedTask<RenderOutcome, Never>) async throws -> (Data, ImageFormat) {
         let budget = WorkBudget(cpuLimit: configuration.renderCPUBudget)
         let queued = ContinuousClock.now
+        // The render threads run no tasks: the trace is bound on them for the work they do for this render.
+        let trace = RequestTrace.current
         do {
             return try await withTaskCancellationHandler {
                 if let helperWaits, drawing.decodesInHelper(source) {
                     // Decoded in a helper process while this render holds a place in the helpers' line, not a
                     // CPU slot; the slot is taken for the rendering itself.
                     let decoded = try await helperWaits.run(for: task) { [self] in
-                        metrics.workStarted(after: ContinuousClock.now - queued)
-                        drawn.add(1, ordering: .relaxed)
-                        return try budget.run { try drawing.decode(source, request: request) }
+                        try RequestTrace.$current.withValue(trace) {
+                            metrics.workStarted(after: ContinuousClock.now - queued)
+                            drawn.add(1, ordering: .relaxed)
+                            return try budget.run { try drawing.decode(source, request: request) }
+                        }
                     }
                     return try await cpu.run(for: task) {
-                        try budget.run { try drawing.render(decoded, request: request) }
+                        try RequestTrace.$current.withValue(trace) {
+                            try budget.run { try drawing.render(decoded, request: request) }
+                        }
                     }
                 }
                 return try await cpu.run(for: task) { [self] in
-                    metrics.workStarted(after: ContinuousClock.now - queued)
-                    drawn.add(1, ordering: .relaxed)
-                    return try budget.run { try drawing.draw(source, request: request) }
+                    try RequestTrace.$current.withValue(trace) {
+                        metrics.workStarted(after: ContinuousClock.now - queued)
+                        drawn.add(1, ordering: .relaxed)
+                        return try budget.run { try drawing.draw(source, request: request) }
+                    }
                 }
             } onCancel: {
                 budget.cancel()
