@@ -165,7 +165,10 @@ public final class ImageProxy: Sendable {
         let started = ContinuousClock.now
         metrics.imgproxy?.requestStarted()
         defer { metrics.imgproxy?.requestEnded() }
-        guard let trace = tracer?.start(traceparent: request.traceparent) else {
+        // Probes and scrapes are not traced: they would outnumber the images in a trace store.
+        guard let tracer, !(access.inside(request).map { isOperationsPath($0.path) } ?? false),
+              let trace = tracer.start(traceparent: request.traceparent)
+        else {
             return finish(await answer(request), for: request, started: started)
         }
         let response = await RequestTrace.$current.withValue(trace) { await answer(request) }
@@ -236,6 +239,11 @@ public final class ImageProxy: Sendable {
                    reason: response.body.getString(at: response.body.readerIndex,
                                                    length: min(response.body.readableBytes, 300)) ?? "")
         return response
+    }
+
+    /// Whether `path` (inside the prefix) is `/health`, the extra health path or `/metrics`.
+    func isOperationsPath(_ path: String) -> Bool {
+        path == "/health" || path == "/metrics" || path == configuration.operations.healthCheckPath
     }
 
     /// imgproxy's order: the prefix (outside it there is no route: 404), then a preflight, which browsers send

@@ -168,7 +168,7 @@ extension ImageProxy {
         guard request.method == "GET" || request.method == "HEAD", let inner = access.inside(request),
               access.admits(request)
         else { return false }
-        return !["/health", "/metrics"].contains(inner.path) && inner.path != configuration.operations.healthCheckPath
+        return !isOperationsPath(inner.path)
     }
 
     /// imgproxy's metrics as Prometheus text, for the Prometheus listener; `nil` without one.

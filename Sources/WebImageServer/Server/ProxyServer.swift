@@ -76,8 +76,9 @@ public enum ProxyServer {
             },
             logger: logger)
         // The exporter first: a group stops its services last to first, so the last requests' spans are sent.
-        let services: [any Service] = proxy.tracer.map { [TraceExportService(exporter: $0.exporter, logger: logger)] }
-            ?? [] + [application] + PrometheusListener.services(for: proxy, logger: logger)
+        let exporters: [any Service] = proxy.tracer.map { [TraceExportService(exporter: $0.exporter, logger: logger)] }
+            ?? []
+        let services = exporters + [application] + PrometheusListener.services(for: proxy, logger: logger)
         var group = ServiceGroupConfiguration(services: services, gracefulShutdownSignals: [.sigterm, .sigint],
                                               logger: logger)
         group.maximumGracefulShutdownDuration = configuration.gracefulStopTimeout ?? configuration.requestTimeout * 2

@@ -32,10 +32,12 @@ extension RenderService {
     /// the download failed (an origin's error status, no connection, a timeout, a refused address or redirect,
     /// over the byte limit). A request that went away is not one: nobody is left to answer.
     func fetchingSource(_ load: () async throws -> SourceLoader.Source) async throws -> SourceLoader.Source {
+        let started = ContinuousClock.now
         do {
             return try await load()
         } catch {
             if error is CancellationError || (error as? ImageError)?.code == .cancelled { throw error }
+            RequestTrace.current?.step("downloading_image", lasting: ContinuousClock.now - started, error: "\(error)")
             throw SourceFetchFailure(underlying: error)
         }
     }

@@ -8,7 +8,9 @@ enum OTLPTraceEncoding {
     static func request(_ spans: [TraceSpan], resource: [(key: String, value: TraceSpan.Value)], scope: String,
                         version: String) -> [UInt8] {
         var resourceMessage = ProtobufWriter()
-        for attribute in resource { resourceMessage.message(1, keyValue(attribute.key, attribute.value)) }  // attributes
+        for attribute in resource {
+            resourceMessage.message(1, keyValue(attribute.key, attribute.value))  // attributes
+        }
         var scopeMessage = ProtobufWriter()
         scopeMessage.string(1, scope)  // name
         scopeMessage.string(2, version)  // version
@@ -91,7 +93,9 @@ struct ProtobufWriter {
         tag(field, .lengthDelimited)
         appendVarint(UInt64(words.count * 8))
         for word in words {
-            for shift in stride(from: 56, through: 0, by: -8) { bytes.append(UInt8(truncatingIfNeeded: word >> UInt64(shift))) }
+            for shift in stride(from: 56, through: 0, by: -8) {
+                bytes.append(UInt8(truncatingIfNeeded: word >> UInt64(shift)))
+            }
         }
     }
 

@@ -24,14 +24,16 @@ final class RequestTrace: Sendable {
         self.exporter = exporter
     }
 
-    /// A step of the request that has just ended after `duration`: a child span of the request's.
-    func step(_ name: String, lasting duration: Duration, attributes: [(key: String, value: TraceSpan.Value)] = []) {
+    /// A step of the request that has just ended after `duration`: a child span of the request's, in error when
+    /// `error` says why the step failed.
+    func step(_ name: String, lasting duration: Duration, attributes: [(key: String, value: TraceSpan.Value)] = [],
+              error: String? = nil) {
         let end = TraceSpan.now()
         var child = context
         child.spanID = TraceContext.newSpanID()
         exporter.add(TraceSpan(context: child, parentSpanID: context.spanID, name: name, kind: .internalStep,
                                start: end - min(end, TraceSpan.nanoseconds(duration)), end: end,
-                               attributes: attributes))
+                               attributes: attributes, errorMessage: error))
     }
 
     /// An attribute for the request's span.

@@ -139,7 +139,8 @@ final class TraceExporter: Sendable {
                 tls.privateKey = .privateKey(try NIOSSLPrivateKey(bytes: Array(key.utf8), format: .pem))
             }
         } catch {
-            throw ProxyConfigurationError("the OpenTelemetry collector's TLS certificate or key does not parse: \(error)")
+            throw ProxyConfigurationError(
+                "the OpenTelemetry collector's TLS certificate or key does not parse: \(error)")
         }
         configuration.tlsConfiguration = tls
         return configuration

@@ -1,5 +1,4 @@
 import Foundation
-import Testing
 
 #if canImport(Glibc)
 import Glibc
@@ -8,41 +7,41 @@ import Glibc
 /// A real OTLP/HTTP traces receiver on a loopback port (`Tests/Peers/otlp_collector.py`), which decodes every
 /// export with opentelemetry-proto's own classes, not with anything of ours: a field written under the wrong
 /// number or type fails the tests. `scripts/install-deps` installs its Python packages.
-struct OTLPCollector {
+public struct OTLPCollector {
     /// One export as the collector read it.
-    struct Export: Decodable {
-        var path: String
-        var contentType: String?
-        var contentEncoding: String?
-        var apiKey: String?
-        var spans: [Span]
+    public struct Export: Decodable, Sendable {
+        public var path: String
+        public var contentType: String?
+        public var contentEncoding: String?
+        public var apiKey: String?
+        public var spans: [Span]
     }
 
-    struct Span: Decodable {
-        var resource: [String: AttributeValue]
-        var scope: String
-        var traceId: String
-        var spanId: String
-        var parentSpanId: String
-        var name: String
-        var kind: Int
-        var start: String
-        var end: String
-        var attributes: [String: AttributeValue]
-        var statusCode: Int
-        var statusMessage: String
+    public struct Span: Decodable, Sendable {
+        public var resource: [String: AttributeValue]
+        public var scope: String
+        public var traceId: String
+        public var spanId: String
+        public var parentSpanId: String
+        public var name: String
+        public var kind: Int
+        public var start: String
+        public var end: String
+        public var attributes: [String: AttributeValue]
+        public var statusCode: Int
+        public var statusMessage: String
 
-        var startNanoseconds: UInt64 { UInt64(start) ?? 0 }
-        var endNanoseconds: UInt64 { UInt64(end) ?? 0 }
+        public var startNanoseconds: UInt64 { UInt64(start) ?? 0 }
+        public var endNanoseconds: UInt64 { UInt64(end) ?? 0 }
     }
 
     /// A JSON scalar as Python wrote an attribute's value.
-    enum AttributeValue: Decodable, Equatable {
+    public enum AttributeValue: Decodable, Equatable, Sendable {
         case string(String)
         case number(Double)
         case bool(Bool)
 
-        init(from decoder: any Decoder) throws {
+        public init(from decoder: any Decoder) throws {
             let container = try decoder.singleValueContainer()
             if let flag = try? container.decode(Bool.self) {
                 self = .bool(flag)
@@ -55,12 +54,17 @@ struct OTLPCollector {
     }
 
     /// The traces URL to export to.
-    let endpoint: URL
+    public let endpoint: URL
     private let output: URL
+
+    private init(endpoint: URL, output: URL) {
+        self.endpoint = endpoint
+        self.output = output
+    }
 
     /// Runs `body` with a fresh collector answering every export with `status`, and stops it (by its process)
     /// afterwards, whatever `body` does.
-    static func with(answering status: Int = 200, _ body: (OTLPCollector) async throws -> Void) async throws {
+    public static func with(answering status: Int = 200, _ body: (OTLPCollector) async throws -> Void) async throws {
         let output = FileManager.default.temporaryDirectory.appendingPathComponent("otlp-\(UUID().uuidString).jsonl")
         _ = FileManager.default.createFile(atPath: output.path, contents: nil)
         defer { try? FileManager.default.removeItem(at: output) }
@@ -84,28 +88,31 @@ struct OTLPCollector {
             if chunk.isEmpty { break }
             text += String(decoding: chunk, as: UTF8.self)
         }
-        let port = try #require(Int(text.trimmingCharacters(in: .whitespacesAndNewlines)),
-                                "the collector did not start: \(text)")
+        guard let port = Int(text.trimmingCharacters(in: .whitespacesAndNewlines)) else {
+            throw CollectorError(description: "the collector did not start: \(text)")
+        }
         try await body(OTLPCollector(endpoint: URL(string: "http://127.0.0.1:\(port)/v1/traces")!, output: output))
     }
 
     /// Every export received so far (complete for every export that has been answered).
-    func exports() throws -> [Export] {
+    public func exports() throws -> [Export] {
         let text = try String(contentsOf: output, encoding: .utf8)
         return try text.split(separator: "\n").map { try JSONDecoder().decode(Export.self, from: Data($0.utf8)) }
     }
 
     /// Every span received so far.
-    func spans() throws -> [Span] { try exports().flatMap(\.spans) }
+    public func spans() throws -> [Span] { try exports().flatMap(\.spans) }
 
     /// The Python of the venv `scripts/install-deps` makes for opentelemetry-proto.
     private static func python() throws -> String {
         let python = "/opt/webimage-otlp/bin/python"
-        guard FileManager.default.isExecutableFile(atPath: python) else { throw OTLPCollectorMissing() }
+        guard FileManager.default.isExecutableFile(atPath: python) else {
+            throw CollectorError(description: "opentelemetry-proto is not installed (scripts/install-deps installs it)")
+        }
         return python
     }
 
-    struct OTLPCollectorMissing: Error, CustomStringConvertible {
-        var description: String { "opentelemetry-proto is not installed (scripts/install-deps installs it)" }
+    struct CollectorError: Error, CustomStringConvertible {
+        var description: String
     }
 }
