@@ -153,4 +153,36 @@ import WebImage
             #expect(await harness.get("/_/plain/local:///inside/gone.png@png").status == 404)
         }
     }
+
+    /// The watermark and the fallback image may be `local:` files too, as in imgproxy, under the same root and
+    /// its rules: one outside the root does not load.
+    @Test func theWatermarkAndTheFallbackMayBeLocalFilesUnderTheRoot() async throws {
+        try await withProxy({
+            $0.watermarkURL = URL(string: "local:///inside/deep.png")
+            $0.fallbackImage.source = .url(URL(string: "local:///photo.png")!)
+        }) { harness, _ in
+            try await harness.proxy.loadWatermark()
+            try await harness.proxy.loadFallbackImage()
+            #expect(harness.proxy.renders.fallbackImage.current != nil)
+            let missing = await harness.get("/_/rs:fit:32:32/plain/local:///missing.png@png")
+            #expect(missing.status == 200)
+            #expect(try ProxyHarness.decode(missing).size == PixelSize(width: 32, height: 24))
+            let marked = await harness.get("/_/wm:1:ce/plain/local:///photo.png@png")
+            let plain = await harness.get("/_/plain/local:///photo.png@png")
+            #expect(marked.status == 200 && plain.status == 200)
+            // The mark (30 × 20, centred) changes the middle of the 64 × 48 photo.
+            let (withMark, without) = (try ProxyHarness.decode(marked).pixels, try ProxyHarness.decode(plain).pixels)
+            let changed = (17..<47).flatMap { x in (14..<34).map { y in (x, y) } }
+                .filter { withMark[$0.0, $0.1] != without[$0.0, $0.1] }.count
+            #expect(changed > 300)
+        }
+        for outside in ["local:///link.png", "local:///up/secret.png"] {
+            try await withProxy({ $0.watermarkURL = URL(string: outside) }) { harness, _ in
+                await #expect(throws: ProxyConfigurationError.self) { try await harness.proxy.loadWatermark() }
+            }
+            try await withProxy({ $0.fallbackImage.source = .url(URL(string: outside)!) }) { harness, _ in
+                await #expect(throws: ProxyConfigurationError.self) { try await harness.proxy.loadFallbackImage() }
+            }
+        }
+    }
 }

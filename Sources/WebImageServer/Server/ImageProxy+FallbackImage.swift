@@ -26,7 +26,7 @@ extension ImageProxy {
             data = contents
         case .url(let url):
             do {
-                data = try await downloader.download(url).data
+                data = try await configuredImage(at: url)
             } catch {
                 throw ProxyConfigurationError("cannot download the fallback image \(url.absoluteString): \(error)")
             }

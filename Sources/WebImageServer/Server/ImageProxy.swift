@@ -112,7 +112,7 @@ public final class ImageProxy: Sendable {
             data = contents
         } else if let url = configuration.watermarkURL {
             do {
-                data = try await downloader.download(url).data
+                data = try await configuredImage(at: url)
             } catch {
                 throw ProxyConfigurationError("cannot download the watermark \(url.absoluteString): \(error)")
             }
@@ -122,6 +122,16 @@ public final class ImageProxy: Sendable {
         watermarks.current = try ProxyWatermark(data: data, coders: coders, opacity: configuration.watermarkOpacity)
         // Routes read before the watermark was there carry keys without it.
         routes.removeAll()
+    }
+
+    /// The bytes of an image the configuration names by URL (the watermark, the fallback image): a `local:` file
+    /// under the local root, or a download (`s3:` and `gs:` objects included), as a source's would be.
+    func configuredImage(at url: URL) async throws -> Data {
+        if let localFiles = sources.localFiles,
+           let file = try localFiles.url(for: url.absoluteString, allowedPrefixes: []) {
+            return try await localFiles.contents(of: file).data
+        }
+        return try await downloader.download(url).data
     }
 
     /// Connects to Redis when one is configured. Throws ``RedisError/authenticationFailed(_:)`` for credentials it
