@@ -1,6 +1,8 @@
 @_spi(ServerSupport) import WebImage
 import Foundation
 import HTTPTypes
+import Logging
+import ServiceLifecycle
 import WebImageRedis
 
 /// The image proxy behind `webimage serve`, independent of the HTTP framework: a request's path in, an answer out.
@@ -132,6 +134,13 @@ public final class ImageProxy: Sendable {
             return try await localFiles.contents(of: file).data
         }
         return try await downloader.download(url).data
+    }
+
+    /// What must run beside the HTTP server for the whole of its life, stopping after it: the trace exporter when
+    /// ``ProxyOperations/tracing`` is set (none otherwise). `ProxyServer` runs them; an application that mounts
+    /// ``ImageProxyMiddleware`` in its own server adds them to its service group, before its server.
+    public func backgroundServices(logger: Logger) -> [any Service] {
+        tracer.map { [TraceExportService(exporter: $0.exporter, logger: logger)] } ?? []
     }
 
     /// Connects to Redis when one is configured. Throws ``RedisError/authenticationFailed(_:)`` for credentials it

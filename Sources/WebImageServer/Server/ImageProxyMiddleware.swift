@@ -14,6 +14,9 @@ import NIOCore
 /// // GET /images/SIGNATURE/w:300/plain/https%3A%2F%2Fexample.com%2Fa.jpg@webp
 /// ```
 ///
+/// With tracing configured (``ProxyOperations/tracing``), run ``ImageProxy/backgroundServices(logger:)`` in the
+/// application's service group, before the application, so that the spans leave.
+///
 /// With a context that conforms to ``ChannelRequestContext``, a request whose client disconnects stops waiting
 /// (`webimage serve` uses one); with any other context it is answered to the end.
 public struct ImageProxyMiddleware<Context: RequestContext>: RouterMiddleware {

@@ -75,10 +75,10 @@ public enum ProxyServer {
                 onListening("http://\(host):\(port)")
             },
             logger: logger)
-        // The exporter first: a group stops its services last to first, so the last requests' spans are sent.
-        let exporters: [any Service] = proxy.tracer.map { [TraceExportService(exporter: $0.exporter, logger: logger)] }
-            ?? []
-        let services = exporters + [application] + PrometheusListener.services(for: proxy, logger: logger)
+        // The background services first: a group stops its services last to first, so the trace exporter sends
+        // the last requests' spans.
+        let services = proxy.backgroundServices(logger: logger) + [application]
+            + PrometheusListener.services(for: proxy, logger: logger)
         var group = ServiceGroupConfiguration(services: services, gracefulShutdownSignals: [.sigterm, .sigint],
                                               logger: logger)
         group.maximumGracefulShutdownDuration = configuration.gracefulStopTimeout ?? configuration.requestTimeout * 2
