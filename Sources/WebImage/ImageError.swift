@@ -15,6 +15,9 @@ public struct ImageError: Error, Sendable, Equatable, CustomStringConvertible {
         case invalidDownloadContentType
         case timedOut
         case connectionFailed
+        /// The server refused the connection: nothing listens at its address and port (a server that is down, or
+        /// a wrong port). Known at once, not at the connect timeout; tried again like ``connectionFailed``.
+        case connectionRefused
         case responseTooLarge
         case imageTooLarge
         case unsupportedFormat

@@ -27,7 +27,7 @@ public final class FailedURLs: Sendable {
             return true
         case .invalidDownloadStatusCode:
             return error.statusCode == 404 || error.statusCode == 410
-        case .cacheNotModified, .blackListed, .cancelled, .timedOut, .connectionFailed,
+        case .cacheNotModified, .blackListed, .cancelled, .timedOut, .connectionFailed, .connectionRefused,
              .notFoundInCache, .io, .unsupportedFormat, .invalidParameter:
             return false
         }

@@ -39,7 +39,9 @@ extension HTTPImageLoader {
                 }
             } catch {
                 // Only a failure to connect moves on to the next address; anything later is the answer.
-                guard ImageError.fromTransport(error).code == .connectionFailed else { throw error }
+                guard [.connectionFailed, .connectionRefused].contains(ImageError.fromTransport(error).code) else {
+                    throw error
+                }
                 lastFailure = error
             }
         }

@@ -79,6 +79,10 @@ public final class HTTPImageLoader: ImageLoader {
             decompression: configuration.decompressesBodies
                 ? .enabled(limit: .size(configuration.maximumDecompressedSize)) : .disabled)
         clientConfiguration.httpVersion = .automatic
+        // A failed connection attempt fails the requests waiting for one to that origin at once (a refused
+        // connection is known in a millisecond), instead of AsyncHTTPClient trying again with backoff until the
+        // connect timeout: the loader's own retry policy decides what is tried again, and how soon.
+        clientConfiguration.connectionPool.retryConnectionEstablishment = false
         clientConfiguration.dnsOverride = dnsOverride
         return HTTPClient(eventLoopGroupProvider: .singleton, configuration: clientConfiguration)
     }

@@ -3,12 +3,14 @@ import Foundation
 import NIOCore
 import NIOHTTP1
 import NIOHTTPCompression
+import NIOPosix
 import NIOSSL
 
 extension ImageError {
     /// Maps whatever a transport threw to the library's codes: cancellation to `cancelled`, every kind of timeout
     /// to `timedOut`, a decompression bomb or headers over the HTTP/1 parser's limit (80 KB) to `responseTooLarge`
-    /// (neither is retried), and connection, TLS and protocol failures to `connectionFailed`. An ``ImageError``
+    /// (neither is retried), a connection every address refused to `connectionRefused`, and other connection, TLS
+    /// and protocol failures to `connectionFailed`. An ``ImageError``
     /// passes through unchanged.
     static func fromTransport(_ error: any Error) -> ImageError {
         if let error = error as? ImageError { return error }
@@ -16,6 +18,9 @@ extension ImageError {
     }
 
     private static func mapped(_ error: any Error) -> ImageError {
+        if refusesConnection(error) {
+            return ImageError(.connectionRefused, "the server refused the connection")
+        }
         switch error {
         case is CancellationError:
             return ImageError(.cancelled, "the download was cancelled")
@@ -35,6 +40,16 @@ extension ImageError {
             return ImageError(.connectionFailed, "the response broke off or is not valid HTTP: \(error)")
         default:
             return ImageError(.connectionFailed, "transfer failed: \(error)")
+        }
+    }
+
+    /// Whether `error` says that every address tried refused the connection (`ECONNREFUSED`).
+    private static func refusesConnection(_ error: any Error) -> Bool {
+        switch error {
+        case let error as IOError: error.errnoCode == ECONNREFUSED
+        case let error as NIOConnectionError:
+            !error.connectionErrors.isEmpty && error.connectionErrors.allSatisfy { refusesConnection($0.error) }
+        default: false
         }
     }
 

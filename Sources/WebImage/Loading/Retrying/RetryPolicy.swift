@@ -38,7 +38,7 @@ public struct RetryPolicy: Sendable, Equatable {
     /// Whether a failure with `error` (and the HTTP status the server sent, if any) is worth another attempt.
     public func isTransient(_ error: ImageError, statusCode: Int?) -> Bool {
         switch error.code {
-        case .connectionFailed:
+        case .connectionFailed, .connectionRefused:
             return true
         case .timedOut:
             return retriesTimeouts
