@@ -36,6 +36,9 @@ public final class ImageCoders: Sendable {
     /// ``DecodeOptions/colorHandling`` asks (coders tag the image with the file's profile; this is the one place
     /// that applies it) and, with ``DecodeOptions/readsMetadata``, attaches the file's metadata.
     ///
+    /// It runs on the calling thread, for as long as the image takes (seconds for a large one): from `async` code,
+    /// ``decode(_:options:on:priority:)`` runs it on a ``CPUExecutor`` instead of a thread of Swift's shared pool.
+    ///
     /// Throws ``ImageError/Code/badImageData`` for empty data or data no format matches, and
     /// ``ImageError/Code/unsupportedFormat`` for a recognised format no coder reads (HEIC, TIFF, SVG, …).
     public func decode(_ data: Data, options: DecodeOptions = DecodeOptions()) throws -> Image {
@@ -93,7 +96,8 @@ public final class ImageCoders: Sendable {
         return (types + ["*/*;q=0.8"]).joined(separator: ",")
     }
 
-    /// Encodes `image` as `format` with the first coder that writes it.
+    /// Encodes `image` as `format` with the first coder that writes it, on the calling thread (from `async` code,
+    /// ``encode(_:as:options:on:priority:)`` runs it on a ``CPUExecutor``).
     public func encode(_ image: Image, as format: ImageFormat, options: EncodeOptions = EncodeOptions()) throws -> Data {
         guard let coder = coders.first(where: { $0.canEncode(to: format) }) else {
             throw ImageError(.unsupportedFormat, "\(format.rawValue) images cannot be encoded")

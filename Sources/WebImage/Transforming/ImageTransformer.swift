@@ -20,7 +20,8 @@ public protocol ImageTransformer: Sendable {
     var preservesMetadata: Bool { get }
 
     /// The transformed image, or a typed ``ImageError`` for parameters that cannot apply (zero sizes, NaN
-    /// angles, crops outside the image, results over the pixel limit).
+    /// angles, crops outside the image, results over the pixel limit). It runs on the calling thread: from `async`
+    /// code, ``transform(_:on:priority:)`` runs it on a ``CPUExecutor``.
     func transform(_ image: Image) throws -> Image
 }
 

@@ -280,8 +280,8 @@
     }
 }
 
-/// Work refused because every slot was busy and the line was at its limit.
-@_spi(ServerSupport) public struct SlotQueueFull: Error, Sendable {
+/// Work refused because every slot was busy and the line was at its limit (a server answers it with 429 or 503).
+public struct SlotQueueFull: Error, Sendable {
     /// Work running when it was refused.
     public let running: Int
     /// Work waiting when it was refused.
