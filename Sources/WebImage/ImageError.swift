@@ -51,7 +51,8 @@ public struct ImageError: Error, Sendable, Equatable, CustomStringConvertible {
     /// A one-line explanation for logs and command-line output.
     public let message: String
     /// The HTTP status behind an ``Code/invalidDownloadStatusCode`` failure (the manager blocks a URL after a
-    /// 404 or 410 but not after a 5xx); `nil` for every other failure.
+    /// 404 or 410 but not after a 5xx), and behind a ``Code/blackListed`` one that such a failure blocked; `nil`
+    /// for every other failure. ``httpStatus(for:)`` is what a server answers its own client.
     public let statusCode: Int?
 
     /// What arrived of a body that broke off, when it can be continued (see ``PartialBody``); `nil` otherwise.

@@ -1,10 +1,16 @@
 import Foundation
 
 /// URLs whose last load failed for a reason that will not go away by asking again (SDWebImage's
-/// `failedURLs`). A blocked URL fails with ``ImageError/Code/blackListed`` without a request, unless the load
-/// passes ``ImageOptions/retryFailed``.
+/// `failedURLs`), each with that failure. A blocked URL fails with ``ImageError/Code/blackListed`` without a
+/// request, unless the load passes ``ImageOptions/retryFailed``; the error carries the first failure's status and
+/// the failure itself as its ``ImageError/underlyingError``.
 public final class FailedURLs: Sendable {
-    private let entries = Locked<[URL: ContinuousClock.Instant]>([:])
+    private struct Entry {
+        var since: ContinuousClock.Instant
+        var failure: ImageError?
+    }
+
+    private let entries = Locked<[URL: Entry]>([:])
     /// How long a URL stays blocked; `nil` keeps it until removed.
     public let expiry: Duration?
 
@@ -35,19 +41,28 @@ public final class FailedURLs: Sendable {
 
     /// Whether `url` is blocked now.
     public func contains(_ url: URL) -> Bool {
+        blocking(url) != nil
+    }
+
+    /// The failure that blocked `url`, when it is blocked now and the failure was given to ``insert(_:failure:)``.
+    public func failure(for url: URL) -> ImageError? {
+        blocking(url)?.failure
+    }
+
+    private func blocking(_ url: URL) -> Entry? {
         entries.withLock { entries in
-            guard let since = entries[url] else { return false }
-            if let expiry, since.duration(to: .now) >= expiry {
+            guard let entry = entries[url] else { return nil }
+            if let expiry, entry.since.duration(to: .now) >= expiry {
                 entries.removeValue(forKey: url)
-                return false
+                return nil
             }
-            return true
+            return entry
         }
     }
 
-    /// Blocks `url` from now on.
-    public func insert(_ url: URL) {
-        entries.withLock { $0[url] = .now }
+    /// Blocks `url` from now on, because of `failure` when given.
+    public func insert(_ url: URL, failure: ImageError? = nil) {
+        entries.withLock { $0[url] = Entry(since: .now, failure: failure) }
     }
 
     /// Unblocks `url`.
@@ -62,4 +77,15 @@ public final class FailedURLs: Sendable {
 
     /// How many URLs are blocked (expired entries included until next looked up).
     public var count: Int { entries.withLock { $0.count } }
+}
+
+extension ImageError {
+    /// The failure of a load refused because its URL is blocked: the first failure's status and response, and
+    /// the failure itself as the cause, in words a client may be shown (no URL, no advice to programmers).
+    static func blocked(after failure: ImageError?) -> ImageError {
+        var message = "the image failed to load before and is not requested again"
+        if let status = failure?.statusCode { message += " (the server answered \(status))" }
+        return ImageError(.blackListed, message, statusCode: failure?.statusCode, response: failure?.response,
+                          underlyingError: failure)
+    }
 }

@@ -25,7 +25,7 @@ extension ImageManager {
         } catch {
             let failure = Task.isCancelled ? ImageError(.cancelled, "the load was cancelled")
                                            : ImageError.fromTransport(error)
-            if FailedURLs.blocks(after: failure) { failedURLs.insert(url) }
+            if FailedURLs.blocks(after: failure) { failedURLs.insert(url, failure: failure) }
             metrics.recordError(failure.code)
             logger.debug("load failed", metadata: ["url": "\(url)", "error": "\(failure)"])
             if events.hasListeners { events.emit(.finished(url, error: failure.code)) }

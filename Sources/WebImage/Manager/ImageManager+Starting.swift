@@ -53,14 +53,13 @@ extension ImageManager {
         let request = processed(request, url: url)
         if events.hasListeners { events.emit(.started(url)) }
         if failedURLs.contains(url), !request.options.contains(.retryFailed) {
-            let error = ImageError(.blackListed, "\(url.absoluteString) failed before; pass retryFailed to try again")
-            finishUnstarted(task, url: url, error: error)
+            finishUnstarted(task, url: url, error: ImageError.blocked(after: failedURLs.failure(for: url)))
             return task
         }
         let resolved = ResolvedImageRequest(url: url, request: request, manager: self)
         guard resolved.loader.canLoad(url) || request.options.contains(.fromCacheOnly) else {
             let error = ImageError(.invalidURL, "no loader handles \(url.absoluteString)")
-            failedURLs.insert(url)
+            failedURLs.insert(url, failure: error)
             finishUnstarted(task, url: url, error: error)
             return task
         }

@@ -52,6 +52,54 @@ struct ManagerFailureTests {
         }
     }
 
+    @Test("a blocked URL's failure keeps the first failure's status and cause, in words a client may see")
+    func blockedFailuresKeepTheirCause() async throws {
+        try await ManagerHarness.with { h in
+            let missing = h.server.url("/status/404")
+            let first = await LoadingTest.failure { try await h.manager.loadImage(from: missing) }
+            #expect(first?.httpStatus(for: .remoteSource) == 404)
+            let blocked = try #require(await LoadingTest.failure { try await h.manager.loadImage(from: missing) })
+            #expect(blocked.code == .blackListed)
+            #expect(blocked.statusCode == 404)
+            #expect((blocked.underlyingError as? ImageError)?.code == .invalidDownloadStatusCode)
+            #expect(blocked.httpStatus(for: .remoteSource) == 404)
+            #expect(!blocked.message.contains(missing.absoluteString) && !blocked.message.contains("retryFailed"))
+            #expect(h.server.log.count("/status/404") == 1)
+
+            h.server.serve("junk.png", data: Data("not an image at all".utf8), contentType: "image/png")
+            let junk = h.server.url("/files/junk.png")
+            _ = await LoadingTest.failure { try await h.manager.loadImage(from: junk) }
+            let blockedJunk = try #require(await LoadingTest.failure { try await h.manager.loadImage(from: junk) })
+            #expect((blockedJunk.underlyingError as? ImageError)?.code == .badImageData)
+            #expect(blockedJunk.statusCode == nil)
+            #expect(blockedJunk.httpStatus(for: .remoteSource) == 422)
+        }
+    }
+
+    @Test("the HTTP status a server answers tells an upload's fault from a remote source's")
+    func httpStatusesForUploadsAndRemoteSources() {
+        let cases: [(ImageError, upload: Int, remote: Int)] = [
+            (ImageError(.badImageData, "x"), 422, 422),
+            (ImageError(.unsupportedFormat, "x"), 415, 422),
+            (ImageError(.imageTooLarge, "x"), 413, 422),
+            (ImageError(.responseTooLarge, "x"), 413, 422),
+            (ImageError(.timedOut, "x"), 408, 504),
+            (ImageError(.connectionRefused, "x"), 502, 502),
+            (ImageError(.invalidDownloadStatusCode, "x", statusCode: 500), 502, 502),
+            (ImageError(.invalidDownloadStatusCode, "x", statusCode: 410), 404, 404),
+            (ImageError(.destinationRefused, "x"), 403, 403),
+            (ImageError(.invalidURL, "x"), 400, 400),
+            (ImageError(.cancelled, "x"), 499, 499),
+            (ImageError(.io, "x"), 500, 500),
+            (ImageError.blocked(after: ImageError(.imageTooLarge, "x")), 413, 422),
+            (ImageError.blocked(after: nil), 404, 404),
+        ]
+        for (error, upload, remote) in cases {
+            #expect(error.httpStatus(for: .upload) == upload, "\(error)")
+            #expect(error.httpStatus(for: .remoteSource) == remote, "\(error)")
+        }
+    }
+
     @Test("a format no coder reads does not block the URL: the server may negotiate another one next time")
     func unsupportedFormatsDoNotBlock() async throws {
         try await ManagerHarness.with { h in
