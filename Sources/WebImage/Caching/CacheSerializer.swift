@@ -9,8 +9,11 @@ public protocol CacheSerializer: Sendable {
     func diskData(for image: Image?, originalData: Data?, forKey key: String, coders: ImageCoders) throws -> Data?
 }
 
-/// The default: the original bytes when there are some; otherwise the image encoded as GIF when animated,
-/// PNG when it has alpha, JPEG otherwise (as SDWebImage).
+/// The default: the original bytes when there are some; otherwise the image encoded losslessly as PNG (APNG
+/// when animated, 16 bits a sample when it keeps deep samples), so that a transformed image read back from the
+/// disk has exactly the pixels it was stored with. SDWebImage stores such images as JPEG (GIF when animated),
+/// which makes an answer from the disk differ from the first; a ``ClosureCacheSerializer`` can still choose a
+/// smaller lossy format.
 public struct DefaultCacheSerializer: CacheSerializer {
     /// Options for the encoders, when an image has no original bytes.
     public var encodeOptions: EncodeOptions
@@ -20,11 +23,8 @@ public struct DefaultCacheSerializer: CacheSerializer {
         self.encodeOptions = encodeOptions
     }
 
-    /// The format an image without original bytes is stored in.
-    public static func storageFormat(for image: Image) -> ImageFormat {
-        if image.isAnimated { return .gif }
-        return image.hasAlpha ? .png : .jpeg
-    }
+    /// The format an image without original bytes is stored in: PNG, whatever the image.
+    public static func storageFormat(for image: Image) -> ImageFormat { .png }
 
     public func diskData(for image: Image?, originalData: Data?, forKey key: String, coders: ImageCoders) throws -> Data? {
         if let originalData, !originalData.isEmpty { return originalData }

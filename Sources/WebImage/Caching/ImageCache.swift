@@ -120,7 +120,7 @@ public final class ImageCache: ImageCaching {
     // MARK: Both
 
     /// Stores `image` in memory and bytes for it on disk, as SDWebImage's `storeImage` does: `data` when given,
-    /// else the image encoded by ``DefaultCacheSerializer`` (GIF for animations, PNG with alpha, JPEG otherwise).
+    /// else the image encoded losslessly by ``DefaultCacheSerializer`` (PNG, APNG for animations).
     /// Throws ``ImageError/Code/io`` when the disk write fails (the image is in memory all the same).
     public func store(_ image: Image, data: Data? = nil, forKey key: String, in types: ImageCacheType = .all,
                       validators: HTTPValidators = .none) async throws {

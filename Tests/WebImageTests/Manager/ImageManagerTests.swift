@@ -1,3 +1,4 @@
+import CoderTestSupport
 import Foundation
 import TestImageServer
 import Testing
@@ -44,6 +45,24 @@ struct ImageManagerTests {
             #expect(second.image.size == PixelSize(width: 50, height: 25))
             #expect(second.image.pixels[0, 0] == RGBA(0, 255, 0))
             #expect(h.server.log.count("/files/big.png") == 1)
+        }
+    }
+
+    @Test("a transformed photo read back from the disk has exactly the pixels of the first answer")
+    func diskHitEqualsTheFirstAnswer() async throws {
+        try await ManagerHarness.with { h in
+            h.server.serve("photo.jpg", data: try GrainyPhoto.jpeg(width: 300, height: 200, progressive: false))
+            let url = h.server.url("/files/photo.jpg")
+            let context = ImageContext(transformer: .use(.resize(to: PixelSize(width: 64, height: 64), fit: .aspectFill)))
+            let first = try await h.manager.loadImage(from: url, options: [.waitStoreCache], context: context)
+            #expect(first.cacheType == .none)
+            let again = try await h.freshManager().loadImage(from: url, context: context)
+            #expect(again.cacheType == .disk)
+            #expect(again.image.size == first.image.size)
+            let (a, b) = (first.image.pixels, again.image.pixels)
+            let differing = (0..<a.height).flatMap { y in (0..<a.width).map { (x: $0, y: y) } }
+                .filter { a[$0.x, $0.y] != b[$0.x, $0.y] }.count
+            #expect(differing == 0)
         }
     }
 
