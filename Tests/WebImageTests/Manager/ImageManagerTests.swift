@@ -86,6 +86,20 @@ struct ImageManagerTests {
         }
     }
 
+    @Test("an animated avatar is square in every frame with transformAnimatedImage, and stays animated")
+    func animatedAvatar() async throws {
+        try await ManagerHarness.with { h in
+            h.server.serve("anim.gif", data: try Fixtures.data("gif/loop-3.gif"))
+            let url = h.server.url("/files/anim.gif")
+            let square = ImageContext(transformer: .use(.resize(to: PixelSize(width: 32, height: 32), fit: .aspectFill)))
+            let avatar = try await h.manager.loadImage(from: url, options: [.transformAnimatedImage], context: square)
+            #expect(avatar.image.isAnimated)
+            #expect(avatar.image.frames.allSatisfy { $0.pixels.width == 32 && $0.pixels.height == 32 })
+            let untouched = try await h.manager.loadImage(from: url, options: [.fromLoaderOnly], context: square)
+            #expect(untouched.image.size != PixelSize(width: 32, height: 32))
+        }
+    }
+
     @Test("fromCacheOnly misses without a request; fromLoaderOnly loads despite the cache")
     func cacheOnlyAndLoaderOnly() async throws {
         try await ManagerHarness.with { h in
