@@ -47,6 +47,16 @@ var fuzzTargets: [Target] {
     ]
 }
 
+/// `name` where pkg-config is needed to find a library's headers (Homebrew's prefix); `nil` on Linux, where they
+/// are on the compiler's own paths.
+func pkgConfigOffLinux(_ name: String) -> String? {
+    #if os(Linux)
+    return nil
+    #else
+    return name
+    #endif
+}
+
 let package = Package(
     name: "swift-web-image",
     platforms: [.macOS(.v15), .iOS(.v18)],
@@ -121,9 +131,14 @@ let package = Package(
         // The matrix-shaper colour conversion in AVX-512 or AVX2, where the CPU has them.
         .target(name: "CColorKernel", cSettings: instrumentedC),
         // The heavy formats' libraries, one shim each.
-        .systemLibrary(name: "CAVIF", pkgConfig: "libavif", providers: [.apt(["libavif-dev"]), .brew(["libavif"])]),
+        // On Debian their headers are in /usr/include and their module maps name the libraries, so pkg-config is
+        // not asked: its flags for them (`-DAVIF_DLL`, `-DHWY_SHARED_DEFINE`, which matter only to Windows DLLs)
+        // make SwiftPM warn "prohibited flag(s)" in every package that depends on this one.
+        .systemLibrary(name: "CAVIF", pkgConfig: pkgConfigOffLinux("libavif"),
+                       providers: [.apt(["libavif-dev"]), .brew(["libavif"])]),
         .systemLibrary(name: "CHeif", pkgConfig: "libheif", providers: [.apt(["libheif-dev"]), .brew(["libheif"])]),
-        .systemLibrary(name: "CJXL", pkgConfig: "libjxl", providers: [.apt(["libjxl-dev"]), .brew(["jpeg-xl"])]),
+        .systemLibrary(name: "CJXL", pkgConfig: pkgConfigOffLinux("libjxl"),
+                       providers: [.apt(["libjxl-dev"]), .brew(["jpeg-xl"])]),
         .systemLibrary(name: "CRsvg", pkgConfig: "librsvg-2.0", providers: [.apt(["librsvg2-dev"]), .brew(["librsvg"])]),
         .systemLibrary(name: "CPoppler", pkgConfig: "poppler-glib",
                        providers: [.apt(["libpoppler-glib-dev"]), .brew(["poppler"])]),
