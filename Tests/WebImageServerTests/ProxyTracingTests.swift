@@ -193,7 +193,11 @@ import Testing
                     #expect(counts.failed > 0)
                 } else {
                     #expect(counts == TraceExportCounts(exported: total, failed: 0, dropped: 0))
-                    let spans = try collector.spans()
+                    // Until the stop, only full batches leave (the timer never ticks here).
+                    let exports = try collector.exports()
+                    #expect(exports.dropLast().allSatisfy { $0.spans.count == 256 })
+                    #expect(exports.count == (total + 255) / 256)
+                    let spans = exports.flatMap(\.spans)
                     #expect(spans.count == total)
                     #expect(Set(spans.map(\.spanId)).count == total)
                 }

@@ -18,7 +18,8 @@ final class RequestTracer: Sendable {
         } else {
             guard Self.ratioSamples(settings.sampleRatio, traceLow: context.traceLow) else { return nil }
         }
-        context.spanID = TraceContext.newSpanID()
+        // The request's own span: a new trace's first span is it already; under a caller's, a new one.
+        if parent != nil { context.spanID = TraceContext.newSpanID() }
         context.sampled = true
         return RequestTrace(context: context, parentSpanID: parent?.spanID ?? 0, exporter: exporter)
     }

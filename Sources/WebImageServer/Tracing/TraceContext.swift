@@ -1,4 +1,5 @@
 import Foundation
+@_spi(ServerSupport) import WebImage
 
 /// Where a span belongs: its trace's 16-byte identifier, its own 8-byte one, and whether its trace is recorded.
 /// Read from and written as a W3C Trace Context `traceparent` header (`00-TRACEID-SPANID-FLAGS`).
@@ -39,21 +40,20 @@ struct TraceContext: Sendable, Equatable {
 
     /// A new trace's identifier and first span, made as `style` says.
     static func newTrace(_ style: ProxyTracing.TraceIDs, sampled: Bool) -> TraceContext {
-        var random = SystemRandomNumberGenerator()
-        var high = random.next() as UInt64
+        var high = TraceIDGenerator.shared.next()
         if style == .xray {
             // X-Ray reads the first 4 bytes as the trace's start, in Unix seconds.
             let seconds = UInt64(UInt32(truncatingIfNeeded: Int(Date().timeIntervalSince1970)))
             high = seconds << 32 | (high & 0xffff_ffff)
         }
-        return TraceContext(traceHigh: high, traceLow: random.next(), spanID: newSpanID(), sampled: sampled)
+        return TraceContext(traceHigh: high, traceLow: TraceIDGenerator.shared.next(), spanID: newSpanID(),
+                            sampled: sampled)
     }
 
     /// A span identifier for another span of the same trace (never 0, which the format reserves).
     static func newSpanID() -> UInt64 {
-        var random = SystemRandomNumberGenerator()
         while true {
-            let id = random.next() as UInt64
+            let id = TraceIDGenerator.shared.next()
             if id != 0 { return id }
         }
     }
@@ -75,4 +75,33 @@ struct TraceContext: Sendable, Equatable {
         let digits = String(value, radix: 16)
         return String(repeating: "0", count: 16 - digits.count) + digits
     }
+}
+
+/// Random 64-bit words for identifiers: xoshiro256** seeded from the system's generator. The system's generator
+/// is a system call per word, which a traced memory hit (three words) would pay on every request; identifiers
+/// need to be unpredictable enough not to collide, not secret.
+private final class TraceIDGenerator: Sendable {
+    static let shared = TraceIDGenerator()
+    private let state: Locked<(UInt64, UInt64, UInt64, UInt64)>
+
+    private init() {
+        var system = SystemRandomNumberGenerator()
+        state = Locked((system.next(), system.next(), system.next(), system.next() | 1))  // never all zero
+    }
+
+    func next() -> UInt64 {
+        state.withLock { s in
+            let result = rotate(s.1 &* 5, 7) &* 9
+            let shifted = s.1 << 17
+            s.2 ^= s.0
+            s.3 ^= s.1
+            s.1 ^= s.2
+            s.0 ^= s.3
+            s.2 ^= shifted
+            s.3 = rotate(s.3, 45)
+            return result
+        }
+    }
+
+    private func rotate(_ value: UInt64, _ count: UInt64) -> UInt64 { value << count | value >> (64 - count) }
 }

@@ -56,13 +56,14 @@ final class TraceExporter: Sendable {
         let sender = TraceSender(settings: settings, client: client, logger: logger)
         await withGracefulShutdownHandler {
             while !state.withLock({ $0.stopping }) && !Task.isCancelled {
-                await nap()
-                await exportQueued(with: sender, logger: logger)
+                // Between the timer's ticks only full batches leave: a busy server sends few large exports.
+                let woken = await nap()
+                await exportQueued(with: sender, logger: logger, fullBatchesOnly: woken == .batchFull)
             }
         } onGracefulShutdown: {
             self.stop()
         }
-        await exportQueued(with: sender, logger: logger)
+        await exportQueued(with: sender, logger: logger, fullBatchesOnly: false)
         try await client.shutdown()
     }
 
@@ -74,11 +75,12 @@ final class TraceExporter: Sendable {
         }?.resume()
     }
 
-    /// Everything queued, in batches.
-    private func exportQueued(with sender: TraceSender, logger: Logger) async {
+    /// Everything queued, in batches; or only the full batches.
+    private func exportQueued(with sender: TraceSender, logger: Logger, fullBatchesOnly: Bool) async {
         while true {
             let (batch, dropped) = state.withLock { state in
-                let batch = Array(state.spans.prefix(settings.maximumBatchSpans))
+                let size = settings.maximumBatchSpans
+                let batch = fullBatchesOnly && state.spans.count < size ? [] : Array(state.spans.prefix(size))
                 state.spans.removeFirst(batch.count)
                 state.batchReady = state.spans.count >= settings.maximumBatchSpans
                 defer { state.droppedUnreported = 0 }
@@ -95,13 +97,26 @@ final class TraceExporter: Sendable {
         }
     }
 
+    /// What ended a nap.
+    private enum Wake {
+        case timer
+        /// A full batch, a stop or cancellation.
+        case batchFull
+    }
+
     /// Waits for the schedule delay, a full batch, a stop or cancellation, whichever comes first.
-    private func nap() async {
-        await withTaskGroup(of: Void.self) { group in
-            group.addTask { [settings] in try? await Task.sleep(for: settings.scheduleDelay) }
-            group.addTask { await self.untilBatchReady() }
-            await group.next()
-            group.cancelAll()
+    private func nap() async -> Wake {
+        await withTaskGroup(of: Wake.self) { group in
+            group.addTask { [settings] in
+                try? await Task.sleep(for: settings.scheduleDelay)
+                return .timer
+            }
+            group.addTask {
+                await self.untilBatchReady()
+                return .batchFull
+            }
+            defer { group.cancelAll() }
+            return await group.next() ?? .timer
         }
     }
 
