@@ -44,8 +44,8 @@ public final class ImageDownloader: Sendable {
     var metrics: DownloadMetrics { transferLoader.metrics }
     var logger: Logger { configuration.logger }
 
-    /// Creates a downloader with its own HTTP loader (using the configuration's read and connect timeouts) plus
-    /// the `file:` and `data:` loaders.
+    /// Creates a downloader with its own HTTP loader (using the configuration's read and connect timeouts) plus,
+    /// unless ``ImageDownloaderConfiguration/loadsFileAndDataURLs`` is off, the `file:` and `data:` loaders.
     public convenience init(configuration: ImageDownloaderConfiguration = ImageDownloaderConfiguration()) {
         var httpConfiguration = HTTPImageLoader.Configuration(
             readTimeout: configuration.readTimeout, connectTimeout: configuration.connectTimeout,
@@ -54,8 +54,8 @@ public final class ImageDownloader: Sendable {
         httpConfiguration.hopCheck = configuration.hopCheck
         httpConfiguration.nameServer = configuration.nameServer
         let http = HTTPImageLoader(configuration: httpConfiguration, logger: configuration.logger)
-        self.init(configuration: configuration,
-                  loaders: ImageLoaders([http, FileImageLoader(), DataURLImageLoader()]), httpLoader: http)
+        let local: [any ImageLoader] = configuration.loadsFileAndDataURLs ? [FileImageLoader(), DataURLImageLoader()] : []
+        self.init(configuration: configuration, loaders: ImageLoaders([http] + local), httpLoader: http)
     }
 
     /// Creates a downloader that sends requests to `loaders`.

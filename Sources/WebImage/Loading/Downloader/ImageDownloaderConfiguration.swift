@@ -54,6 +54,8 @@ public struct ImageDownloaderConfiguration: Sendable {
     public var maximumBodySize = 100 * 1024 * 1024
     /// The most redirects followed.
     public var maximumRedirects = 10
+    /// Whether ``ImageDownloader/init(configuration:)`` adds the `file:` and `data:` loaders beside HTTP's.
+    public var loadsFileAndDataURLs = true
     /// The addresses the HTTP loader the downloader creates may connect to, checked at every hop (default
     /// ``AddressPolicy/unrestricted``; see ``HTTPImageLoader/Configuration/addressPolicy``).
     public var addressPolicy = AddressPolicy.unrestricted

@@ -20,6 +20,9 @@ public struct RetryPolicy: Sendable, Equatable {
     /// whose timeout bounds the whole download turns this off: an origin that dribbles would otherwise hold a
     /// transfer for `maximumRetries + 1` timeouts.
     public var retriesTimeouts = true
+    /// Whether a refused connection is tried again: worth it for a server that restarts, not for one that a
+    /// client's URL names at random (``ImageDownloaderConfiguration/server`` turns it off).
+    public var retriesRefusedConnections = true
 
     /// Creates a policy (defaults: 2 retries after 0.2 s and 0.4 s, ±20 % jitter, resuming on).
     public init(maximumRetries: Int = 2, initialDelay: Duration = .milliseconds(200), multiplier: Double = 2,
@@ -38,8 +41,10 @@ public struct RetryPolicy: Sendable, Equatable {
     /// Whether a failure with `error` (and the HTTP status the server sent, if any) is worth another attempt.
     public func isTransient(_ error: ImageError, statusCode: Int?) -> Bool {
         switch error.code {
-        case .connectionFailed, .connectionRefused:
+        case .connectionFailed:
             return true
+        case .connectionRefused:
+            return retriesRefusedConnections
         case .timedOut:
             return retriesTimeouts
         case .invalidDownloadStatusCode:
