@@ -47,21 +47,7 @@ CASES = [case for case in [
     ("animated GIF 640×480, 20 frames → 200 px wide", "pan-640x480-20.gif", 200, "gif"),
 ] if os.environ.get("SERVE_CASES", "") in case[1]]  # SERVE_CASES: only the cases whose file names contain it
 
-WRK_SCRIPT = """
-local threads = 0
-function setup(thread) threads = threads + 1; thread:set("id", threads) end
-function init(args) pattern = args[1]; offset = tonumber(args[2] or "0"); n = 0 end
-function request()
-  n = n + 1
-  return wrk.format(nil, (string.gsub(pattern, "{n}", string.format("%d", offset + id * 10000000 + n))))
-end
-function done(summary, latency, requests)
-  local errors = summary.errors
-  io.write(string.format('RESULT {"requests": %d, "seconds": %f, "p50": %f, "p99": %f, "errors": %d}\\n',
-    summary.requests, summary.duration / 1e6, latency:percentile(50) / 1000, latency:percentile(99) / 1000,
-    errors.connect + errors.read + errors.write + errors.timeout + errors.status))
-end
-"""
+from wrk_script import WRK_SCRIPT  # noqa: E402 (beside this file)
 
 
 def nginx_config():
