@@ -164,7 +164,8 @@ final class ProxyMetrics: Sendable {
 }
 
 extension Duration {
-    fileprivate var nanoseconds: Int64 {
+    /// Whole nanoseconds, as metrics and span times count them.
+    var nanoseconds: Int64 {
         let (seconds, attoseconds) = components
         return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
     }

@@ -32,7 +32,7 @@ final class RequestTrace: Sendable {
         var child = context
         child.spanID = TraceContext.newSpanID()
         exporter.add(TraceSpan(context: child, parentSpanID: context.spanID, name: name, kind: .internalStep,
-                               start: end - min(end, TraceSpan.nanoseconds(duration)), end: end,
+                               start: end - min(end, UInt64(max(0, duration.nanoseconds))), end: end,
                                attributes: attributes, errorMessage: error))
     }
 

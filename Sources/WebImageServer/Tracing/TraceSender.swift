@@ -39,7 +39,7 @@ struct TraceSender: Sendable {
         let problem: String?
         do {
             let response = try await client.execute(
-                request, timeout: .nanoseconds(Int64(TraceSpan.nanoseconds(settings.exportTimeout))))
+                request, timeout: TimeAmount(settings.exportTimeout))
             // The answer's body (an ExportTraceServiceResponse, or a Status) is read to free the connection.
             _ = try await response.body.collect(upTo: 1 << 20)
             problem = (200..<300).contains(Int(response.status.code))

@@ -34,10 +34,4 @@ struct TraceSpan: Sendable {
         clock_gettime(CLOCK_REALTIME, &time)
         return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
     }
-
-    /// Nanoseconds in `duration` (0 for a negative one).
-    static func nanoseconds(_ duration: Duration) -> UInt64 {
-        let (seconds, attoseconds) = duration.components
-        return UInt64(max(0, seconds * 1_000_000_000 + attoseconds / 1_000_000_000))
-    }
 }
