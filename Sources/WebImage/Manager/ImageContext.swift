@@ -6,7 +6,9 @@ import Foundation
 public struct ImageContext: Sendable {
     /// The cache for this load instead of the manager's.
     public var cache: (any ImageCaching)?
-    /// The loader for this load instead of the manager's.
+    /// The loader for this load instead of the manager's: sent through the manager's transfer stage (its limit,
+    /// and merged with equal loads through the same loader), with the library's request defaults rather than a
+    /// downloader's.
     public var loader: (any ImageLoader)?
     /// The coders for this load instead of the manager's.
     public var coders: ImageCoders?

@@ -36,13 +36,15 @@ extension ImageManager {
     private func finalImageStages(_ resolved: ResolvedImageRequest, in task: FinalImageTask) async throws
         -> FinalImage {
         if !resolved.options.contains(.fromLoaderOnly) {
-            if let hit = try await queryFinal(resolved) {
+            if let hit = try await queryFinal(resolved, in: task) {
                 if needsRevalidation(hit, options: resolved.options) {
                     return try await revalidate(resolved, cached: hit, in: task)
                 }
                 return FinalImage(result: hit, stores: nil)
             }
-            if resolved.hasDerivedKey, let derived = try await deriveFromCachedOriginal(resolved) { return derived }
+            if resolved.hasDerivedKey, let derived = try await deriveFromCachedOriginal(resolved, in: task) {
+                return derived
+            }
         }
         guard !resolved.options.contains(.fromCacheOnly) else {
             throw ImageError(.notFoundInCache, "\(resolved.finalKey) is not cached and fromCacheOnly was given")
@@ -50,14 +52,14 @@ extension ImageManager {
         metrics.misses.increment()
         if events.hasListeners { events.emit(.cacheMiss(resolved.url)) }
         let original = try await decodedOriginal(resolved, extraHeaders: HTTPHeaderFields(), for: task)
-        return try await finish(original, resolved: resolved)
+        return try await finish(original, resolved: resolved, in: task)
     }
 
     // MARK: Cache queries
 
     /// The final image from the cache: from memory as it is, from disk decoded here (bounded, with the load's
     /// decoding options) and put in memory.
-    private func queryFinal(_ resolved: ResolvedImageRequest) async throws -> ImageResult? {
+    private func queryFinal(_ resolved: ResolvedImageRequest, in task: FinalImageTask) async throws -> ImageResult? {
         let options = resolved.options
         let types = resolved.context.queryCacheType
         let cache = resolved.cache
@@ -80,7 +82,8 @@ extension ImageManager {
             image = Self.deliverable(remembered, decodeOptions: resolved.decodeOptions)
             cacheType = .memory
         } else if let data = stored?.data,
-                  let decoded = try? await decode(data, resolved: resolved, options: resolved.cachedDecodeOptions) {
+                  let decoded = try? await decode(data, resolved: resolved, options: resolved.cachedDecodeOptions,
+                                                 for: task) {
             image = decoded
             cacheType = stored?.tier ?? .disk
             if resolved.context.storeCacheType.contains(.memory), !resolved.isTrimmedAnimation(data) {
@@ -106,7 +109,8 @@ extension ImageManager {
     }
 
     /// On a miss of a thumbnail or transformed image: make it from the cached original instead of loading.
-    private func deriveFromCachedOriginal(_ resolved: ResolvedImageRequest) async throws -> FinalImage? {
+    private func deriveFromCachedOriginal(_ resolved: ResolvedImageRequest,
+                                          in task: FinalImageTask) async throws -> FinalImage? {
         let types = resolved.context.originalQueryCacheType
         let cache = resolved.originalCache
         let hit: CachedImageData
@@ -122,10 +126,11 @@ extension ImageManager {
         }
         let data = hit.data
         try checkCancellation()
-        guard let image = try? await decode(data, resolved: resolved, options: resolved.decodeOptions) else {
+        guard let image = try? await decode(data, resolved: resolved, options: resolved.decodeOptions,
+                                           for: task) else {
             return nil
         }
-        let result = try await transform(image, resolved: resolved)
+        let result = try await transform(image, resolved: resolved, for: task)
         metrics.recordHit(hitType)
         if events.hasListeners { events.emit(.cacheHit(resolved.url, hitType)) }
         try checkCancellation()
@@ -158,7 +163,7 @@ extension ImageManager {
             let original = try await decodedOriginal(
                 resolved, extraHeaders: validators.canRevalidate ? validators.conditionalHeaders : HTTPHeaderFields(),
                 for: task)
-            return try await finish(original, resolved: resolved)
+            return try await finish(original, resolved: resolved, in: task)
         } catch let error as ImageError where error.code == .cacheNotModified {
             if events.hasListeners { events.emit(.loaded(resolved.url, bytes: 0, notModified: true)) }
             // The 304's own ETag, Last-Modified and freshness replace the stored ones (RFC 9111 §4.3.4).
@@ -176,8 +181,9 @@ extension ImageManager {
     // MARK: After loading
 
     /// Transforms freshly decoded bytes and starts their stores.
-    private func finish(_ original: DecodedOriginal, resolved: ResolvedImageRequest) async throws -> FinalImage {
-        let result = try await transform(original.image, resolved: resolved)
+    private func finish(_ original: DecodedOriginal, resolved: ResolvedImageRequest,
+                        in task: FinalImageTask) async throws -> FinalImage {
+        let result = try await transform(original.image, resolved: resolved, for: task)
         try checkCancellation()
         let validators = HTTPValidators(response: original.response.metadata)
         let stores = startStores {

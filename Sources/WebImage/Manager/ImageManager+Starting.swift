@@ -57,7 +57,7 @@ extension ImageManager {
             return task
         }
         let resolved = ResolvedImageRequest(url: url, request: request, manager: self)
-        guard resolved.loader.canLoad(url) || request.options.contains(.fromCacheOnly) else {
+        guard resolved.transport.canLoad(url) || request.options.contains(.fromCacheOnly) else {
             let error = ImageError(.invalidURL, "no loader handles \(url.absoluteString)")
             failedURLs.insert(url, failure: error)
             finishUnstarted(task, url: url, error: error)

@@ -21,9 +21,10 @@ public final class ImageManager: Sendable {
 
     /// The cache loads use unless their context names another.
     public let cache: any ImageCaching
-    /// The loader loads use unless their context names another (for a downloader given to the manager, its
-    /// ``ImageDownloader/loader``: its transfers without its queue).
-    public let loader: any ImageLoader
+    /// The downloader whose transfer stage this manager's loads pass (its merge, its limits, its requests,
+    /// retries, events and counters), shared with the downloader's own callers; `nil` for a manager made with a
+    /// bare ``ImageLoader``, which has a stage of its own.
+    public let downloader: ImageDownloader?
     /// The coders loads use unless their context names others.
     public let coders: ImageCoders
     /// The defaults.
@@ -32,14 +33,14 @@ public final class ImageManager: Sendable {
     public let failedURLs: FailedURLs
 
     let decoding: CPUExecutor
-    /// The load slots every loader's loads wait for, the highest priority first: the only queue a load waits in.
-    let loadSlots: PrioritySlots
+    /// The stage every load's bytes come from: the downloader's, or this manager's own for a bare loader. The
+    /// only queue a load waits in.
+    let stage: TransferStage
     let events = EventBroadcaster<ImageManagerEvent>()
     let metrics: ManagerMetrics
-    /// The three stages' running work, by typed key: final images, decoded originals, loaded bytes.
+    /// The running work of the two stages above the transfer stage, by typed key: final images, decoded originals.
     let finalTasks = TaskPool<FinalImageTaskKey, FinalImage, ImageTaskUpdate>()
     let decodeTasks = TaskPool<DecodeTaskKey, DecodedOriginal, ImageTaskUpdate>()
-    let dataTasks = TaskPool<DataTaskKey, ImageLoadResponse, ImageLoadProgress>()
     private let counters = Locked(Counters())
     var logger: Logger { configuration.logger }
 
@@ -49,28 +50,35 @@ public final class ImageManager: Sendable {
         var nextUniqueToken = 0
     }
 
-    /// A manager from its parts; each defaults to the shared one.
-    ///
-    /// The default loader is the shared downloader's ``ImageDownloader/loader``: its HTTP, `file:` and `data:`
-    /// loaders behind its retries, with its request defaults, events and counters. The manager alone merges and
-    /// queues its loads, whatever the loader.
-    public init(cache: any ImageCaching = ImageCache.shared, loader: any ImageLoader = ImageDownloader.shared.loader,
-                coders: ImageCoders = .shared, configuration: Configuration = Configuration()) {
+    /// A manager loading through `downloader` (SDWebImage's manager takes its downloader as its loader): its
+    /// requests, retries, events and counters, and its transfer stage, so the manager's loads and the
+    /// downloader's direct callers share one merge and one ``ImageDownloader/maxConcurrentDownloads`` limit.
+    /// Each part defaults to the shared one.
+    public convenience init(cache: any ImageCaching = ImageCache.shared, loader downloader: ImageDownloader = .shared,
+                            coders: ImageCoders = .shared, configuration: Configuration = Configuration()) {
+        self.init(cache: cache, stage: downloader.stage, downloader: downloader, coders: coders,
+                  configuration: configuration)
+    }
+
+    /// A manager loading through a bare `loader` (yours, or ``ImageLoaders``), in a transfer stage of its own: at
+    /// most ``Configuration/maxConcurrentLoads`` at once, equal loads merged, the library's request defaults.
+    public convenience init(cache: any ImageCaching = ImageCache.shared, loader: any ImageLoader,
+                            coders: ImageCoders = .shared, configuration: Configuration = Configuration()) {
+        let stage = TransferStage(transport: LoaderTransport(loader: loader), defaults: .standard,
+                                  slots: PrioritySlots(width: configuration.maxConcurrentLoads))
+        self.init(cache: cache, stage: stage, downloader: nil, coders: coders, configuration: configuration)
+    }
+
+    private init(cache: any ImageCaching, stage: TransferStage, downloader: ImageDownloader?, coders: ImageCoders,
+                 configuration: Configuration) {
         self.cache = cache
-        self.loader = loader
+        self.stage = stage
+        self.downloader = downloader
         self.coders = coders
         self.configuration = configuration
         failedURLs = FailedURLs(expiry: configuration.failedURLExpiry)
         decoding = CPUExecutor(width: configuration.maxConcurrentDecodes, label: "webimage.decode")
-        loadSlots = PrioritySlots(width: configuration.maxConcurrentLoads)
         metrics = ManagerMetrics(factory: configuration.metricsFactory)
-    }
-
-    /// A manager loading through `downloader`'s transfers (``ImageDownloader/loader``): its requests, retries,
-    /// events and counters, not its queue, as SDWebImage's manager takes its downloader as its loader.
-    public convenience init(cache: any ImageCaching = ImageCache.shared, loader downloader: ImageDownloader,
-                            coders: ImageCoders = .shared, configuration: Configuration = Configuration()) {
-        self.init(cache: cache, loader: downloader.loader, coders: coders, configuration: configuration)
     }
 
     // MARK: Loading

@@ -23,8 +23,9 @@ extension ImageManager {
         public var decodeLimits: DecodeLimits
         /// How many decodes and transforms run at once (default: the number of cores).
         public var maxConcurrentDecodes: Int
-        /// How many loads run at once, whatever the loader (default 6, SDWebImage's download limit); the rest
-        /// wait, the highest priority first.
+        /// How many loads run at once for a manager made with a bare ``ImageLoader`` (default 6, SDWebImage's
+        /// download limit); the rest wait, the highest priority first. A manager made with a downloader shares
+        /// the downloader's ``ImageDownloader/maxConcurrentDownloads`` with its direct callers instead.
         public var maxConcurrentLoads: Int
         /// How long a failed URL stays blocked (`nil`: until removed).
         public var failedURLExpiry: Duration?

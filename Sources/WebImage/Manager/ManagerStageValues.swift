@@ -24,4 +24,3 @@ struct FinalImage: Sendable {
 
 typealias FinalImageTask = SharedTask<FinalImage, ImageTaskUpdate>
 typealias DecodeTask = SharedTask<DecodedOriginal, ImageTaskUpdate>
-typealias DataTask = SharedTask<ImageLoadResponse, ImageLoadProgress>

@@ -1,8 +1,8 @@
 import Foundation
 
-// The typed keys of the manager's three stages. Two loads share a stage's work exactly when its keys are equal:
-// the data stage when they would send the same request through the same loader, the decode stage when they also
-// decode the same way, the final stage when they also look up, transform and store the same way.
+// The typed keys of the manager's stages above the transfer stage (keyed by TransferStage.Key). Two loads share
+// a stage's work exactly when its keys are equal: the decode stage when they decode the same transfer's bytes the
+// same way, the final stage when they also look up, transform and store the same way.
 
 /// Who a part (loader, cache, coders) is: the instance for a class, the type for a value (values of one type
 /// with equal settings behave alike).
@@ -17,19 +17,12 @@ struct PartIdentity: Hashable, Sendable {
     }
 }
 
-/// The data stage: one load of one request.
-struct DataTaskKey: Hashable, Sendable {
-    let request: ImageLoadKey
-    let loader: PartIdentity
-    let wantsPartialData: Bool
-    /// Set when the context holds a response modifier or decryptor: closures cannot be compared, so such a load
-    /// shares with nobody.
-    let unique: Int?
-}
-
 /// The decode stage: the loaded bytes decoded with these options by these coders.
 struct DecodeTaskKey: Hashable, Sendable {
-    let data: DataTaskKey
+    let transfer: TransferStage.Key
+    /// Set when the context holds a response modifier or decryptor: closures cannot be compared, so the bytes
+    /// decoded (the transfer's, after those hooks) are nobody else's.
+    let unique: Int?
     let decodeOptions: DecodeOptions
     let coders: PartIdentity
     let progressive: Bool

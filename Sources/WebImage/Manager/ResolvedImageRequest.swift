@@ -7,7 +7,10 @@ struct ResolvedImageRequest: Sendable {
     let request: ImageRequest
     let cache: any ImageCaching
     let originalCache: any ImageCaching
-    let loader: any ImageLoader
+    /// What the load is sent through: the context's loader, else the manager's stage's transport.
+    let transport: any Transport
+    /// Whether the context names its own loader (which gets the library's request defaults, not a downloader's).
+    let hasOwnLoader: Bool
     let coders: ImageCoders
     let transformer: (any ImageTransformer)?
     /// The key of the bytes as loaded.
@@ -20,10 +23,10 @@ struct ResolvedImageRequest: Sendable {
     let unique: Int?
     /// Set for thumbnails: the transfer may end once the bytes are enough for the thumbnail's decode.
     let earlyStop: EarlyStop?
-    /// The response modifier the data stage applies: the context's, else the downloader's.
-    let responseModifier: DownloadResponseModifier?
-    /// The decryptor the data stage applies: the context's, else the downloader's.
-    let decryptor: (any DownloadDecryptor)?
+    /// The response modifier and decryptor applied to the loaded response: the context's, else the downloader's.
+    let hooks: TransferHooks
+    /// The stage the load passes.
+    let stage: TransferStage
 
     var options: ImageOptions { request.options }
     var context: ImageContext { request.context }
@@ -34,12 +37,15 @@ struct ResolvedImageRequest: Sendable {
         let context = request.context, options = request.options
         cache = context.cache ?? manager.cache
         originalCache = context.originalCache ?? context.cache ?? manager.cache
-        loader = context.loader ?? manager.loader
-        // The context's hooks replace the downloader's, as they do for the downloader's own downloads: each
-        // response passes one response modifier and one decryptor, once.
-        let transfers = loader as? DownloaderTransferLoader
-        responseModifier = context.download.responseModifier ?? transfers?.responseModifier
-        decryptor = context.download.decryptor ?? transfers?.decryptor
+        stage = manager.stage
+        hasOwnLoader = context.loader != nil
+        transport = context.loader.map { LoaderTransport(loader: $0) } ?? manager.stage.transport
+        // The context's hooks replace the stage's, as they do for the downloader's own downloads: each response
+        // passes one response modifier and one decryptor, once. A context's own loader brings no downloader's.
+        hooks = hasOwnLoader
+            ? TransferHooks(responseModifier: context.download.responseModifier, decryptor: context.download.decryptor)
+            : manager.stage.hooks(responseModifier: context.download.responseModifier,
+                                  decryptor: context.download.decryptor)
         coders = context.coders ?? manager.coders
         transformer = manager.transformer(for: context)
         let keys = manager.cacheKeys(for: url, context: context, transformer: transformer)
@@ -62,7 +68,7 @@ struct ResolvedImageRequest: Sendable {
         // decryptor needs the whole body before anything can be read. One identity for every thumbnail, so that
         // thumbnails of several sizes still share their download (a size it stopped too early for reads on).
         let thumbnail = context.thumbnailPixelSize != nil && keys.final != keys.original
-        earlyStop = thumbnail && decryptor == nil
+        earlyStop = thumbnail && hooks.decryptor == nil
             ? EarlyStop(identity: Self.thumbnailEarlyStop) { [decode] _ in decode } : nil
     }
 
@@ -99,26 +105,20 @@ struct ResolvedImageRequest: Sendable {
                          context.originalStoreCacheType],
             headers: context.download.headers.canonical, credentials: context.download.credentials,
             timeout: context.download.timeout,
-            parts: [PartIdentity(cache), PartIdentity(originalCache), PartIdentity(loader), PartIdentity(coders)],
+            parts: [PartIdentity(cache), PartIdentity(originalCache), transport.identity, PartIdentity(coders)],
             unique: unique)
     }
 
-    /// The request the loader sends, with `extraHeaders` (conditional requests) on top: a downloader's loader
-    /// makes it from the downloader's configuration, any other loader gets the library's defaults.
+    /// The request the load sends, with `extraHeaders` (conditional requests) on top: made from the stage's
+    /// defaults (a downloader's configuration), or the library's for a context's own loader.
     func loadRequest(extraHeaders: HTTPHeaderFields) throws -> ImageLoadRequest {
         let additions = context.download, downloadOptions = options.downloadOptions
-        var request = try (loader as? DownloaderTransferLoader)?.makeRequest(
-            for: url, options: downloadOptions, context: additions)
-            ?? ImageDownloaderConfiguration.standard.request(for: url, options: downloadOptions, context: additions)
+        var request = hasOwnLoader
+            ? try ImageDownloaderConfiguration.standard.request(for: url, options: downloadOptions, context: additions)
+            : try stage.makeRequest(for: url, options: downloadOptions, context: additions)
         request.headers.merge(extraHeaders)
         request.priority = self.request.priority
         request.earlyStop = earlyStop
         return request
-    }
-
-    /// The key of the data stage for `loadRequest`.
-    func dataTaskKey(for loadRequest: ImageLoadRequest) -> DataTaskKey {
-        DataTaskKey(request: ImageLoadKey(loadRequest, retries: true), loader: PartIdentity(loader),
-                    wantsPartialData: loadRequest.wantsPartialData, unique: unique)
     }
 }

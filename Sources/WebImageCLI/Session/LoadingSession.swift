@@ -17,11 +17,8 @@ final class LoadingSession: Sendable {
         downloader = ImageDownloader(configuration: configuration)
         cache = ImageCache(folder: settings.resolvedCacheFolder,
                            diskConfiguration: DiskCache.Configuration(sweepInterval: nil))
-        // The manager queues its own loads (the downloader lends it transfers, not its queue): the concurrency
-        // asked for is the manager's.
-        var managerConfiguration = ImageManager.Configuration()
-        if let concurrency = settings.concurrency { managerConfiguration.maxConcurrentLoads = concurrency }
-        manager = ImageManager(cache: cache, loader: downloader, configuration: managerConfiguration)
+        // The manager's loads pass the downloader's stage: the concurrency asked for is the downloader's.
+        manager = ImageManager(cache: cache, loader: downloader)
     }
 
     /// The manager's options for these settings.

@@ -80,18 +80,11 @@ final class SourceLoader: Sendable {
             let file = try await localFiles.contents(of: url)
             return Source(data: file.data, origin: .origin, lastModified: file.lastModified)
         }
-        var response: ImageLoadResponse
-        if let earlyStop {
-            var request = try downloader.makeRequest(for: url)
-            request.earlyStop = earlyStop
-            response = try await downloader.load(request, progress: nil)
-            // A download shared with a render that needs less stopped too early for this one.
-            if response.isPrefix, !earlyStop.isSatisfied(by: response.data) {
-                response = try await downloader.download(url)
-            }
-        } else {
-            response = try await downloader.download(url)
-        }
+        // The downloader's stage merges this fetch with equal ones, and reads on when one shared with a render
+        // that needed less stopped too early for this one.
+        var request = try downloader.makeRequest(for: url)
+        request.earlyStop = earlyStop
+        let response = try await downloader.load(request, progress: nil)
         return Source(data: response.data, origin: .origin, lastModified: response.metadata.headers["Last-Modified"],
                       isPrefix: response.isPrefix,
                       expires: SourceLifetime.expiry(headers: response.metadata.headers,

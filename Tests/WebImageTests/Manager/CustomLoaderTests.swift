@@ -92,7 +92,7 @@ struct CustomLoaderTests {
         await expectEventually { loader.started == ["blocker"] }
         let normal = manager.imageTask(from: URL(string: "gate://normal")!)
         let late = manager.imageTask(ImageRequest(url: URL(string: "gate://late")!, priority: .low))
-        await expectEventually { manager.loadSlots.waiting == 2 }
+        await expectEventually { manager.stage.slots.waiting == 2 }
         late.priority = .high
         #expect(late.priority == .high)
         for name in ["blocker", "normal", "late"] { loader.open(name) }
@@ -110,7 +110,7 @@ struct CustomLoaderTests {
         let other = manager.imageTask(from: URL(string: "gate://other")!)
         let lowA = manager.imageTask(ImageRequest(url: URL(string: "gate://shared")!, priority: .low))
         let highA = manager.imageTask(ImageRequest(url: URL(string: "gate://shared")!, priority: .high))
-        await expectEventually { manager.loadSlots.waiting == 2 }
+        await expectEventually { manager.stage.slots.waiting == 2 }
         highA.cancel()  // the shared load is low again: "other" (normal) goes first
         for name in ["blocker", "other", "shared"] { loader.open(name) }
         _ = try await (blocker.result, other.result, lowA.result)

@@ -42,8 +42,8 @@ struct ManagerCoalescingTests {
             // Both sizes wait on the one transfer before it can finish (on a loaded machine the second caller
             // may start late; it would then find no transfer to join).
             await expectEventually {
-                h.downloader.runningCount == 1 && h.manager.dataTasks.count == 1
-                    && h.manager.dataTasks.all.first?.subscriberCount == 2
+                h.downloader.runningCount == 1 && h.manager.stage.transfers.count == 1
+                    && h.manager.stage.transfers.all.first?.subscriberCount == 2
             }
             h.server.openGate("t")
             let (s, l) = try await (small, large)

@@ -3,56 +3,89 @@ import TestImageServer
 import Testing
 @_spi(ServerSupport) @testable import WebImage
 
-@Suite("Image manager: a load is merged and queued once, by the manager, even through a downloader")
+@Suite("Image manager: one transfer stage with its downloader, priorities that reach every queue")
 struct ManagerOneStageTests {
     /// Runs `body` with a loopback server, a downloader made with `change` and a manager loading through it.
     private static func with(downloader change: (inout ImageDownloaderConfiguration) -> Void = { _ in },
                              manager configuration: ImageManager.Configuration = .init(),
+                             coders: ImageCoders = .shared,
                              _ body: (TestImageServer, ImageDownloader, ImageManager) async throws -> Void)
         async throws {
         try await LoadingTest.withServer { server in
             try await LoadingTest.withDownloader(LoadingTest.configuration(change)) { downloader in
                 let folder = try TemporaryFolder()
                 defer { folder.remove() }
-                let manager = ImageManager(cache: ImageCache(folder: folder.url), loader: downloader,
-                                           configuration: configuration)
+                let manager = ImageManager(cache: ImageCache(folder: folder.url, coders: coders), loader: downloader,
+                                           coders: coders, configuration: configuration)
                 try await body(server, downloader, manager)
             }
         }
     }
 
-    @Test("a manager's loads wait in the manager's queue only: the downloader's narrower queue does not hold them")
-    func oneQueue() async throws {
+    @Test("a manager's loads and the downloader's direct callers share one limit and one merge")
+    func oneLimitAndOneMerge() async throws {
         try await Self.with(downloader: { $0.maxConcurrentDownloads = 1 },
-                            manager: .init(maxConcurrentLoads: 2)) { server, downloader, manager in
+                            manager: .init(maxConcurrentLoads: 6)) { server, downloader, manager in
             server.serve("a.png", data: try ManagerTest.png(RGBA(1, 2, 3)))
-            let first = manager.imageTask(from: server.url("/gate/g/a.png?1"))
-            let second = manager.imageTask(from: server.url("/gate/g/a.png?2"))
-            await server.expectEventually { $0.inFlight == 2 }
-            #expect(downloader.queuedCount == 0)
-            #expect(downloader.runningCount == 2)
-            server.openGate("g")
-            let (a, b) = try await (first.result, second.result)
-            #expect(a.image.pixels[0, 0] == RGBA(1, 2, 3) && b.image.pixels[0, 0] == RGBA(1, 2, 3))
-            #expect(server.log.count("/gate/g/a.png") == 2)
-            await expectEventually { downloader.runningCount == 0 }
+            server.serve("b.png", data: try ManagerTest.png(RGBA(4, 5, 6)))
+            let shared = server.url("/gate/a/a.png")
+            let managed = manager.imageTask(from: shared)
+            await server.expectEventually { $0.inFlight == 1 }
+            // A direct download of the same URL joins the manager's transfer: one request, two callers.
+            async let direct = downloader.download(shared)
+            await expectEventually { downloader.stage.transfers.all.first?.subscriberCount == 2 }
+            // A manager load of another URL waits for the one slot, the downloader's, whoever holds it.
+            let other = manager.imageTask(from: server.url("/gate/b/b.png"))
+            await expectEventually { downloader.queuedCount == 1 && downloader.runningCount == 1 }
+            #expect(server.log.inFlight == 1)
+            server.openGate("a")
+            let (image, bytes) = try await (managed.result, direct)
+            #expect(image.image.pixels[0, 0] == RGBA(1, 2, 3))
+            #expect(try ImageCoders.shared.decode(bytes.data, options: DecodeOptions()).pixels[0, 0] == RGBA(1, 2, 3))
+            await server.expectEventually { $0.inFlight == 1 }
+            server.openGate("b")
+            #expect(try await other.result.image.pixels[0, 0] == RGBA(4, 5, 6))
+            #expect(server.log.paths == ["/gate/a/a.png", "/gate/b/b.png"])
+            await expectEventually { downloader.runningCount == 0 && downloader.queuedCount == 0 }
+            #expect(downloader.stage.transfers.count == 0)
         }
     }
 
     @Test("raising a queued load's priority after it started moves its transfer ahead")
     func raisedPriorityReachesTheTransfer() async throws {
-        try await Self.with(manager: .init(maxConcurrentLoads: 1)) { server, downloader, manager in
+        try await Self.with(downloader: { $0.maxConcurrentDownloads = 1 }) { server, downloader, manager in
             server.serve("a.png", data: try ManagerTest.png(RGBA(1, 2, 3)))
             let blocker = manager.imageTask(from: server.url("/gate/b/a.png"))
             await server.expectEventually { $0.inFlight == 1 }
             let normal = manager.imageTask(from: server.url("/gate/n/a.png"))
             let late = manager.imageTask(ImageRequest(url: server.url("/gate/l/a.png"), priority: .low))
-            await expectEventually { manager.loadSlots.waiting == 2 }
+            await expectEventually { downloader.queuedCount == 2 }
             late.priority = .high
             for gate in ["b", "n", "l"] { server.openGate(gate) }
             _ = try await (blocker.result, normal.result, late.result)
             #expect(server.log.paths == ["/gate/b/a.png", "/gate/l/a.png", "/gate/n/a.png"])
             #expect(downloader.queuedCount == 0)
+        }
+    }
+
+    @Test("raising a load's priority while it waits for a decode slot moves its decode ahead")
+    func raisedPriorityReachesTheDecode() async throws {
+        let coder = GatedDecoder()
+        defer { coder.release() }
+        try await Self.with(manager: .init(maxConcurrentDecodes: 1), coders: ImageCoders(coders: [coder])) {
+            server, _, manager in
+            for (name, colour) in [("b", RGBA(1, 0, 0)), ("n", RGBA(2, 0, 0)), ("l", RGBA(3, 0, 0))] {
+                server.serve("\(name).png", data: try ManagerTest.png(colour))
+            }
+            let blocker = manager.imageTask(from: server.url("/files/b.png"))
+            await expectEventually { coder.waiting }
+            let normal = manager.imageTask(from: server.url("/files/n.png"))
+            let late = manager.imageTask(ImageRequest(url: server.url("/files/l.png"), priority: .low))
+            await expectEventually { manager.decoding.slots.waiting == 2 }
+            late.priority = .high
+            coder.release()
+            _ = try await (blocker.result, normal.result, late.result)
+            #expect(coder.decodedReds == [1, 3, 2])
         }
     }
 
@@ -89,36 +122,26 @@ struct ManagerOneStageTests {
         }
     }
 
-    @Test("a downloader given in a context lends its request defaults, the context's headers on top, merged once")
-    func aDownloaderInAContext() async throws {
-        try await LoadingTest.withServer { server in
-            try await LoadingTest.withDownloader(LoadingTest.configuration {
-                $0.headers["X-App"] = "downloader"
-                $0.headers["X-Kind"] = "default"
-                $0.headersFilter = { _, headers in
-                    var headers = headers
-                    headers["X-Filtered"] = "yes"
-                    return headers
-                }
-            }) { downloader in
-                let folder = try TemporaryFolder()
-                defer { folder.remove() }
-                let manager = ImageManager(cache: ImageCache(folder: folder.url), loader: ImageLoaders())
-                server.serve("a.png", data: try ManagerTest.png(RGBA(5, 6, 7)))
-                let context = ImageContext(loader: downloader.loader, download: .init(headers: ["X-Kind": "caller"]))
-                let url = server.url("/gate/g/a.png")
-                let first = manager.imageTask(ImageRequest(url: url, context: context))
-                let second = manager.imageTask(ImageRequest(url: url, context: context))
-                await server.expectEventually { $0.inFlight == 1 }
-                server.openGate("g")
-                let (a, b) = try await (first.result, second.result)
-                #expect(a.image.pixels[0, 0] == RGBA(5, 6, 7) && b.image.pixels[0, 0] == RGBA(5, 6, 7))
-                let sent = try #require(server.log.requests(for: "/gate/g/a.png").first)
-                #expect(server.log.count("/gate/g/a.png") == 1)
-                #expect(sent.header("X-App") == "downloader" && sent.header("X-Kind") == "caller")
-                #expect(sent.header("X-Filtered") == "yes")
-                #expect(downloader.queuedCount == 0 && downloader.runningCount == 0)
-            }
+    @Test("a context's own loader loads through the manager's stage: merged, and under the stage's limit")
+    func aLoaderInAContext() async throws {
+        try await Self.with(downloader: { $0.maxConcurrentDownloads = 1 }) { server, downloader, manager in
+            server.serve("a.png", data: try ManagerTest.png(RGBA(5, 6, 7)))
+            let blocker = manager.imageTask(from: server.url("/gate/b/a.png"))
+            await server.expectEventually { $0.inFlight == 1 }
+            let loader = GateLoader(body: try ManagerTest.png(RGBA(8, 9, 10)))
+            let context = ImageContext(loader: loader)
+            let first = manager.imageTask(ImageRequest(url: URL(string: "gate://own")!, context: context))
+            let second = manager.imageTask(ImageRequest(url: URL(string: "gate://own")!, context: context))
+            await expectEventually { downloader.queuedCount == 1 }
+            #expect(loader.started.isEmpty)
+            server.openGate("b")
+            _ = try await blocker.result
+            await expectEventually { loader.started == ["own"] }
+            loader.open("own")
+            let (a, b) = try await (first.result, second.result)
+            #expect(a.image.pixels[0, 0] == RGBA(8, 9, 10) && b.image.pixels[0, 0] == RGBA(8, 9, 10))
+            #expect(loader.started == ["own"])
+            #expect(downloader.queuedCount == 0 && downloader.runningCount == 0)
         }
     }
 
@@ -137,5 +160,41 @@ struct ManagerOneStageTests {
         #expect(managerOnly.downloadOptions.isEmpty)
         #expect(managerOnly.isDisjoint(with: ImageOptions(pairs.map(\.0))))
         #expect(ImageOptions(pairs.map(\.0)).downloadOptions == DownloadOptions(pairs.map(\.1)))
+    }
+}
+
+/// Decodes PNGs with the built-in coders, holding the first decode until released, and records the red value of
+/// each image it decoded, in order.
+final class GatedDecoder: ImageCoder {
+    private let gate = DispatchSemaphore(value: 0)
+    private let state = Locked((first: true, waiting: false, released: false, reds: [UInt8]()))
+
+    var waiting: Bool { state.withLock { $0.waiting } }
+    var decodedReds: [UInt8] { state.withLock { $0.reds } }
+
+    /// Lets the held decode go (once; later calls do nothing).
+    func release() {
+        let wasHeld = state.withLock { state -> Bool in
+            defer { state.released = true }
+            return !state.released
+        }
+        if wasHeld { gate.signal() }
+    }
+
+    func canDecode(_ data: Data) -> Bool { ImageFormat.detect(data) == .png }
+    func decode(_ data: Data, options: DecodeOptions) throws -> Image {
+        let holds = state.withLock { state -> Bool in
+            defer { state.first = false }
+            if state.first { state.waiting = true }
+            return state.first
+        }
+        if holds { gate.wait() }
+        let image = try ImageCoders.shared.decode(data, options: options)
+        state.withLock { $0.reds.append(image.pixels[0, 0].r) }
+        return image
+    }
+    func canEncode(to format: ImageFormat) -> Bool { true }
+    func encode(_ image: Image, as format: ImageFormat, options: EncodeOptions) throws -> Data {
+        try ImageCoders.shared.encode(image, as: format, options: options)
     }
 }

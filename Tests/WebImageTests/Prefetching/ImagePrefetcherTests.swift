@@ -33,14 +33,15 @@ struct ImagePrefetcherTests {
             for index in 0..<6 { h.server.serve("\(index).png", data: try ManagerTest.png(RGBA(1, 1, 1))) }
             h.server.serve("n.png", data: try ManagerTest.png(RGBA(2, 2, 2)))
             let urls: [URL?] = (0..<6).map { h.server.url("/gate/p\($0)/\($0).png") }
-            // One load slot: prefetches wait in line, so a normal-priority load started later must pass them.
-            let manager = h.freshManager(configuration: .init(maxConcurrentLoads: 1))
+            // One transfer slot: prefetches wait in line, so a normal-priority load started later must pass them.
+            h.downloader.maxConcurrentDownloads = 1
+            let manager = h.freshManager()
             let prefetcher = ImagePrefetcher(manager: manager)
             async let report = prefetcher.prefetch(urls)
             await h.server.expectEventually { $0.requests.count == 1 }
-            await expectEventually { manager.loadSlots.waiting == 2 }  // three in flight, as the prefetcher allows
+            await expectEventually { manager.stage.slots.waiting == 2 }  // three in flight, as the prefetcher allows
             let normal = manager.imageTask(from: h.server.url("/files/n.png"))
-            await expectEventually { manager.loadSlots.waiting == 3 }
+            await expectEventually { manager.stage.slots.waiting == 3 }
             // Whichever prefetch reached the slot first holds it (the three start together); release that one.
             let first = try #require(h.server.log.paths.first)
             let gate = first.split(separator: "/")[1]

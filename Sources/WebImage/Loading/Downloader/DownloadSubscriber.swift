@@ -22,19 +22,16 @@ final class DownloadSubscriber: Sendable {
 
     let wantsPartialData: Bool
     let minimumProgressInterval: Double
-    let responseModifier: DownloadResponseModifier?
-    let decryptor: (any DownloadDecryptor)?
+    let hooks: TransferHooks
     private let progressHandler: ImageLoadProgressHandler?
     private let completion: DownloadCompletion
     private let mailbox = Locked(Mailbox())
 
-    init(wantsPartialData: Bool, minimumProgressInterval: Double,
-         responseModifier: DownloadResponseModifier?, decryptor: (any DownloadDecryptor)?,
+    init(wantsPartialData: Bool, minimumProgressInterval: Double, hooks: TransferHooks,
          progress: ImageLoadProgressHandler?, completion: @escaping DownloadCompletion) {
         self.wantsPartialData = wantsPartialData
         self.minimumProgressInterval = minimumProgressInterval
-        self.responseModifier = responseModifier
-        self.decryptor = decryptor
+        self.hooks = hooks
         progressHandler = progress
         self.completion = completion
     }
@@ -58,7 +55,7 @@ final class DownloadSubscriber: Sendable {
 
     /// Queues the completion after this caller's own response modifier and decryptor ran on a success.
     func post(result: Result<ImageLoadResponse, ImageError>) {
-        post(.completion(result.flatMap(adapt))) { mailbox in
+        post(.completion(result.flatMap(hooks.apply))) { mailbox in
             mailbox.completed = true
             return true
         }
@@ -66,23 +63,6 @@ final class DownloadSubscriber: Sendable {
 
     /// Whether the completion has been queued.
     var isCompleted: Bool { mailbox.withLock { $0.completed } }
-
-    private func adapt(_ response: ImageLoadResponse) -> Result<ImageLoadResponse, ImageError> {
-        var response = response
-        if let responseModifier {
-            guard let metadata = responseModifier(response.metadata) else {
-                return .failure(ImageError(.invalidDownloadResponse, "the response modifier rejected the response"))
-            }
-            response.metadata = metadata
-        }
-        if let decryptor {
-            guard let data = decryptor.decrypt(response.data, response: response.metadata), !data.isEmpty else {
-                return .failure(ImageError(.badImageData, "the downloaded data could not be decrypted"))
-            }
-            response.data = data
-        }
-        return .success(response)
-    }
 
     private func post(_ event: Event, admit: (inout Mailbox) -> Bool) {
         let mustDrain = mailbox.withLock { mailbox -> Bool in

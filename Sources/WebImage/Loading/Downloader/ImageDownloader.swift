@@ -13,35 +13,25 @@ import Logging
 /// Requests go to the first loader of ``loaders`` that accepts the URL (HTTP(S), `file:` and `data:` built in).
 /// A URL no loader accepts fails at once with ``ImageError/Code/invalidURL`` and sends nothing.
 ///
-/// A downloader is a front door, not a loader: its queue, ``maxConcurrentDownloads`` and coalescing serve the
-/// calls made here (``download(_:options:context:progress:completion:)`` and ``load(_:progress:)``). What it
-/// lends to an ``ImageManager`` (given as the manager's loader, or as ``loader`` in a context) is its transfers
-/// alone: its requests (headers, timeouts, limits), retries, events and counters, merged and queued once in the
-/// manager's stage, under ``ImageManager/Configuration/maxConcurrentLoads``, where a priority change reaches
-/// them. So no load waits in two queues.
+/// The downloader owns the one stage its transfers pass: a manager given this downloader as its loader loads
+/// through the same merge and the same ``maxConcurrentDownloads`` slots as the calls made here, so a manager's
+/// load and a direct download of one URL are one transfer, under one limit, and a priority change reaches the
+/// transfer whoever asked.
 public final class ImageDownloader: Sendable {
     /// A downloader with the default configuration, shared by the process.
     public static let shared = ImageDownloader()
 
     /// The loaders requests go to.
-    public var loaders: ImageLoaders { transferLoader.loaders }
-    /// This downloader's transfers as a loader, without its queue and merging: its request defaults, loaders,
-    /// retries, rate limit, events and counters. A manager given this downloader loads through it; give it to a
-    /// context's ``ImageContext/loader`` to load one request that way.
-    public var loader: any ImageLoader { transferLoader }
+    public var loaders: ImageLoaders { transport.loaders }
     /// The HTTP loader the downloader made (nil when loaders were given).
     let httpLoader: HTTPImageLoader?
-    /// One transfer as this downloader makes it (request defaults, retries, events, counters), without the queue:
-    /// the downloader's queue runs it, and a manager given this downloader loads through it in its own queue.
-    let transferLoader: DownloaderTransferLoader
-    var configuration: ImageDownloaderConfiguration { transferLoader.configuration }
-    /// Running transfers by request: callers of an equal request join one transfer.
-    let transfers = TaskPool<ImageLoadKey, ImageLoadResponse, ImageLoadProgress>()
-    /// The transfer slots: ``maxConcurrentDownloads`` at once, at most ``maxConcurrentDownloadsPerHost`` of one
-    /// origin, the highest priority first.
-    let slots: PrioritySlots
-    var events: EventBroadcaster<DownloadEvent> { transferLoader.events }
-    var metrics: DownloadMetrics { transferLoader.metrics }
+    /// One transfer as this downloader makes it (loaders, retries, rate limit, events, counters).
+    let transport: DownloaderTransport
+    /// The merge and the slots every load through this downloader passes, a manager's included.
+    let stage: TransferStage
+    var configuration: ImageDownloaderConfiguration { transport.configuration }
+    var events: EventBroadcaster<DownloadEvent> { transport.events }
+    var metrics: DownloadMetrics { transport.metrics }
     var logger: Logger { configuration.logger }
 
     /// Creates a downloader with its own HTTP loader (using the configuration's read and connect timeouts) plus,
@@ -65,11 +55,13 @@ public final class ImageDownloader: Sendable {
     }
 
     private init(configuration: ImageDownloaderConfiguration, loaders: ImageLoaders, httpLoader: HTTPImageLoader?) {
-        transferLoader = DownloaderTransferLoader(loaders: loaders, configuration: configuration)
+        transport = DownloaderTransport(loaders: loaders, configuration: configuration)
         self.httpLoader = httpLoader
-        slots = PrioritySlots(width: configuration.maxConcurrentDownloads,
-                              widthPerGroup: configuration.maxConcurrentDownloadsPerHost,
-                              order: configuration.executionOrder == .fifo ? .fifo : .lifo)
+        stage = TransferStage(
+            transport: transport, defaults: configuration,
+            slots: PrioritySlots(width: configuration.maxConcurrentDownloads,
+                                 widthPerGroup: configuration.maxConcurrentDownloadsPerHost,
+                                 order: configuration.executionOrder == .fifo ? .fifo : .lifo))
     }
 
     /// Cancels everything and closes the HTTP loader's connections.
@@ -79,26 +71,26 @@ public final class ImageDownloader: Sendable {
         try await httpLoader?.shutdown()
     }
 
-    /// How many transfers may run at once (at least 1). Raising it starts queued transfers at once; lowering it
-    /// lets running transfers finish.
+    /// How many transfers may run at once (at least 1), for the calls made here and every manager loading through
+    /// this downloader together. Raising it starts queued transfers at once; lowering it lets running transfers
+    /// finish.
     public var maxConcurrentDownloads: Int {
-        get { slots.width }
-        set { slots.width = newValue }
+        get { stage.slots.width }
+        set { stage.slots.width = newValue }
     }
 
     /// How many transfers may go to one origin (scheme, host and port) at once; `nil` for no bound but
     /// ``maxConcurrentDownloads`` (at least 1 when set). Raising or removing it starts queued transfers at once;
     /// lowering it lets running transfers finish.
     public var maxConcurrentDownloadsPerHost: Int? {
-        get { slots.widthPerGroup }
-        set { slots.widthPerGroup = newValue }
+        get { stage.slots.widthPerGroup }
+        set { stage.slots.widthPerGroup = newValue }
     }
 
-    /// Transfers running now: those holding one of this downloader's slots, and those of managers that load
-    /// through this downloader (which wait in the manager's queue, not in this one).
-    public var runningCount: Int { slots.running + transferLoader.runningForManagers }
+    /// Transfers running now, for direct callers and managers alike.
+    public var runningCount: Int { stage.slots.running }
     /// Transfers waiting for a slot.
-    public var queuedCount: Int { slots.waiting }
+    public var queuedCount: Int { stage.slots.waiting }
 
     /// A stream of transfer events from now on; it ends when the downloader shuts down or the reader stops.
     public func eventStream() -> AsyncStream<DownloadEvent> {
@@ -128,8 +120,7 @@ public final class ImageDownloader: Sendable {
             return DownloadToken(url: url, cancellation: nil)
         }
         return enqueue(request, retries: !options.contains(.noRetry),
-                       responseModifier: context.responseModifier ?? configuration.responseModifier,
-                       decryptor: context.decryptor ?? configuration.decryptor,
+                       hooks: stage.hooks(responseModifier: context.responseModifier, decryptor: context.decryptor),
                        progress: progress, completion: completion)
     }
 
@@ -147,16 +138,16 @@ public final class ImageDownloader: Sendable {
     }
 
     /// Loads `request` as given (the downloader's headers, filter and request modifier are not applied again)
-    /// through the queue, coalescing and retries; the configured response modifier and decryptor apply.
+    /// through the queue, coalescing and retries; the configured response modifier and decryptor apply. A request
+    /// with an ``ImageLoadRequest/earlyStop`` that joined a transfer stopped earlier than its own rule needs
+    /// reads the whole file.
     public func load(_ request: ImageLoadRequest, progress: ImageLoadProgressHandler?) async throws
         -> ImageLoadResponse {
-        try await withCancellableToken { completion in
-            guard self.loaders.canLoad(request.url) else {
-                completion(.failure(ImageError(.invalidURL, "no loader handles \(request.url.absoluteString)")))
-                return DownloadToken(url: request.url, cancellation: nil)
+        let hooks = stage.hooks(responseModifier: nil, decryptor: nil)
+        return try await TransferStage.complete(request) { request in
+            try await withCancellableToken { completion in
+                self.enqueue(request, retries: true, hooks: hooks, progress: progress, completion: completion)
             }
-            return self.enqueue(request, retries: true, responseModifier: self.configuration.responseModifier,
-                                decryptor: self.configuration.decryptor, progress: progress, completion: completion)
         }
     }
 
@@ -165,13 +156,13 @@ public final class ImageDownloader: Sendable {
     /// ``ImageError/Code/cancelled`` when the request modifier cancels it.
     public func makeRequest(for url: URL, options: DownloadOptions = [],
                             context: DownloadContext = DownloadContext()) throws -> ImageLoadRequest {
-        try transferLoader.makeRequest(for: url, options: options, context: context)
+        try stage.makeRequest(for: url, options: options, context: context)
     }
 
     /// Cancels every queued and running download; each caller gets ``ImageError/Code/cancelled``.
     public func cancelAll() {
         let failure = ImageError(.cancelled, "all downloads were cancelled")
-        for transfer in transfers.all { transfer.cancel(with: failure) }
+        for transfer in stage.transfers.all { transfer.cancel(with: failure) }
     }
 
     /// Bridges the callback form to async: Swift task cancellation cancels the token.

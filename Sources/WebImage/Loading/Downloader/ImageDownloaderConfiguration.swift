@@ -13,15 +13,14 @@ public struct ImageDownloaderConfiguration: Sendable {
         case lifo
     }
 
-    /// How many of the downloader's own transfers run at once; changeable later with
-    /// ``ImageDownloader/maxConcurrentDownloads``. A manager's loads through the downloader wait in the manager's
-    /// queue instead (``ImageManager/Configuration/maxConcurrentLoads``).
+    /// How many transfers run at once, the downloader's direct callers' and its managers' together; changeable
+    /// later with ``ImageDownloader/maxConcurrentDownloads``.
     public var maxConcurrentDownloads = 6
     /// How many of those transfers may go to one origin (scheme, host and port) at once; `nil`, the default,
     /// bounds them by ``maxConcurrentDownloads`` alone (URLSession's `httpMaximumConnectionsPerHost` in spirit).
     /// A queued transfer whose origin is at this bound is passed over, keeping its place in line, so that an
     /// origin slow to answer holds at most this many slots and never the line behind it. Like
-    /// ``maxConcurrentDownloads``, it bounds the downloader's own transfers, not a manager's loads through it.
+    /// ``maxConcurrentDownloads``, it bounds every transfer through the downloader, a manager's included.
     /// Changeable later with ``ImageDownloader/maxConcurrentDownloadsPerHost``.
     public var maxConcurrentDownloadsPerHost: Int?
     /// FIFO or LIFO among queued downloads of equal priority.

@@ -1,21 +1,15 @@
 import Foundation
 import Logging
 
-/// What an ``ImageDownloader`` does for one transfer, without its queue and merging: the downloader's request
-/// defaults, its loaders, retries, rate limit, events and counters.
-///
-/// The downloader's own queue runs its transfers through this, and a manager given the downloader loads through
-/// it directly. So a manager's load is merged and queued once, in the manager's stage, where a priority change
-/// reaches it; stacking the downloader's queue under the manager's would hide that change behind a second line.
-/// A class, so that a manager keys its shared loads by this downloader's identity, not by the type.
-final class DownloaderTransferLoader: ImageLoader {
+/// One transfer as an ``ImageDownloader`` makes it: its loaders, retries, rate limit, events and counters. The
+/// downloader's transfer stage sends through it, for the downloader's own callers and for every manager loading
+/// through the downloader alike. A class, so that transfers are merged by this downloader's identity.
+final class DownloaderTransport: Transport {
     let loaders: ImageLoaders
     let configuration: ImageDownloaderConfiguration
     let events: EventBroadcaster<DownloadEvent>
     let metrics: DownloadMetrics
     private let rateLimiter: TokenBucket?
-    /// Transfers running for a manager (the downloader's own are counted by its slots).
-    private let managerTransfers = Locked(0)
     private var logger: Logger { configuration.logger }
 
     init(loaders: ImageLoaders, configuration: ImageDownloaderConfiguration) {
@@ -26,38 +20,10 @@ final class DownloaderTransferLoader: ImageLoader {
         rateLimiter = configuration.rateLimit.map { TokenBucket(limit: $0) }
     }
 
-    /// How many transfers run for managers now.
-    var runningForManagers: Int { managerTransfers.withLock { $0 } }
-
-    /// The response modifier a load uses when its caller gives none.
-    var responseModifier: DownloadResponseModifier? { configuration.responseModifier }
-    /// The decryptor a load uses when its caller gives none.
-    var decryptor: (any DownloadDecryptor)? { configuration.decryptor }
+    var identity: PartIdentity { PartIdentity(self) }
 
     func canLoad(_ url: URL) -> Bool {
         loaders.canLoad(url)
-    }
-
-    /// The request this downloader sends for `url` (``ImageDownloaderConfiguration/request(for:options:context:)``),
-    /// refused with ``ImageError/Code/invalidURL`` when no loader handles the URL it names, before or after the
-    /// request modifier.
-    func makeRequest(for url: URL, options: DownloadOptions, context: DownloadContext) throws -> ImageLoadRequest {
-        guard loaders.canLoad(url) else {
-            throw ImageError(.invalidURL, "no loader handles \(url.absoluteString)")
-        }
-        let request = try configuration.request(for: url, options: options, context: context)
-        guard loaders.canLoad(request.url) else {
-            throw ImageError(.invalidURL, "no loader handles \(request.url.absoluteString)")
-        }
-        return request
-    }
-
-    /// A manager's load: one transfer with retries. The caller (the manager) applies the response modifier and
-    /// decryptor, once.
-    func load(_ request: ImageLoadRequest, progress: ImageLoadProgressHandler?) async throws -> ImageLoadResponse {
-        managerTransfers.withLock { $0 += 1 }
-        defer { managerTransfers.withLock { $0 -= 1 } }
-        return try await transfer(request, retries: true, progress: progress)
     }
 
     /// One transfer: the attempts (retried unless `retries` is off), its events and counters.
