@@ -333,9 +333,8 @@ struct HTTPImageLoaderTests {
     /// (which is set far beyond the suite's time limit here, so waiting for it fails the test), and its message
     /// shows nothing of the transport's internals.
     @Test func aRefusedConnectionFailsAtOnceAsConnectionRefused() async throws {
-        let server = try await TestImageServer.start()
-        let url = server.url("/files/a.png")
-        await server.shutdown()
+        let refusing = try RefusingPort()
+        let url = refusing.url("/files/a.png")
         try await LoadingTest.withHTTPLoader(.init(connectTimeout: .seconds(3600))) { loader in
             let error = await LoadingTest.failure { try await load(loader, url) }
             #expect(error?.code == .connectionRefused)
@@ -350,6 +349,8 @@ struct HTTPImageLoaderTests {
         }())
         let error = await LoadingTest.failure { try await downloader.download(url) }
         #expect(error?.code == .connectionRefused)
+        try await downloader.shutdown()
+        withExtendedLifetime(refusing) {}
     }
 
     @Test func cancellingTheTaskClosesTheConnection() async throws {
