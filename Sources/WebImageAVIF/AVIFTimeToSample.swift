@@ -1,3 +1,5 @@
+import WebImage
+
 /// The time-to-sample table (`stts`) of an AVIF sequence's colour track, read from the boxes directly.
 ///
 /// libavif 0.11 answers `avifDecoderNthImageTiming(i)` by summing the durations of every frame before `i`,
@@ -24,16 +26,16 @@ struct AVIFTimeToSample {
     /// The table of the first track that is not an auxiliary (alpha) track, as libavif picks its colour track;
     /// `nil` when the boxes cannot be walked to one.
     init?(_ bytes: UnsafeRawBufferPointer) {
-        guard let moov = Self.children(of: 0..<bytes.count, in: bytes).first(where: { $0.type == "moov" }) else {
+        guard let moov = ISOBMFFBoxes.boxes(in: bytes).first(where: { $0.type == "moov" }) else {
             return nil
         }
-        for trak in Self.children(of: moov.payload, in: bytes) where trak.type == "trak" {
-            let boxes = Self.children(of: trak.payload, in: bytes)
+        for trak in ISOBMFFBoxes.boxes(in: bytes, range: moov.payload) where trak.type == "trak" {
+            let boxes = ISOBMFFBoxes.boxes(in: bytes, range: trak.payload)
             if let tref = boxes.first(where: { $0.type == "tref" }),
-               Self.children(of: tref.payload, in: bytes).contains(where: { $0.type == "auxl" }) {
+               ISOBMFFBoxes.boxes(in: bytes, range: tref.payload).contains(where: { $0.type == "auxl" }) {
                 continue
             }
-            guard let stts = Self.find(["mdia", "minf", "stbl", "stts"], in: trak.payload, bytes: bytes),
+            guard let stts = ISOBMFFBoxes.payload(at: ["mdia", "minf", "stbl", "stts"], in: trak.payload, of: bytes),
                   stts.count >= 8 else { continue }
             let declared = Int(Self.read32(bytes, stts.lowerBound + 4))
             let available = (stts.count - 8) / 8
@@ -44,42 +46,6 @@ struct AVIFTimeToSample {
             return
         }
         return nil
-    }
-
-    /// Descends through nested boxes by type, returning the payload of the last one.
-    private static func find(_ path: [String], in range: Range<Int>, bytes: UnsafeRawBufferPointer) -> Range<Int>? {
-        var current = range
-        for type in path {
-            guard let box = children(of: current, in: bytes).first(where: { $0.type == type }) else { return nil }
-            current = box.payload
-        }
-        return current
-    }
-
-    private typealias Box = (type: String, payload: Range<Int>)
-
-    /// The boxes laid end to end in `range`; stops at the first box that does not fit.
-    private static func children(of range: Range<Int>, in bytes: UnsafeRawBufferPointer) -> [Box] {
-        var result: [Box] = []
-        var offset = range.lowerBound
-        while offset + 8 <= range.upperBound {
-            var size = Int(read32(bytes, offset))
-            var header = 8
-            if size == 1 {
-                guard offset + 16 <= range.upperBound else { break }
-                let large = UInt64(read32(bytes, offset + 8)) << 32 | UInt64(read32(bytes, offset + 12))
-                guard large <= UInt64(range.upperBound - offset) else { break }
-                size = Int(large)
-                header = 16
-            } else if size == 0 {
-                size = range.upperBound - offset
-            }
-            guard size >= header, size <= range.upperBound - offset else { break }
-            let type = String(decoding: bytes[(offset + 4)..<(offset + 8)], as: UTF8.self)
-            result.append((type, (offset + header)..<(offset + size)))
-            offset += size
-        }
-        return result
     }
 
     private static func read32(_ bytes: UnsafeRawBufferPointer, _ offset: Int) -> UInt32 {

@@ -14,29 +14,14 @@ enum JXLContainer {
     /// Bare codestreams pass unchecked.
     static func checkWhole(_ bytes: UnsafeRawBufferPointer) throws {
         guard bytes.count >= signature.count, bytes.prefix(signature.count).elementsEqual(signature) else { return }
-        var offset = 0
-        while offset < bytes.count {
-            guard bytes.count - offset >= 8 else { throw cut(at: offset) }
-            var size = readBigEndian(bytes, at: offset, count: 4)
-            var headerSize = 8
-            if size == 1 {  // a 64-bit size follows the type
-                guard bytes.count - offset >= 16 else { throw cut(at: offset) }
-                size = readBigEndian(bytes, at: offset + 8, count: 8)
-                headerSize = 16
-            } else if size == 0 {  // the last box, to the end of the file
-                return
-            }
-            guard size >= UInt64(headerSize), size <= UInt64(bytes.count - offset) else {
-                throw size < UInt64(headerSize)
-                    ? ImageError(.badImageData, "JPEG XL: a container box at byte \(offset) has a bad size")
-                    : cut(at: offset)
-            }
-            offset += Int(size)
+        switch ISOBMFFBoxes.walk(bytes, limit: .max).end {
+        case .complete, .limit:
+            return
+        case .cut(let offset):
+            throw cut(at: offset)
+        case .badSize(let offset):
+            throw ImageError(.badImageData, "JPEG XL: a container box at byte \(offset) has a bad size")
         }
-    }
-
-    private static func readBigEndian(_ bytes: UnsafeRawBufferPointer, at offset: Int, count: Int) -> UInt64 {
-        bytes[offset..<offset + count].reduce(0) { $0 << 8 | UInt64($1) }
     }
 
     private static func cut(at offset: Int) -> ImageError {

@@ -5,35 +5,8 @@ import Foundation
 /// located through its item locations (`iloc`). Every size and offset is checked against the data: a damaged
 /// file yields no metadata, never a read outside it.
 enum ISOBMFFMetadataItems {
-    struct Box {
-        var type: String
-        var payload: Range<Int>
-    }
-
-    /// At most this many boxes are read at one level: real files have a handful, items a few dozen.
-    static let maximumBoxes = 4096
-
-    /// The boxes laid end to end in `range` of `bytes` (the whole data by default).
-    static func boxes(in bytes: UnsafeRawBufferPointer, range: Range<Int>? = nil) -> [Box] {
-        let range = range ?? 0..<bytes.count
-        var boxes: [Box] = []
-        var offset = range.lowerBound
-        while boxes.count < maximumBoxes, range.upperBound - offset >= 8 {
-            var size = unsignedBigEndian(bytes, offset, 4)
-            var header = 8
-            if size == 1 {
-                guard range.upperBound - offset >= 16 else { break }
-                size = unsignedBigEndian(bytes, offset + 8, 8)
-                header = 16
-            } else if size == 0 {
-                size = UInt64(range.upperBound - offset)
-            }
-            guard size >= UInt64(header), size <= UInt64(range.upperBound - offset) else { break }
-            let type = String(decoding: bytes[offset + 4..<offset + 8], as: UTF8.self)
-            boxes.append(Box(type: type, payload: offset + header..<offset + Int(size)))
-            offset += Int(size)
-        }
-        return boxes
+    private static func boxes(in bytes: UnsafeRawBufferPointer, range: Range<Int>? = nil) -> [ISOBMFFBox] {
+        ISOBMFFBoxes.boxes(in: bytes, range: range)
     }
 
     static func metadata(in bytes: UnsafeRawBufferPointer) -> ImageMetadata? {
@@ -108,7 +81,7 @@ enum ISOBMFFMetadataItems {
         let offsetSize = sizes >> 4, lengthSize = sizes & 0xF, baseSize = more >> 4
         let indexSize = version == 0 ? 0 : more & 0xF
         var locations: [Int: Range<Int>] = [:]
-        for _ in 0..<min(count, maximumBoxes) {
+        for _ in 0..<min(count, ISOBMFFBoxes.defaultLimit) {
             guard let item = read(version < 2 ? 2 : 4) else { break }
             var method = 0
             if version >= 1 { guard let value = read(2) else { break }; method = value & 0xF }
@@ -130,10 +103,6 @@ enum ISOBMFFMetadataItems {
 
     /// The big-endian number in `count` (at most 8) bytes at `offset`, which the caller has bounds-checked.
     private static func bigEndian(_ bytes: UnsafeRawBufferPointer, _ offset: Int, _ count: Int) -> Int {
-        Int(truncatingIfNeeded: unsignedBigEndian(bytes, offset, count))
-    }
-
-    private static func unsignedBigEndian(_ bytes: UnsafeRawBufferPointer, _ offset: Int, _ count: Int) -> UInt64 {
-        bytes[offset..<offset + count].reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+        Int(truncatingIfNeeded: ISOBMFFBoxes.bigEndian(bytes, at: offset, count: count))
     }
 }

@@ -72,7 +72,7 @@ extension ImageMetadata {
 
     private static func jxl(_ bytes: UnsafeRawBufferPointer) -> ImageMetadata? {
         var metadata = ImageMetadata()
-        for box in ISOBMFFMetadataItems.boxes(in: bytes) {
+        for box in ISOBMFFBoxes.boxes(in: bytes) {
             let payload = UnsafeRawBufferPointer(rebasing: bytes[box.payload])
             switch box.type {
             case "Exif": metadata.exif = exifItem(payload)
