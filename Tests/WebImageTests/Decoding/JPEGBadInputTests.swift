@@ -111,6 +111,15 @@ import Testing
         #expect(errorCode(lossless) == .unsupportedFormat)
     }
 
+    /// 0xC8 (JPG) starts a frame libjpeg refuses as an unsupported process: every reader of the header says so
+    /// alike, rather than one skipping it as a table and then finding a scan without a frame.
+    @Test func aJPGFrameMarkerIsAnUnsupportedProcessEverywhere() throws {
+        let jpg = try patchedFrame { data, sof in data[sof + 1] = 0xC8 }
+        #expect(errorCode(jpg) == .unsupportedFormat)
+        let markers = try jpg.withUnsafeBytes { try JPEGMarkerScanner.scan($0) }
+        #expect(markers.frameMarker == 0xC8 && markers.isUnsupportedProcess)
+    }
+
     @Test func aFrameWithoutRowsIsBadImageData() throws {
         let noRows = try patchedFrame { data, sof in data[sof + 5] = 0; data[sof + 6] = 0 }
         #expect(errorCode(noRows) == .badImageData)

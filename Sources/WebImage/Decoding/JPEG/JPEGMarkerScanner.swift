@@ -38,10 +38,10 @@ struct JPEGMarkers: Equatable {
         return ColorProfile(icc: profile)
     }
 
-    /// Whether the frame marker is one TurboJPEG 2.1 cannot decode: lossless (SOF3, SOF7, SOF11, SOF15) or
-    /// hierarchical (SOF5–SOF7, SOF13–SOF15).
+    /// Whether the frame marker is one TurboJPEG 2.1 cannot decode: lossless (SOF3, SOF7, SOF11, SOF15),
+    /// hierarchical (SOF5–SOF7, SOF13–SOF15), or JPG (0xC8, reserved for extensions).
     var isUnsupportedProcess: Bool {
-        [0xC3, 0xC5, 0xC6, 0xC7, 0xCB, 0xCD, 0xCE, 0xCF].contains(frameMarker)
+        [0xC3, 0xC5, 0xC6, 0xC7, 0xC8, 0xCB, 0xCD, 0xCE, 0xCF].contains(frameMarker)
     }
 }
 
@@ -69,33 +69,27 @@ enum JPEGMarkerScanner {
         var photoshop: [Range<Int>] = []
         var position = 2
         while true {
-            // Find the next 0xFF, then skip fill bytes: the byte after the last 0xFF is the marker.
+            // Stray bytes before the next 0xFF are skipped, as libjpeg skips them.
             while position < bytes.count, bytes[position] != 0xFF { position += 1 }
-            while position < bytes.count, bytes[position] == 0xFF { position += 1 }
-            guard position < bytes.count else {
+            let segment: JPEGSegment
+            switch JPEGSegments.read(bytes, at: position) {
+            case .marker(let read):
+                segment = read
+            case .truncated(nil):
                 throw ImageError(.badImageData, "the JPEG data ends inside its header, before any image data")
+            case .truncated(let marker?), .badLength(let marker):
+                throw ImageError(.badImageData, "a JPEG marker segment (0x\(hex(marker))) runs past the end of the data")
             }
-            let marker = bytes[position]
-            let markerStart = position - 1
-            position += 1
+            let marker = segment.marker, markerStart = segment.markerIndex - 1
+            let payload = segment.payload.lowerBound, end = segment.payload.upperBound, length = end - payload + 2
+            position = segment.next
             switch marker {
-            case 0x00:
-                continue  // 0xFF 0x00 is a stuffed byte, not a marker: stray data, skipped like libjpeg does
-            case 0x01, 0xD0...0xD8:
-                continue  // standalone markers carry no length
             case 0xD9:
                 throw ImageError(.badImageData, "the JPEG data ends (EOI) before any image data")
+            case _ where JPEGSegments.standsAlone(marker):
+                continue  // a stuffed byte (stray data) or a marker without a segment, skipped as libjpeg does
             default:
                 break
-            }
-            guard position + 2 <= bytes.count else {
-                throw ImageError(.badImageData, "the JPEG data ends inside a marker segment")
-            }
-            let length = Int(bytes[position]) << 8 | Int(bytes[position + 1])
-            let payload = position + 2
-            let end = position + length
-            guard length >= 2, end <= bytes.count else {
-                throw ImageError(.badImageData, "a JPEG marker segment (0x\(hex(marker))) runs past the end of the data")
             }
             switch marker {
             case 0xDA:
@@ -106,7 +100,7 @@ enum JPEGMarkerScanner {
                                    exif: exif, adobeTransform: adobeTransform, scanStart: markerStart,
                                    componentCount: componentCount, iccChunks: orderedICCChunks(iccSegments),
                                    xmp: xmp, photoshop: photoshop)
-            case 0xC0...0xCF where marker != 0xC4 && marker != 0xC8 && marker != 0xCC:
+            case _ where JPEGSegments.startsFrame(marker):
                 guard frame == nil else { break }  // libjpeg refuses a second SOF; let it say so
                 guard length >= 8 else {
                     throw ImageError(.badImageData, "the JPEG frame header is too short")

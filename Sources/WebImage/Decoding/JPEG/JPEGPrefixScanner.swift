@@ -134,26 +134,22 @@ struct JPEGPrefixScanner: PrefixScanner {
         // libjpeg skips stray bytes between segments with a warning; a file that has them is left alone.
         guard position < bytes.count else { return .wait }
         guard bytes[position] == 0xFF else { return .done(.never) }
-        var markerIndex = position + 1
-        while markerIndex < bytes.count, bytes[markerIndex] == 0xFF { markerIndex += 1 }
-        guard markerIndex + 2 < bytes.count else { return .wait }
-        let marker = bytes[markerIndex]
-        switch marker {
-        case 0x00, 0x01, 0xD0...0xD9:
-            return .done(.never)  // No stuffed byte, standalone marker, second SOI or early EOI belongs here.
-        default:
-            break
+        let marker: UInt8, payload: Int, end: Int
+        switch JPEGSegments.read(bytes, at: position) {
+        case .marker(let segment):
+            // No stuffed byte, standalone marker, second SOI or early EOI belongs here.
+            guard !JPEGSegments.standsAlone(segment.marker) else { return .done(.never) }
+            (marker, payload, end) = (segment.marker, segment.payload.lowerBound, segment.payload.upperBound)
+        case .truncated:
+            return .wait
+        case .badLength:
+            return .done(.never)
         }
-        let length = Int(bytes[markerIndex + 1]) << 8 | Int(bytes[markerIndex + 2])
-        guard length >= 2 else { return .done(.never) }
-        let payload = markerIndex + 3
-        let end = markerIndex + 1 + length
-        guard end <= bytes.count else { return .wait }
         let segment = UnsafeRawBufferPointer(rebasing: bytes[payload..<end])
         let outcome: Step
         switch marker {
         case 0xC2: outcome = readFrame(segment)
-        case 0xC0...0xCF where marker != 0xC4 && marker != 0xCC:
+        case _ where JPEGSegments.startsFrame(marker):
             outcome = .done(.never)  // Another process (baseline, lossless, arithmetic, hierarchical).
         case 0xCC, 0xDC, 0xDE, 0xDF:
             outcome = .done(.never)  // Arithmetic conditioning, DNL, hierarchical markers.

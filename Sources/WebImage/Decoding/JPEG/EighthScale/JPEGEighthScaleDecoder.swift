@@ -81,27 +81,20 @@ enum JPEGEighthScaleDecoder {
         var tables = Tables()
         var position = 2
         while true {
-            guard position + 1 < bytes.count, bytes[position] == 0xFF else { return nil }
-            var markerIndex = position + 1
-            while markerIndex < bytes.count, bytes[markerIndex] == 0xFF { markerIndex += 1 }
-            guard markerIndex < bytes.count else { return nil }
-            let marker = bytes[markerIndex]
+            guard position + 1 < bytes.count, bytes[position] == 0xFF,
+                  case .marker(let read) = JPEGSegments.read(bytes, at: position) else { return nil }
+            let marker = read.marker, end = read.next
             if marker == 0xD9 {
                 guard let frame = tables.frame else { return nil }
                 return (frame, tables)
             }
-            guard markerIndex + 2 < bytes.count, marker != 0x00, marker != 0x01, !(0xD0...0xD8).contains(marker) else {
-                return nil
-            }
-            let length = Int(bytes[markerIndex + 1]) << 8 | Int(bytes[markerIndex + 2])
-            let end = markerIndex + 1 + length
-            guard length >= 2, end <= bytes.count else { return nil }
-            let segment = UnsafeRawBufferPointer(rebasing: bytes[(markerIndex + 3)..<end])
+            guard !JPEGSegments.standsAlone(marker) else { return nil }
+            let segment = UnsafeRawBufferPointer(rebasing: bytes[read.payload])
             switch marker {
             case 0xC2:
                 guard tables.frame == nil, let frame = readFrame(segment) else { return nil }
                 tables.frame = frame
-            case 0xC0...0xCF where marker != 0xC4 && marker != 0xCC:
+            case _ where JPEGSegments.startsFrame(marker):
                 return nil
             case 0xCC, 0xDC, 0xDE, 0xDF:
                 return nil
