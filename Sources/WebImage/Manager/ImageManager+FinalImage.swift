@@ -113,31 +113,36 @@ extension ImageManager {
                                           in task: FinalImageTask) async throws -> FinalImage? {
         let types = resolved.context.originalQueryCacheType
         let cache = resolved.originalCache
-        let hit: CachedImageData
+        let image: Image
         let hitType: ImageCacheType
-        if types.contains(.memory), let image = cache.image(forKey: resolved.originalKey),
-           let encoded = try? resolved.coders.encode(image, as: .png) {
-            // Decoded again below, so that a thumbnail is made the one way thumbnails are made.
-            (hit, hitType) = (CachedImageData(data: encoded), .memory)
+        let validators: HTTPValidators
+        let trimmed: Bool
+        if types.contains(.memory), let original = cache.image(forKey: resolved.originalKey) {
+            // Reduced from its pixels, as a decode of its file with these options reduces it.
+            let options = resolved.decodeOptions
+            guard let reduced = try? await decoding.run(for: task, { try options.reduced(original) }) else {
+                return nil
+            }
+            (image, hitType, validators) = (reduced, .memory, .none)
+            trimmed = options.firstFrameOnly && original.isAnimated
         } else if types.contains(.disk), let stored = await cache.cachedData(forKey: resolved.originalKey) {
-            (hit, hitType) = (stored, .disk)
+            try checkCancellation()
+            guard let decoded = try? await decode(stored.data, resolved: resolved, options: resolved.decodeOptions,
+                                                 for: task) else {
+                return nil
+            }
+            (image, hitType, validators) = (decoded, .disk, stored.metadata?.validators ?? .none)
+            trimmed = resolved.isTrimmedAnimation(stored.data)
         } else {
-            return nil
-        }
-        let data = hit.data
-        try checkCancellation()
-        guard let image = try? await decode(data, resolved: resolved, options: resolved.decodeOptions,
-                                           for: task) else {
             return nil
         }
         let result = try await transform(image, resolved: resolved, for: task)
         metrics.recordHit(hitType)
         if events.hasListeners { events.emit(.cacheHit(resolved.url, hitType)) }
         try checkCancellation()
-        let trimmed = resolved.isTrimmedAnimation(data)
         let stores = startStores {
-            await self.storeFinal(result, originalData: nil, resolved: resolved,
-                                  validators: hit.metadata?.validators ?? .none, isTrimmedAnimation: trimmed)
+            await self.storeFinal(result, originalData: nil, resolved: resolved, validators: validators,
+                                  isTrimmedAnimation: trimmed)
         }
         return FinalImage(result: ImageResult(image: result, data: nil, cacheType: hitType, url: resolved.url),
                           stores: stores)

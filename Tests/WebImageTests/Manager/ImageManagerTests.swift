@@ -48,6 +48,34 @@ struct ImageManagerTests {
         }
     }
 
+    @Test("a thumbnail of an original held in memory is made from its pixels: no request, no decode, a decode's pixels")
+    func thumbnailOfAnOriginalInMemory() async throws {
+        try await ManagerHarness.with { h in
+            let png = try ImageCoders.shared.encode(Image(pixels: GrainyPhoto.pixels(width: 300, height: 200)), as: .png)
+            h.server.serve("photo.png", data: png)
+            let url = h.server.url("/files/photo.png")
+            let original = try await h.manager.loadImage(from: url, options: [.waitStoreCache])
+            #expect(original.image.size == PixelSize(width: 300, height: 200))
+            #expect(h.counter.decodeCount == 1)
+            let context = ImageContext(thumbnailPixelSize: PixelSize(width: 60, height: 60),
+                                       originalQueryCacheType: .memory)
+            let thumbnail = try await h.manager.loadImage(from: url, context: context)
+            #expect(thumbnail.cacheType == .memory)
+            #expect(thumbnail.image.size == PixelSize(width: 60, height: 40))
+            #expect(thumbnail.image.flags.contains(.thumbnail))
+            #expect(h.counter.decodeCount == 1)
+            #expect(h.server.log.count("/files/photo.png") == 1)
+            // The same pixels a decode of the file to that size gives.
+            let decoded = try ImageCoders.shared.decode(png, options: DecodeOptions(
+                thumbnailPixelSize: PixelSize(width: 60, height: 60)))
+            #expect(decoded.size == thumbnail.image.size)
+            let (a, b) = (decoded.pixels, thumbnail.image.pixels)
+            let differing = (0..<a.height).flatMap { y in (0..<a.width).map { (x: $0, y: y) } }
+                .filter { a[$0.x, $0.y] != b[$0.x, $0.y] }.count
+            #expect(differing == 0)
+        }
+    }
+
     @Test("a transformed photo read back from the disk has exactly the pixels of the first answer")
     func diskHitEqualsTheFirstAnswer() async throws {
         try await ManagerHarness.with { h in

@@ -40,4 +40,27 @@ extension DecodeOptions {
         }
         return (try result.applying(effectiveOrientation(orientation)), reduced)
     }
+
+    /// `image`, decoded whole and upright before, reduced as a decode of its file with these options would
+    /// reduce it (the thumbnail box, the scale-down limit, the first frame only): each frame's pixels, and its
+    /// 16-bit samples when they are kept, area-averaged down. A memory-cached original is made into a thumbnail
+    /// this way, from its pixels, without being encoded and decoded again.
+    func reduced(_ image: Image) throws -> Image {
+        var result = image
+        if firstFrameOnly, image.isAnimated { result.frames = [image.frames[0]] }
+        var reducedAny = false
+        for index in result.frames.indices {
+            let frame = result.frames[index]
+            let (pixels, reduced) = try finish(frame.pixels, sourceSize: frame.pixels.size, orientation: .up)
+            guard reduced else { continue }
+            reducedAny = true
+            let deep = try frame.deepPixels.flatMap { deep in
+                keepsHighBitDepth ? try finish(deep: deep, sourceSize: deep.size, orientation: .up).pixels : nil
+            }
+            result.frames[index].pixels = pixels
+            result.frames[index].deepPixels = deep
+        }
+        if reducedAny { result.flags.insert(.thumbnail) }
+        return result
+    }
 }
