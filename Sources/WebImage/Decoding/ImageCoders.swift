@@ -43,6 +43,14 @@ public final class ImageCoders: Sendable {
     /// ``ImageError/Code/unsupportedFormat`` for a recognised format no coder reads (HEIC, TIFF, SVG, …).
     public func decode(_ data: Data, options: DecodeOptions = DecodeOptions()) throws -> Image {
         guard !data.isEmpty else { throw ImageError(.badImageData, "the data is empty") }
+        if let box = options.fillBox {
+            // The header says the source's size: decode just large enough to cover the box, then cut its centre.
+            let properties = try properties(of: data)
+            let shown = options.applyOrientation || !properties.orientation.swapsAxes
+                ? properties.size : properties.size.transposed
+            let image = try decode(data, options: options.covering(box, displayedSize: shown))
+            return try options.cutToFill(image, box: box)
+        }
         if let coder = registered.first(where: { $0.canDecode(data) }) {
             var image = try coder.decode(data, options: options)
             try ColorConversion.apply(options.colorHandling, to: &image)

@@ -45,8 +45,10 @@ enum CacheKeys {
         return String(key[..<dot]) + "-" + suffix + String(key[dot...])
     }
 
-    /// The suffix naming a thumbnail decode: `Thumbnail({200,100},1)` (the flag is preserveAspectRatio).
-    public static func thumbnailSuffix(_ size: PixelSize, preserveAspectRatio: Bool) -> String {
-        "Thumbnail({\(size.width),\(size.height)},\(preserveAspectRatio ? 1 : 0))"
+    /// The suffix naming a thumbnail decode: `Thumbnail({200,100},1)` (the flag is preserveAspectRatio), and
+    /// `Thumbnail({200,100},1,fill)` for one that fills its box (``DecodeOptions/thumbnailFill``).
+    public static func thumbnailSuffix(_ size: PixelSize, preserveAspectRatio: Bool, fill: Bool = false) -> String {
+        let filling = fill && preserveAspectRatio ? ",fill" : ""
+        return "Thumbnail({\(size.width),\(size.height)},\(preserveAspectRatio ? 1 : 0)\(filling))"
     }
 }

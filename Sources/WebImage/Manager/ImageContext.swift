@@ -18,6 +18,9 @@ public struct ImageContext: Sendable {
     public var thumbnailPixelSize: PixelSize?
     /// Keep the aspect ratio of thumbnails (default `true`).
     public var preserveAspectRatio: Bool
+    /// Make thumbnails the box's size exactly by covering it and keeping the centre, rather than fitting inside
+    /// it (``DecodeOptions/thumbnailFill``; part of the cache key). Off by default.
+    public var thumbnailFill: Bool
     /// The display scale of the image (`nil`: from `@2x` / `@3x` in the key).
     public var scaleFactor: Double?
     /// With ``ImageOptions/scaleDownLargeImages``: the most bytes of RGBA a decoded frame may take (default
@@ -52,8 +55,9 @@ public struct ImageContext: Sendable {
         originalQueryCacheType: ImageCacheType = .disk, originalStoreCacheType: ImageCacheType = .disk,
         originalCache: (any ImageCaching)? = nil, download: DownloadContext = DownloadContext(),
         cacheKeyFilter: CacheKeyFilter? = nil,
-        cacheSerializer: (any CacheSerializer)? = nil, decodeLimits: DecodeLimits? = nil
+        cacheSerializer: (any CacheSerializer)? = nil, decodeLimits: DecodeLimits? = nil, thumbnailFill: Bool = false
     ) {
+        self.thumbnailFill = thumbnailFill
         self.cache = cache
         self.loader = loader
         self.coders = coders

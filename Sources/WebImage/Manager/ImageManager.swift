@@ -195,7 +195,7 @@ public final class ImageManager: Sendable {
         var final = original
         if let size = context.thumbnailPixelSize {
             final = CacheKeys.key(final, appending: CacheKeys.thumbnailSuffix(
-                size, preserveAspectRatio: context.preserveAspectRatio))
+                size, preserveAspectRatio: context.preserveAspectRatio, fill: context.thumbnailFill))
         }
         if let transformer { final = CacheKeys.key(final, appending: transformer.key) }
         return (original, final)

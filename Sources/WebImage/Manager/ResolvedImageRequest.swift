@@ -55,7 +55,7 @@ struct ResolvedImageRequest: Sendable {
             thumbnailPixelSize: context.thumbnailPixelSize, preserveAspectRatio: context.preserveAspectRatio,
             firstFrameOnly: options.decodesFirstFrameOnly,
             scaleFactor: context.scaleFactor, fileNameHint: keys.original,
-            limits: context.decodeLimits ?? manager.configuration.decodeLimits)
+            limits: context.decodeLimits ?? manager.configuration.decodeLimits, thumbnailFill: context.thumbnailFill)
         if options.contains(.scaleDownLargeImages) {
             decode.scaleDownLimitBytes = context.scaleDownLimitBytes ?? manager.configuration.defaultScaleDownLimitBytes
         }

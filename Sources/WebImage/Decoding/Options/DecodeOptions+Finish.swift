@@ -46,6 +46,9 @@ extension DecodeOptions {
     /// 16-bit samples when they are kept, area-averaged down. A memory-cached original is made into a thumbnail
     /// this way, from its pixels, without being encoded and decoded again.
     func reduced(_ image: Image) throws -> Image {
+        if let box = fillBox {
+            return try cutToFill(covering(box, displayedSize: image.size).reduced(image), box: box)
+        }
         var result = image
         if firstFrameOnly, image.isAnimated { result.frames = [image.frames[0]] }
         var reducedAny = false

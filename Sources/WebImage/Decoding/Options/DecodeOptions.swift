@@ -7,6 +7,11 @@ public struct DecodeOptions: Sendable, Hashable {
     public var thumbnailPixelSize: PixelSize?
     /// Keep the aspect ratio when making a thumbnail. On by default.
     public var preserveAspectRatio: Bool
+    /// With ``thumbnailPixelSize`` and ``preserveAspectRatio``: cover the box instead of fitting inside it, then
+    /// keep the centre, so that the thumbnail is the box's size exactly (each side no larger than the source's):
+    /// a square avatar from any photo, as imgproxy's `resizing_type:fill` makes it. Off by default (SDWebImage's
+    /// thumbnails fit inside the box).
+    public var thumbnailFill: Bool
     /// Decode no larger than this many bytes of RGBA pixels per frame (SDWebImage's scale-down limit).
     public var scaleDownLimitBytes: Int?
     /// Decode only the first frame of an animation.
@@ -47,10 +52,12 @@ public struct DecodeOptions: Sendable, Hashable {
         thumbnailPixelSize: PixelSize? = nil, preserveAspectRatio: Bool = true, scaleDownLimitBytes: Int? = nil,
         firstFrameOnly: Bool = false, frameIndex: Int? = nil, applyOrientation: Bool = true, scaleFactor: Double? = nil,
         fileNameHint: String? = nil, limits: DecodeLimits = .default, colorHandling: ColorHandling = .sRGB,
-        readsMetadata: Bool = false, prefersEmbeddedThumbnail: Bool = false, keepsHighBitDepth: Bool = false
+        readsMetadata: Bool = false, prefersEmbeddedThumbnail: Bool = false, keepsHighBitDepth: Bool = false,
+        thumbnailFill: Bool = false
     ) {
         self.thumbnailPixelSize = thumbnailPixelSize
         self.preserveAspectRatio = preserveAspectRatio
+        self.thumbnailFill = thumbnailFill
         self.scaleDownLimitBytes = scaleDownLimitBytes
         self.firstFrameOnly = firstFrameOnly
         self.frameIndex = frameIndex
