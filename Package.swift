@@ -259,6 +259,7 @@ let package = Package(
                 "WebImageServer", "WebImageHEIF", "WebImageTIFF", "WebImagePDF", "WebImageAVIF",
                 .product(name: "MetricsTestKit", package: "swift-metrics"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
             ],
             resources: [.copy("Fixtures")],
             swiftSettings: strict,
