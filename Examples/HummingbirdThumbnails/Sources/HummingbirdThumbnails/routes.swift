@@ -21,7 +21,7 @@ func routes() -> Router<BasicRequestContext> {
         do {
             // `on: .shared`: the decode, resize and encode run on the library's threads, a bounded number at
             // once; this handler waits without holding a thread of Swift's pool, which other requests need.
-            let image = try await ImageCoders.shared.decode(Data(body.readableBytesView), options: uploadOptions,
+            let image = try await ImageCoders.shared.decode(body, options: uploadOptions,
                                                             on: .shared)
             let thumbnail = try await square.transform(image, on: .shared)
             let webp = try await ImageCoders.shared.encode(thumbnail, as: .webp, on: .shared)
@@ -35,16 +35,16 @@ func routes() -> Router<BasicRequestContext> {
     // The server preset, not `ImageManager.shared` (an app's loader): public http(s) addresses only, short
     // timeouts, bounded downloads, and a disk cache in a folder of its own.
     let avatars = ImageManager.forServer(cacheNamespace: "hummingbird-example")
-    let avatar = ImageContext(transformer: .use(.resize(to: PixelSize(width: 128, height: 128), fit: .aspectFill)),
-                              thumbnailPixelSize: PixelSize(width: 256, height: 256))
+    // A thumbnail that fills its box: decoded just large enough to cover 128×128, then its centre kept, in every
+    // frame of an animated source too.
+    let avatar = ImageContext(thumbnailPixelSize: PixelSize(width: 128, height: 128), thumbnailFill: true)
 
     router.get("avatar") { request, _ -> Response in
         guard let url = request.uri.queryParameters.get("url") else {
             return plainText("the url query parameter is missing", status: 400)
         }
         do {
-            // Without .transformAnimatedImage an animated GIF would arrive at its own size, not squared.
-            let result = try await avatars.loadImage(from: url, options: [.transformAnimatedImage], context: avatar)
+            let result = try await avatars.loadImage(from: url, context: avatar)
             let png = try await ImageCoders.shared.encode(result.image, as: .png, on: .shared)
             return Response(status: .ok, headers: [.contentType: "image/png"],
                             body: ResponseBody(byteBuffer: ByteBuffer(bytes: png)))
