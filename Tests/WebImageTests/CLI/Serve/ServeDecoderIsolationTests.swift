@@ -15,9 +15,11 @@ import WebImage
                      contentType: "image/png")
         let folder = try CommandLineTool.temporaryFolder()
         let server = try await ServeProcess.start(
-            // A timeout long enough for the crash to be a crash (SIGSEGV) even on a loaded machine.
+            // A timeout long enough for the crash to be a crash (SIGSEGV) even on a loaded machine, and a failure
+            // remembered long enough to outlast the requests between its two asks (under ThreadSanitizer they took
+            // over the default 10 s, and the failure was fetched and decoded again).
             ["--insecure", "--bind", "127.0.0.1:0", "--allow-loopback-sources", "--cache-dir", folder.path,
-             "--workers", "2", "--decode-timeout", "600", "--request-timeout", "600"])
+             "--workers", "2", "--decode-timeout", "600", "--request-timeout", "600", "--failure-ttl", "600"])
         func path(_ name: String) -> String {
             "/_/rs:fit:40:40/plain/" + origin.url("/files/\(name)").absoluteString + "@png"
         }
