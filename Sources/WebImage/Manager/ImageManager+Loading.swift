@@ -11,8 +11,7 @@ extension ImageManager {
         let loadRequest = try resolved.loadRequest(extraHeaders: extraHeaders)
         let progressive = resolved.options.contains(.progressiveLoad)
         let decodeKey = DecodeTaskKey(
-            transfer: TransferStage.Key(request: ImageLoadKey(loadRequest, retries: true),
-                                        transport: resolved.transport.identity),
+            transfer: TransferStage.key(for: loadRequest, retries: true, via: resolved.transport),
             unique: resolved.unique, decodeOptions: resolved.decodeOptions, coders: PartIdentity(resolved.coders),
             progressive: progressive)
         return try await task.dependency(on: decodeTasks, key: decodeKey, onUpdate: { task.report($0) }) {

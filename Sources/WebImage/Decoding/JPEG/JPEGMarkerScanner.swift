@@ -123,7 +123,6 @@ enum JPEGMarkerScanner {
             default:
                 break
             }
-            position = end
         }
     }
 

@@ -5,15 +5,11 @@ import Foundation
 /// located through its item locations (`iloc`). Every size and offset is checked against the data: a damaged
 /// file yields no metadata, never a read outside it.
 enum ISOBMFFMetadataItems {
-    private static func boxes(in bytes: UnsafeRawBufferPointer, range: Range<Int>? = nil) -> [ISOBMFFBox] {
-        ISOBMFFBoxes.boxes(in: bytes, range: range)
-    }
-
     static func metadata(in bytes: UnsafeRawBufferPointer) -> ImageMetadata? {
-        guard let meta = boxes(in: bytes).first(where: { $0.type == "meta" }), meta.payload.count > 4 else {
+        guard let meta = ISOBMFFBoxes.boxes(in: bytes).first(where: { $0.type == "meta" }), meta.payload.count > 4 else {
             return nil
         }
-        let children = boxes(in: bytes, range: meta.payload.lowerBound + 4..<meta.payload.upperBound)  // full box
+        let children = ISOBMFFBoxes.boxes(in: bytes, range: meta.payload.lowerBound + 4..<meta.payload.upperBound)  // full box
         guard let iinf = children.first(where: { $0.type == "iinf" }),
               let iloc = children.first(where: { $0.type == "iloc" }) else { return nil }
         let kinds = itemKinds(bytes, iinf.payload)
@@ -40,7 +36,7 @@ enum ISOBMFFMetadataItems {
         let entriesStart = payload.lowerBound + 4 + (bytes[payload.lowerBound] == 0 ? 2 : 4)
         guard entriesStart <= payload.upperBound else { return [] }
         var kinds: [(Int, Kind)] = []
-        for infe in boxes(in: bytes, range: entriesStart..<payload.upperBound) where infe.type == "infe" {
+        for infe in ISOBMFFBoxes.boxes(in: bytes, range: entriesStart..<payload.upperBound) where infe.type == "infe" {
             let start = infe.payload.lowerBound, end = infe.payload.upperBound
             guard end - start >= 4, bytes[start] >= 2 else { continue }  // versions 2 and 3 name a type
             let idSize = bytes[start] == 2 ? 2 : 4

@@ -6,9 +6,6 @@ struct TransferHooks: Sendable {
     var responseModifier: DownloadResponseModifier?
     var decryptor: (any DownloadDecryptor)?
 
-    /// Whether there is anything to apply.
-    var isEmpty: Bool { responseModifier == nil && decryptor == nil }
-
     /// `response` as this caller receives it: refused by the modifier with
     /// ``ImageError/Code/invalidDownloadResponse``, undecryptable bytes with ``ImageError/Code/badImageData``.
     func apply(to response: ImageLoadResponse) -> Result<ImageLoadResponse, ImageError> {

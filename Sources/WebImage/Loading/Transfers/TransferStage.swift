@@ -88,6 +88,11 @@ final class TransferStage: Sendable {
         return try await join(whole)
     }
 
+    /// The key of the transfer of `request` through `transport`: equal keys are one transfer.
+    static func key(for request: ImageLoadRequest, retries: Bool, via transport: any Transport) -> Key {
+        Key(request: ImageLoadKey(request, retries: retries), transport: transport.identity)
+    }
+
     /// The key and the work of one shared transfer. Every transfer collects partial data, so that a caller who
     /// wants it can join one that did not ask; callers who did not ask never see it.
     private func job(for request: ImageLoadRequest, retries: Bool, via transport: any Transport)
@@ -98,7 +103,7 @@ final class TransferStage: Sendable {
             return shared
         }()
         let place = PrioritySlots.Place(group: Self.origin(of: request.url))
-        let key = Key(request: ImageLoadKey(request, retries: retries), transport: transport.identity)
+        let key = Self.key(for: request, retries: retries, via: transport)
         return (key, place, { [slots] transfer in
             try await slots.run(in: place, for: transfer) {
                 do {
