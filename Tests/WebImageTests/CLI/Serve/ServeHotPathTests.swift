@@ -112,8 +112,7 @@ extension ClientSocket {
 
     /// ``readAnswers(_:)``, blocking the calling thread.
     func receiveAnswers(_ count: Int) -> [(status: Int, fields: [String: String], body: [UInt8])] {
-        var timeout = timeval(tv_sec: Int(eventualityLimit.components.seconds), tv_usec: 0)
-        setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        let deadline = ContinuousClock.now + eventualityLimit
         var buffer: [UInt8] = [], answers: [(status: Int, fields: [String: String], body: [UInt8])] = []
         var chunk = [UInt8](repeating: 0, count: 65_536)
         while answers.count < count {
@@ -121,21 +120,44 @@ extension ClientSocket {
                 answers.append(answer)
                 continue
             }
+            guard Self.waitReadable(socket, until: deadline) else { break }
             let received = chunk.withUnsafeMutableBytes { recv(socket, $0.baseAddress, $0.count, 0) }
+            if received < 0 && errno == EINTR { continue }
             if received <= 0 { break }
             buffer += chunk.prefix(received)
         }
         return answers
     }
 
+    /// Waits until `socket` has something to read (bytes, or its end) and says whether it came before `deadline`.
+    /// A signal that interrupts the wait does not end it: the test process gets SIGCHLD whenever a child process
+    /// of another test exits, and a blocking `recv` with a timeout is never restarted after one (it fails with
+    /// EINTR), which read as a connection the server had left unanswered.
+    static func waitReadable(_ socket: Int32, until deadline: ContinuousClock.Instant) -> Bool {
+        while true {
+            let left = deadline - ContinuousClock.now
+            guard left > .zero else { return false }
+            let milliseconds = Int32(clamping: left.components.seconds * 1_000
+                                     + left.components.attoseconds / 1_000_000_000_000_000 + 1)
+            var entry = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&entry, 1, milliseconds)
+            if ready > 0 { return true }
+            if ready < 0 && errno != EINTR { return true }  // the following recv reports what is wrong
+        }
+    }
+
     /// Whether the server closes the connection (without sending anything) within `eventualityLimit`.
     func waitUntilClosed() async throws -> Bool {
         let socket = self.socket
         return try await onOwnThread {
-            var timeout = timeval(tv_sec: Int(eventualityLimit.components.seconds), tv_usec: 0)
-            setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+            let deadline = ContinuousClock.now + eventualityLimit
             var byte: UInt8 = 0
-            return recv(socket, &byte, 1, 0) == 0
+            while Self.waitReadable(socket, until: deadline) {
+                let received = recv(socket, &byte, 1, 0)
+                if received < 0 && errno == EINTR { continue }
+                return received == 0
+            }
+            return false
         }
     }
 

@@ -201,12 +201,16 @@ struct ClientSocket: Sendable {
         target.sin_family = sa_family_t(AF_INET)
         target.sin_port = in_port_t(UInt16(port).bigEndian)
         target.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &target) { pointer in
+        let result = withUnsafePointer(to: &target) { pointer in
             pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
+                connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
             }
         }
-        guard connected else { throw ServeProcessError("cannot connect to 127.0.0.1:\(port)") }
+        // A signal (SIGCHLD, as other tests' child processes exit) can interrupt the connect; the connection then
+        // goes on being made, and its outcome is read once the socket is writable.
+        guard result == 0 || (errno == EINTR && Self.finishesConnecting(socket)) else {
+            throw ServeProcessError("cannot connect to 127.0.0.1:\(port)")
+        }
     }
 
     /// Sends `text`; to a connection the server has closed, nothing (no SIGPIPE: a test then fails, not the runner).
@@ -215,6 +219,13 @@ struct ClientSocket: Sendable {
     }
 
     func close() { _ = Glibc.close(socket) }
+
+    private static func finishesConnecting(_ socket: Int32) -> Bool {
+        var entry = pollfd(fd: socket, events: Int16(POLLOUT), revents: 0)
+        while poll(&entry, 1, -1) < 0 { guard errno == EINTR else { return false } }
+        var failure: Int32 = 0, length = socklen_t(MemoryLayout<Int32>.size)
+        return getsockopt(socket, SOL_SOCKET, SO_ERROR, &failure, &length) == 0 && failure == 0
+    }
 }
 
 /// A connection that sent half a request head and nothing more.
