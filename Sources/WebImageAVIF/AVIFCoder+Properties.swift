@@ -20,7 +20,8 @@ extension AVIFCoder {
                 frameCount: header.frameCount, loopCount: header.loopCount, hasAlpha: header.hasAlpha,
                 orientation: header.orientation, frameDurations: header.frameDurations)
             let image = handle.decoder.pointee.image
-            properties.describeColor(image.flatMap { AVIFColorProfile.profile(of: $0) },
+            let peak = ISOBMFFContentPeak.read(bytes)
+            properties.describeColor(image.flatMap { AVIFColorProfile.profile(of: $0, contentPeak: peak) },
                                      untagged: image?.pointee.yuvFormat == AVIF_PIXEL_FORMAT_YUV400 ? .gray : .sRGB)
             return properties
         }

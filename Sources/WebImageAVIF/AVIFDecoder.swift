@@ -12,7 +12,8 @@ import CAVIF
 enum AVIFDecoder {
     static func decode(_ bytes: UnsafeRawBufferPointer, options: DecodeOptions) throws -> Image {
         let handle = try AVIFDecoderHandle.parse(bytes, sizeLimit: options.limits.maxPixels)
-        let profile = handle.decoder.pointee.image.flatMap { AVIFColorProfile.profile(of: $0) }
+        let peak = ISOBMFFContentPeak.read(bytes)
+        let profile = handle.decoder.pointee.image.flatMap { AVIFColorProfile.profile(of: $0, contentPeak: peak) }
         let header = try AVIFHeader(handle, bytes: bytes)
         try options.limits.check(header.storedSize)
         let deep = handle.decoder.pointee.image.map { $0.pointee.depth > 8 } ?? false

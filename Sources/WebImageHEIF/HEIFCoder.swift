@@ -50,7 +50,7 @@ public struct HEIFCoder: ImageCoder {
                 }
                 let size = file.size
                 try options.limits.check(size)
-                let profile = HEIFColorProfile.profile(of: file.primary)
+                let profile = HEIFColorProfile.profile(of: file.primary, contentPeak: file.contentPeak)
                 if options.keepsHighBitDepth, HEIFImageDecoder.decodesDeep(file.primary) {
                     return try Self.decodeKeepingDepth(file, format: format, profile: profile, options: options)
                 }
@@ -109,7 +109,7 @@ public struct HEIFCoder: ImageCoder {
                     throw ImageError(.badImageData, "HEIF: the primary image declares an empty size")
                 }
                 var properties = ImageProperties(format: format, size: size, hasAlpha: file.hasAlpha)
-                properties.describeColor(HEIFColorProfile.profile(of: file.primary))
+                properties.describeColor(HEIFColorProfile.profile(of: file.primary, contentPeak: file.contentPeak))
                 return properties
             }
         }

@@ -3,9 +3,9 @@ import Foundation
 import WebImage
 
 /// The colour description of a HEIF image item: its ICC profile (`colr` of type `prof`/`rICC`) when it has
-/// one, else its code points (`nclx`).
+/// one, else its code points (`nclx`), with `contentPeak` (the file's, for a PQ image's tone mapping).
 enum HEIFColorProfile {
-    static func profile(of handle: OpaquePointer) -> ColorProfile? {
+    static func profile(of handle: OpaquePointer, contentPeak: Double?) -> ColorProfile? {
         let type = heif_image_handle_get_color_profile_type(handle)
         if type == heif_color_profile_type_prof || type == heif_color_profile_type_rICC {
             let size = heif_image_handle_get_raw_color_profile_size(handle)
@@ -23,7 +23,7 @@ enum HEIFColorProfile {
         let points = ColorCodePoints(primaries: UInt16(nclx.pointee.color_primaries.rawValue),
                                      transfer: UInt16(nclx.pointee.transfer_characteristics.rawValue),
                                      matrix: UInt16(nclx.pointee.matrix_coefficients.rawValue),
-                                     fullRange: nclx.pointee.full_range_flag != 0)
+                                     fullRange: nclx.pointee.full_range_flag != 0, contentPeak: contentPeak)
         return ColorProfile(codePoints: points)?.unlessSRGB
     }
 }

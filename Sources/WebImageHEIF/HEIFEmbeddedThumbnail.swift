@@ -33,8 +33,8 @@ extension HEIFCoder {
                           scale: options.resolvedScale, orientation: .up,
                           flags: hasAlpha ? [.hasAlpha, .thumbnail] : [.thumbnail])
         // A thumbnail without a colour description of its own was made from the primary image's samples.
-        image.colorProfile = HEIFColorProfile.profile(of: thumbnail.handle)
-            ?? HEIFColorProfile.profile(of: file.primary)
+        image.colorProfile = HEIFColorProfile.profile(of: thumbnail.handle, contentPeak: file.contentPeak)
+            ?? HEIFColorProfile.profile(of: file.primary, contentPeak: file.contentPeak)
         return image
     }
 }

@@ -7,10 +7,13 @@ import WebImage
 final class HEIFFile {
     let context: OpaquePointer
     let primary: OpaquePointer
+    /// The HDR content peak the file's properties state (``ColorCodePoints/contentPeak``).
+    let contentPeak: Double?
 
-    private init(context: OpaquePointer, primary: OpaquePointer) {
+    private init(context: OpaquePointer, primary: OpaquePointer, contentPeak: Double?) {
         self.context = context
         self.primary = primary
+        self.contentPeak = contentPeak
     }
 
     /// Parses `bytes` and runs `body` with the file; every libheif object is released afterwards.
@@ -36,7 +39,7 @@ final class HEIFFile {
         try HEIFError.check(heif_context_get_primary_image_handle(context, &primary), "finding the primary image")
         guard let primary else { throw ImageError(.badImageData, "HEIF: the file has no primary image") }
         defer { heif_image_handle_release(primary) }
-        return try body(HEIFFile(context: context, primary: primary))
+        return try body(HEIFFile(context: context, primary: primary, contentPeak: ISOBMFFContentPeak.read(bytes)))
     }
 
     /// The primary image's size after libheif's transformations (`irot`, `imir`, `clap`): what decoding returns.

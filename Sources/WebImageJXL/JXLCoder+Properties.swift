@@ -24,7 +24,8 @@ extension JXLCoder {
                 case JXL_DEC_BASIC_INFO:
                     header = JXLHeader(try handle.basicInfo())
                 case JXL_DEC_COLOR_ENCODING:
-                    colorProfile = handle.colorProfile(JXL_COLOR_PROFILE_TARGET_ORIGINAL)
+                    colorProfile = handle.colorProfile(JXL_COLOR_PROFILE_TARGET_ORIGINAL,
+                                                       contentPeak: header?.intensityTarget)
                 case JXL_DEC_FRAME:
                     guard let header else { throw JXLDecoderHandle.error(for: status, while: "reading a frame") }
                     durations.append(header.duration(ticks: try handle.frameHeader().duration))

@@ -5,11 +5,15 @@ import WebImage
 extension JXLDecoderHandle {
     /// The colour description libjxl reports for `target` (the file's original, or the pixels it outputs),
     /// available from the ``JXL_DEC_COLOR_ENCODING`` event on: its structured encoding as code points when the
-    /// file has one, else its ICC profile. `nil` for sRGB, or for a description that cannot be read.
-    func colorProfile(_ target: JxlColorProfileTarget) -> ColorProfile? {
+    /// file has one (with `contentPeak`, the header's intensity target, for a PQ image's tone mapping), else its
+    /// ICC profile. `nil` for sRGB, or for a description that cannot be read.
+    func colorProfile(_ target: JxlColorProfileTarget, contentPeak: Double?) -> ColorProfile? {
         var encoding = JxlColorEncoding()
         if JxlDecoderGetColorAsEncodedProfile(decoder, nil, target, &encoding) == JXL_DEC_SUCCESS {
-            if let points = Self.codePoints(encoding) { return ColorProfile(codePoints: points)?.unlessSRGB }
+            if var points = Self.codePoints(encoding) {
+                points.contentPeak = contentPeak
+                return ColorProfile(codePoints: points)?.unlessSRGB
+            }
         }
         var size = 0
         guard JxlDecoderGetICCProfileSize(decoder, nil, target, &size) == JXL_DEC_SUCCESS, size > 0,

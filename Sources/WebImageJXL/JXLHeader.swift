@@ -18,6 +18,8 @@ struct JXLHeader {
     let isGray: Bool
     /// Bits of each colour sample as coded (8 for most lossy files; 10, 12 or 16 for deep ones).
     let bitsPerSample: Int
+    /// The brightest the image is meant to be shown, in cd/m² (`intensity_target`): a PQ image's content peak.
+    let intensityTarget: Double?
     private let secondsPerTick: Double
 
     init(_ info: JxlBasicInfo) {
@@ -28,6 +30,7 @@ struct JXLHeader {
         loopCount = Int(info.animation.num_loops)
         isGray = info.num_color_channels == 1
         bitsPerSample = Int(info.bits_per_sample)
+        intensityTarget = info.intensity_target > 0 ? Double(info.intensity_target) : nil
         let animation = info.animation
         // A tick is tps_denominator / tps_numerator seconds; a zero numerator (a broken header) reads as 0 s,
         // which plays at the default speed.

@@ -44,9 +44,15 @@ enum JXLImageDecoder {
                 }
                 header = info
             case JXL_DEC_COLOR_ENCODING:
-                handle.preferSRGB(gray: header?.isGray ?? false)
+                // An HDR original keeps its own encoding: libjxl's conversion to sRGB maps the intensity target
+                // to SDR white, which shows reference white at a tenth of its light; the library's one tone
+                // mapper converts it instead, as it does every format's.
+                let peak = header?.intensityTarget
+                if handle.colorProfile(JXL_COLOR_PROFILE_TARGET_ORIGINAL, contentPeak: peak)?.space.isHDR != true {
+                    handle.preferSRGB(gray: header?.isGray ?? false)
+                }
                 // What the output pixels are in: sRGB for XYB files (asked for above), the file's space otherwise.
-                colorProfile = handle.colorProfile(JXL_COLOR_PROFILE_TARGET_DATA)
+                colorProfile = handle.colorProfile(JXL_COLOR_PROFILE_TARGET_DATA, contentPeak: peak)
                 // A still kept deep is converted in 16 bits. Otherwise a thumbnail is converted after its
                 // scale-down, from 8 bits: within rounding of converting first, at a fraction of the cost.
                 keepsDepth = options.keepsHighBitDepth && (header?.bitsPerSample ?? 8) > 8

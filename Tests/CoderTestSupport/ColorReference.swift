@@ -70,7 +70,9 @@ public enum ColorReference {
     }
 
     /// RGBA samples of 16 bits (machine byte order) converted from `icc` to 8-bit sRGB by lcms in one step
-    /// (perceptual intent; alpha copied): what a deep source's conversion should give.
+    /// (perceptual intent; alpha copied), each pixel through the profiles' curves and matrices exactly: what a
+    /// deep source's conversion should give. (Optimised, lcms resamples such a transform into a grid, whose
+    /// interpolation puts colours clipped at sRGB's gamut up to a dozen levels off.)
     public static func toSRGB(sixteenBit rgba: [UInt16], from icc: Data) -> [UInt8] {
         let source = icc.withUnsafeBytes { cmsOpenProfileFromMem($0.baseAddress, cmsUInt32Number($0.count)) }!
         let destination = cmsCreate_sRGBProfile()!
@@ -79,7 +81,8 @@ public enum ColorReference {
             cmsCloseProfile(destination)
         }
         let transform = cmsCreateTransform(source, wi_type_rgba_16(), destination, wi_type_rgba_8(),
-                                           cmsUInt32Number(INTENT_PERCEPTUAL), cmsUInt32Number(cmsFLAGS_COPY_ALPHA))!
+                                           cmsUInt32Number(INTENT_PERCEPTUAL),
+                                           cmsUInt32Number(cmsFLAGS_COPY_ALPHA | cmsFLAGS_NOOPTIMIZE))!
         defer { cmsDeleteTransform(transform) }
         var output = [UInt8](repeating: 0, count: rgba.count)
         cmsDoTransform(transform, rgba, &output, cmsUInt32Number(rgba.count / 4))

@@ -47,6 +47,7 @@ struct FieldWriter {
             int(Int(points.transfer))
             int(Int(points.matrix))
             bool(points.fullRange)
+            optionalDouble(points.contentPeak)
         }
     }
     /// Metadata as its three optional blocks.
@@ -104,7 +105,8 @@ struct FieldReader {
         offset += count
         guard try bool() else { return ColorProfile(icc: icc) }
         let points = ColorCodePoints(primaries: UInt16(clamping: try int()), transfer: UInt16(clamping: try int()),
-                                     matrix: UInt16(clamping: try int()), fullRange: try bool())
+                                     matrix: UInt16(clamping: try int()), fullRange: try bool(),
+                                     contentPeak: try optionalDouble())
         return ColorProfile(codePoints: points) ?? ColorProfile(icc: icc)
     }
 

@@ -63,4 +63,26 @@ import Testing
         let inner = Self.walk(bytes, range: 16..<40)
         #expect(inner.boxes.map(\.start) == [16, 24, 32] && inner.end == .complete)
     }
+
+    /// `meta` (a full box) → `iprp` → `ipco` holding `properties`.
+    private static func itemProperties(_ properties: [UInt8]) -> [UInt8] {
+        Self.box("ftyp", Array("avif".utf8)) + Self.box("meta", [0, 0, 0, 0] + Self.box("hdlr", [])
+            + Self.box("iprp", Self.box("ipco", properties) + Self.box("ipma", [])))
+    }
+
+    @Test func theContentPeakIsTheLightLevelElseTheMasteringDisplays() {
+        func peak(_ bytes: [UInt8]) -> Double? { bytes.withUnsafeBytes { ISOBMFFContentPeak.read($0) } }
+        let clli = Self.box("clli", [0x0F, 0xA0, 0x01, 0x90])  // MaxCLL 4 000, MaxFALL 400
+        // Chromaticities (16 bytes), then maximum 1 500 cd/m² and minimum 0.005 in 0.0001 cd/m².
+        let mdcv = Self.box("mdcv", [UInt8](repeating: 0, count: 16) + [0x00, 0xE4, 0xE1, 0xC0, 0, 0, 0, 50])
+        let colr = Self.box("colr", Array("nclx".utf8) + [0, 9, 0, 16, 0, 9, 0x80])
+        #expect(peak(Self.itemProperties(colr + mdcv + clli)) == 4_000)
+        #expect(peak(Self.itemProperties(colr + mdcv)) == 1_500)
+        // A MaxCLL of 0 is "unknown" (CTA-861.3): the mastering display's peak is used.
+        #expect(peak(Self.itemProperties(Self.box("clli", [0, 0, 0, 0]) + mdcv)) == 1_500)
+        #expect(peak(Self.itemProperties(colr)) == nil)
+        // Cut short: no read past the box.
+        #expect(peak(Self.itemProperties(Self.box("clli", [0x0F]))) == nil)
+        #expect(peak(Self.box("ftyp", Array("avif".utf8))) == nil)
+    }
 }

@@ -30,6 +30,21 @@ import WebImageServer
     }
 }
 
+/// An HDR content peak crosses the pipe with its code points: a HEIC decoded in a helper is tone-mapped from
+/// its mastering display's peak, as in the process.
+@Suite struct DecodeHelperHDRTests {
+    @Test func theContentPeakCrossesThePipe() throws {
+        let pool = try DecodeHelperPoolTests.pool(size: 1)
+        let coders = ImageCoders.isolating([.heic], in: pool, behind: DecodeHelperPoolTests.inProcess)
+        let heic = try IsolationFixtures.file("Tests/WebImageHEIFTests/Fixtures/pq-mdcv.heic")
+        #expect(try coders.properties(of: heic).colorProfile?.codePoints?.contentPeak == 1_500)
+        let kept = try coders.decode(heic, options: DecodeOptions(colorHandling: .original))
+        #expect(kept.colorProfile?.codePoints?.contentPeak == 1_500)
+        #expect(try coders.decode(heic).pixels.bytes == DecodeHelperPoolTests.inProcess.decode(heic).pixels.bytes)
+        #expect(pool.restartCount == 0)
+    }
+}
+
 /// Metadata crosses the pipe too: asked for by the parent, read and turned upright in the helper.
 @Suite struct DecodeHelperMetadataTests {
     @Test func theMetadataChoiceAndTheBlocksCrossThePipe() throws {

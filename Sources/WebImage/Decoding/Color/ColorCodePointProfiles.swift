@@ -27,7 +27,7 @@ enum ColorCodePointProfiles {
         case 4: curve = .gamma(2.2)
         case 5: curve = .gamma(2.8)
         case 8: curve = .gamma(1)
-        case 16: (curve, hdrSpace) = (.table(HDRToneMapping.pqTable()), .bt2100PQ)
+        case 16: (curve, hdrSpace) = (.table(HDRToneMapping.pqTable(contentPeak: points.contentPeak)), .bt2100PQ)
         case 18: (curve, hdrSpace) = (.table(HDRToneMapping.hlgTable()), .bt2100HLG)
         default: return nil
         }

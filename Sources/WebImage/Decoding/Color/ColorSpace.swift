@@ -38,13 +38,20 @@ public struct ColorCodePoints: Sendable, Hashable, CustomStringConvertible {
     public var matrix: UInt16
     /// Whether samples use the full range (true for every RGB image here).
     public var fullRange: Bool
+    /// For a PQ source, the brightest light its content holds, in cd/m²: what its tone mapping compresses to SDR
+    /// white's neighbourhood. Not a code point, but told beside them: a file's content light level (`clli`,
+    /// MaxCLL), else its mastering display's peak (`mdcv`), else JPEG XL's intensity target. `nil` when the file
+    /// says nothing; 1 000 cd/m² is assumed then. HLG is relative to its display and ignores it.
+    public var contentPeak: Double?
 
     /// Creates code points.
-    public init(primaries: UInt16, transfer: UInt16, matrix: UInt16 = 0, fullRange: Bool = true) {
+    public init(primaries: UInt16, transfer: UInt16, matrix: UInt16 = 0, fullRange: Bool = true,
+                contentPeak: Double? = nil) {
         self.primaries = primaries
         self.transfer = transfer
         self.matrix = matrix
         self.fullRange = fullRange
+        self.contentPeak = contentPeak
     }
 
     /// sRGB: BT.709 primaries, the sRGB transfer.
@@ -52,5 +59,8 @@ public struct ColorCodePoints: Sendable, Hashable, CustomStringConvertible {
     /// Display P3: P3 primaries with D65 white, the sRGB transfer.
     public static let displayP3 = ColorCodePoints(primaries: 12, transfer: 13, matrix: 6)
 
-    public var description: String { "CICP \(primaries)/\(transfer)/\(matrix)\(fullRange ? "" : " (limited range)")" }
+    public var description: String {
+        let peak = transfer == 16 ? contentPeak.map { ", peak \(Int($0.rounded())) cd/m²" } ?? "" : ""
+        return "CICP \(primaries)/\(transfer)/\(matrix)\(fullRange ? "" : " (limited range)")\(peak)"
+    }
 }

@@ -3,8 +3,9 @@ import Foundation
 
 /// One transform from a source profile to sRGB or Display P3, for one pixel layout, built once per profile and
 /// kept (``ColorTransform/cached(from:layout:to:)``): building one from a table-based profile costs
-/// milliseconds, using it nanoseconds a pixel. Matrix-shaper RGB sources take ``MatrixShaperConversion``;
-/// everything else (lookup-table profiles, gray, CMYK) Little CMS.
+/// milliseconds, using it nanoseconds a pixel. Matrix-shaper RGB sources take ``MatrixShaperConversion`` (8-bit
+/// samples) or ``DeepMatrixShaperConversion`` (16-bit); everything else (lookup-table profiles, gray, CMYK) Little
+/// CMS.
 final class ColorTransform: @unchecked Sendable {  // C boundary: lcms transforms built with cmsFLAGS_NOCACHE keep no state between calls, so many threads may use one
     /// How the source samples are laid out in the 4-byte pixels they are converted in.
     enum Layout: Hashable, Sendable {
@@ -37,16 +38,19 @@ final class ColorTransform: @unchecked Sendable {  // C boundary: lcms transform
         let target: Target
     }
 
-    // Little CMS's transform, or the matrix-shaper fast path that does the same mapping: exactly one is set.
-    // Two optionals rather than an enum with two payloads, which would hide tag bits in the arrays' pointers
-    // and make LeakSanitizer take the tables for leaks.
+    // Little CMS's transform, or a matrix-shaper path that does the same mapping (8-bit or deep samples):
+    // exactly one is set. Optionals rather than an enum with payloads, which would hide tag bits in the arrays'
+    // pointers and make LeakSanitizer take the tables for leaks.
     private let littleCMS: cmsHTRANSFORM?
     private let matrixShaper: MatrixShaperConversion?
+    private let deepMatrixShaper: DeepMatrixShaperConversion?
     let layout: Layout
 
-    private init(littleCMS: cmsHTRANSFORM?, matrixShaper: MatrixShaperConversion?, layout: Layout) {
+    private init(littleCMS: cmsHTRANSFORM?, matrixShaper: MatrixShaperConversion?,
+                 deepMatrixShaper: DeepMatrixShaperConversion?, layout: Layout) {
         self.littleCMS = littleCMS
         self.matrixShaper = matrixShaper
+        self.deepMatrixShaper = deepMatrixShaper
         self.layout = layout
     }
 
@@ -63,7 +67,8 @@ final class ColorTransform: @unchecked Sendable {  // C boundary: lcms transform
     static func cached(from profile: ColorProfile, layout: Layout, to target: Target) -> ColorTransform? {
         let key = Key(icc: Array(profile.iccData), layout: layout, target: target)
         if let found = cache.withLock({ $0[key] }) { return found }
-        guard let made = make(from: profile.iccData, layout: layout, to: target) else { return nil }
+        guard let made = make(from: profile.iccData, layout: layout, to: target, exact: profile.space.isHDR)
+        else { return nil }
         return cache.withLock { entries in
             if let raced = entries[key] { return raced }
             if entries.count >= cacheLimit { entries.removeAll() }  // rare: a fresh start beats bookkeeping
@@ -72,14 +77,18 @@ final class ColorTransform: @unchecked Sendable {  // C boundary: lcms transform
         }
     }
 
-    private static func make(from icc: Data, layout: Layout, to target: Target) -> ColorTransform? {
+    private static func make(from icc: Data, layout: Layout, to target: Target, exact: Bool) -> ColorTransform? {
         guard let source = LittleCMSProfile(icc: icc) else { return nil }
         let destination = target == .sRGB
             ? LittleCMSProfile.sRGB()
             : LittleCMSProfile(icc: ColorProfile.displayP3.iccData)
         guard let destination else { return nil }
         if layout == .rgba, let fast = MatrixShaperConversion(from: source, to: destination) {
-            return ColorTransform(littleCMS: nil, matrixShaper: fast, layout: layout)
+            return ColorTransform(littleCMS: nil, matrixShaper: fast, deepMatrixShaper: nil, layout: layout)
+        }
+        if layout == .rgba16 || layout == .rgba16Kept,
+           let deep = DeepMatrixShaperConversion(from: source, to: destination, keepingDepth: layout == .rgba16Kept) {
+            return ColorTransform(littleCMS: nil, matrixShaper: nil, deepMatrixShaper: deep, layout: layout)
         }
         let inputFormat: cmsUInt32Number
         var flags = cmsUInt32Number(cmsFLAGS_NOCACHE)
@@ -89,6 +98,10 @@ final class ColorTransform: @unchecked Sendable {  // C boundary: lcms transform
             inputFormat = layout == .rgba ? wi_type_rgba_8() : wi_type_rgba_16()
             // Little CMS scales the alpha it copies between the two depths.
             flags |= cmsUInt32Number(cmsFLAGS_COPY_ALPHA)
+            // An HDR source that is not a matrix-shaper (a lookup-table PQ profile) is evaluated stage by stage:
+            // optimised, Little CMS resamples the transform into a grid whose cells straddle the steep tone curve
+            // and the clipping of colours outside the target (saturated pixels up to 30 levels off).
+            if layout != .rgba && exact { flags |= cmsUInt32Number(cmsFLAGS_NOOPTIMIZE) }
         case .grayInRGBA, .grayInRGBA16Kept:
             guard source.colorSpace == cmsSigGrayData else { return nil }
             inputFormat = layout == .grayInRGBA ? wi_type_gray_in_rgba_8() : wi_type_gray_in_rgba_16()
@@ -108,7 +121,7 @@ final class ColorTransform: @unchecked Sendable {  // C boundary: lcms transform
         guard let handle = cmsCreateTransform(source.handle, inputFormat, destination.handle, outputFormat,
                                               intent, flags)
         else { return nil }
-        return ColorTransform(littleCMS: handle, matrixShaper: nil, layout: layout)
+        return ColorTransform(littleCMS: handle, matrixShaper: nil, deepMatrixShaper: nil, layout: layout)
     }
 
     /// Converts `count` pixels from `source` into `destination`, four bytes a pixel, eight for the layouts that keep
@@ -118,7 +131,9 @@ final class ColorTransform: @unchecked Sendable {  // C boundary: lcms transform
         let keepsDepth = layout == .rgba16Kept || layout == .grayInRGBA16Kept
         let sourcePixelBytes = layout == .rgba16 || keepsDepth ? 8 : 4
         let destinationPixelBytes = keepsDepth ? 8 : 4
-        if let matrixShaper {
+        if let deepMatrixShaper {
+            deepMatrixShaper.convert(source.assumingMemoryBound(to: UInt16.self), into: destination, count: count)
+        } else if let matrixShaper {
             matrixShaper.convert(source.assumingMemoryBound(to: UInt8.self),
                                  into: destination.assumingMemoryBound(to: UInt8.self), count: count)
         } else if let littleCMS {

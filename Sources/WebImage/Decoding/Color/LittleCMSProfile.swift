@@ -99,14 +99,20 @@ final class LittleCMSProfile {
     /// The profile's (first) tone curve inverted, sampled at `size` evenly spaced points of linear light and
     /// rounded to 8-bit codes; `nil` when the curve cannot be read or inverted.
     func inverseCurveTable(size: Int) -> [UInt8]? {
+        inverseCurveTable(size: size, codes: UInt8.self)
+    }
+
+    /// The same rounded to codes of `Code`'s width (16-bit codes for a conversion that keeps the depth).
+    func inverseCurveTable<Code: FixedWidthInteger & UnsignedInteger>(size: Int, codes: Code.Type) -> [Code]? {
         let tag = colorSpace == cmsSigGrayData ? cmsSigGrayTRCTag : cmsSigRedTRCTag
         guard let raw = cmsReadTag(handle, tag), let reversed = cmsReverseToneCurve(OpaquePointer(raw)) else {
             return nil
         }
         defer { cmsFreeToneCurve(reversed) }
+        let top = Float(Code.max)
         return (0..<size).map { index in
             let value = cmsEvalToneCurveFloat(reversed, Float(index) / Float(size - 1))
-            return UInt8(min(max(value * 255 + 0.5, 0), 255))
+            return Code(min(max(value * top + 0.5, 0), top))
         }
     }
 

@@ -144,20 +144,20 @@ struct MatrixShaperConversion: Sendable {
     }
 
     /// The colorants as the columns of a row-major 3×3 matrix.
-    private static func columns(_ colorants: [SIMD3<Double>]) -> [Double] {
+    static func columns(_ colorants: [SIMD3<Double>]) -> [Double] {
         [colorants[0].x, colorants[1].x, colorants[2].x,
          colorants[0].y, colorants[1].y, colorants[2].y,
          colorants[0].z, colorants[1].z, colorants[2].z]
     }
 
-    private static func multiply(_ a: [Double], _ b: [Double]) -> [Double] {
+    static func multiply(_ a: [Double], _ b: [Double]) -> [Double] {
         (0..<9).map { index in
             let row = index / 3, column = index % 3
             return (0..<3).reduce(0) { $0 + a[row * 3 + $1] * b[$1 * 3 + column] }
         }
     }
 
-    private static func inverse(_ m: [Double]) -> [Double]? {
+    static func inverse(_ m: [Double]) -> [Double]? {
         let determinant = m[0] * (m[4] * m[8] - m[5] * m[7]) - m[1] * (m[3] * m[8] - m[5] * m[6])
             + m[2] * (m[3] * m[7] - m[4] * m[6])
         guard abs(determinant) > 1e-12 else { return nil }

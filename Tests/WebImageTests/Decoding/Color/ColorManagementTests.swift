@@ -170,8 +170,8 @@ import Testing
         #expect(error.mean <= 1.0, "\(error)")
     }
 
-    @Test func hdrHighlightsAreToneMappedNotClipped() throws {
-        // A gray ramp of PQ codes (BT.2020 primaries): 0 to 10 000 cd/m².
+    @Test func hdrIsToneMappedFromTheContentPeakToSDRWhite() throws {
+        // A gray ramp of PQ codes (BT.2020 primaries): 0 to 10 000 cd/m², with no content peak stated.
         var ramp: [UInt8] = []
         for code in 0..<256 { ramp += [UInt8(code), UInt8(code), UInt8(code), 255] }
         let png = ColorTaggedFiles.png(
@@ -181,13 +181,31 @@ import Testing
         let shown = try ImageCoders.shared.decode(png).pixels
         let levels = (0..<256).map { Int(shown[$0, 0].g) }
         #expect(zip(levels, levels.dropFirst()).allSatisfy { $0 <= $1 }, "brighter codes never come out darker")
-        // HDR reference white (203 cd/m², PQ code 0.58) shows at about 73% of SDR white's light: bright, with
-        // headroom above.
-        let referenceWhite = levels[Int((0.5807 * 255).rounded())]
-        #expect((215...232).contains(referenceWhite), "reference white shows as \(referenceWhite)")
-        // 1 000 and 4 000 cd/m² (PQ 0.75 and 0.90) are both shown, and differently: compressed, not clipped.
-        let thousand = levels[Int((0.7518 * 255).rounded())], fourThousand = levels[Int((0.9026 * 255).rounded())]
-        #expect(thousand < fourThousand && fourThousand < 255, "\(thousand), \(fourThousand)")
+        // Every code as the reference written from the standards shows it from the assumed 1 000-nit peak.
+        let expected = (0..<256).map { code -> Int in
+            let signal = Double(code) / 255
+            return Int(HDRReference.sRGB(pq: [signal, signal, signal], peak: 1_000)[1])
+        }
+        // Gray keeps its level through the BT.2020 → sRGB matrix (its rows sum to one) within its rounding.
+        #expect(zip(levels, expected).allSatisfy { abs($0 - $1) <= 2 }, "\(levels) against \(expected)")
+        // Darks and mid-tones pass unchanged (50 cd/m² shows at a quarter of SDR white's light: sRGB 137),
+        // reference white (203 cd/m²) keeps headroom below SDR white, and the 1 000-nit peak reaches it: brighter
+        // is clipped.
+        let fifty = levels[Int((HDRReference.inverseEOTF(50) * 255).rounded())]
+        #expect(abs(fifty - 137) <= 3, "50 cd/m² shows as \(fifty)")
+        let referenceWhite = levels[Int((HDRReference.inverseEOTF(203) * 255).rounded())]
+        #expect((220...240).contains(referenceWhite), "reference white shows as \(referenceWhite)")
+        #expect(levels[Int((HDRReference.inverseEOTF(600) * 255).rounded())] < 255)
+        #expect(levels[Int((HDRReference.inverseEOTF(1_000) * 255).rounded()) + 1] == 255)
+    }
+
+    /// A 16-bit PQ PNG (`pq-src.png`, lossless, so only the conversion differs) is shown as the reference written
+    /// from the standards shows it: the one tone mapper, then BT.2020 to sRGB, colours outside sRGB clipped.
+    @Test func a16BitPQImageMatchesTheReferenceFromTheStandards() throws {
+        let png = try Fixtures.data("png/pq-src.png")
+        #expect(try ImageCoders.shared.properties(of: png).colorSpace == .bt2100PQ)
+        let error = HDRReference.difference(try ImageCoders.shared.decode(png).pixels.bytes, peak: 1_000)
+        #expect(error.mean <= 0.5 && error.max <= 2, "\(error)")
     }
 
     @Test func aBitmapAnotherImageSharesIsCopiedNotConvertedInPlace() throws {
