@@ -2,7 +2,7 @@ import NIOCore
 import NIOPosix
 
 /// A DNS server on loopback UDP whose answers a test scripts: A queries for one name get the IPv4 addresses of
-/// ``answers`` in turn (the last one repeated), each with TTL 0 so nothing may cache it, which is what a
+/// ``answers`` in turn (the last one repeated), by default with TTL 0 so nothing may cache it, which is what a
 /// rebinding attacker's server does (first a harmless address that passes a check, then an internal one).
 /// AAAA queries for the name get an empty answer; every other name is answered "no such name".
 public final class RebindingDNSServer: Sendable {
@@ -24,9 +24,10 @@ public final class RebindingDNSServer: Sendable {
     }
 
     /// Starts a server on 127.0.0.1 and a free port answering A queries for `name` with `answers` in turn
-    /// (dotted IPv4 addresses).
-    public static func start(name: String, answers: [String]) async throws -> RebindingDNSServer {
-        let state = ServerLock(DNSServerState(name: name.lowercased(), answers: answers.compactMap(Self.ipv4Bytes)))
+    /// (dotted IPv4 addresses), each record with `ttl` seconds to live.
+    public static func start(name: String, answers: [String], ttl: UInt32 = 0) async throws -> RebindingDNSServer {
+        let state = ServerLock(DNSServerState(name: name.lowercased(), answers: answers.compactMap(Self.ipv4Bytes),
+                                              ttl: ttl))
         let channel = try await DatagramBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .channelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
@@ -48,6 +49,9 @@ public final class RebindingDNSServer: Sendable {
     /// How many A queries for the name were answered so far.
     public var addressQueries: Int { state.withLock { $0.addressQueries } }
 
+    /// How many queries were read so far, for any name and type.
+    public var queries: Int { state.withLock { $0.queries } }
+
     /// Stops listening.
     public func shutdown() async {
         try? await channel.close()
@@ -62,7 +66,9 @@ public final class RebindingDNSServer: Sendable {
 struct DNSServerState {
     let name: String
     let answers: [[UInt8]]
+    let ttl: UInt32
     var addressQueries = 0
+    var queries = 0
 
     /// The next A answer for the name.
     mutating func nextAddress() -> [UInt8]? {
@@ -107,6 +113,10 @@ private final class DNSAnswering: ChannelInboundHandler {
         let questionEnd = offset + 5
         let type = UInt16(query[offset + 1]) << 8 | UInt16(query[offset + 2])
         let asked = labels.joined(separator: ".").lowercased()
+        let ttl = state.withLock { state in
+            state.queries += 1
+            return state.ttl
+        }
         // Header: the query's ID, "response, recursion available", one question, then the counts.
         var reply = [query[0], query[1], 0x81, 0x80, 0, 1, 0, 0, 0, 0, 0, 0]
         reply.append(contentsOf: query[12..<questionEnd])
@@ -117,8 +127,9 @@ private final class DNSAnswering: ChannelInboundHandler {
         }
         guard type == 1, let address = state.withLock({ $0.nextAddress() }) else { return reply }
         reply[7] = 1  // one answer
-        // The name as a pointer to the question (offset 12), type A, class IN, TTL 0, four bytes.
-        reply.append(contentsOf: [0xC0, 0x0C, 0, 1, 0, 1, 0, 0, 0, 0, 0, 4])
+        // The name as a pointer to the question (offset 12), type A, class IN, the TTL, four bytes.
+        reply.append(contentsOf: [0xC0, 0x0C, 0, 1, 0, 1])
+        reply.append(contentsOf: withUnsafeBytes(of: ttl.bigEndian, Array.init) + [0, 4])
         reply.append(contentsOf: address)
         return reply
     }

@@ -21,11 +21,14 @@ import Testing
     }
 
     /// An answer to `query` with `records` (each: type, data) under compressed names, and `code` in the flags.
-    private func answer(to query: [UInt8], code: UInt8 = 0, records: [(UInt16, [UInt8])]) -> [UInt8] {
+    /// An answer to `query` with `records` (each: type, data, TTL in seconds) under compressed names, and `code`
+    /// in the flags.
+    private func answer(to query: [UInt8], code: UInt8 = 0, records: [(UInt16, [UInt8], UInt32)]) -> [UInt8] {
         var message = [query[0], query[1], 0x81, 0x80 | code, 0, 1, 0, UInt8(records.count), 0, 0, 0, 0]
         message += query[12...]
-        for (type, data) in records {
-            message += [0xC0, 0x0C, UInt8(type >> 8), UInt8(type & 0xFF), 0, 1, 0, 0, 0, 0, 0, UInt8(data.count)]
+        for (type, data, ttl) in records {
+            message += [0xC0, 0x0C, UInt8(type >> 8), UInt8(type & 0xFF), 0, 1]
+            message += withUnsafeBytes(of: ttl.bigEndian, Array.init) + [0, UInt8(data.count)]
             message += data
         }
         return message
@@ -34,10 +37,14 @@ import Testing
     @Test func addressesOfTheAskedTypeAreReadPastACNAME() {
         let query = DNSMessage.query(id: 7, name: "img.example", type: .a)
         let cname: [UInt8] = [3, 0x63, 0x64, 0x6E, 0xC0, 0x10]
-        let message = answer(to: query, records: [(5, cname), (1, [198, 51, 100, 7]), (1, [198, 51, 100, 8]),
-                                                  (28, Array(repeating: 0, count: 16))])
+        // The TTL is the smallest of the address records' (the CNAME's and the other type's do not count).
+        let message = answer(to: query, records: [(5, cname, 5), (1, [198, 51, 100, 7], 300),
+                                                  (1, [198, 51, 100, 8], 120),
+                                                  (28, Array(repeating: 0, count: 16), 10)])
         #expect(DNSMessage.answer(message, id: 7, type: .a)
-            == .addresses([IPAddress("198.51.100.7")!, IPAddress("198.51.100.8")!]))
+            == .addresses([IPAddress("198.51.100.7")!, IPAddress("198.51.100.8")!], ttl: 120))
+        #expect(DNSMessage.answer(answer(to: query, records: [(5, cname, 5)]), id: 7, type: .a)
+            == .addresses([], ttl: nil))
     }
 
     @Test func errorsAndStrangersAreTold() {
@@ -46,7 +53,7 @@ import Testing
         // Another query's answer, the query itself, a truncated message: not ours to read.
         #expect(DNSMessage.answer(answer(to: query, records: []), id: 10, type: .a) == nil)
         #expect(DNSMessage.answer(query, id: 9, type: .a) == nil)
-        #expect(DNSMessage.answer(Array(answer(to: query, records: [(1, [1, 2, 3, 4])]).dropLast(2)),
+        #expect(DNSMessage.answer(Array(answer(to: query, records: [(1, [1, 2, 3, 4], 60)]).dropLast(2)),
                                   id: 9, type: .a) == nil)
     }
 }

@@ -18,7 +18,8 @@ extension HTTPImageLoader {
         guard let host = Self.connectionHost(of: request.url) else {
             throw ImageError(.invalidURL, "no host in \(url.absoluteString)")
         }
-        let candidates = try await HostResolver.addresses(of: host, nameServer: configuration.nameServer)
+        let candidates = try await HostResolver.addresses(of: host, nameServer: configuration.nameServer,
+                                                          kept: resolvedHosts)
         var refusal: ImageError?
         var lastFailure: (any Error)?
         for address in candidates {

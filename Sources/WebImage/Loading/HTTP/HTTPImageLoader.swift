@@ -54,6 +54,8 @@ public final class HTTPImageLoader: ImageLoader {
     let client: HTTPClient
     /// Clients connecting a host to one checked address; `nil` when destinations are not checked.
     let pinnedClients: PinnedClients?
+    /// The names this loader resolved itself (when destinations are checked), kept for their time to live.
+    let resolvedHosts = ResolvedHosts()
     let logger: Logger
     private let isShutDown = Atomic<Bool>(false)
 

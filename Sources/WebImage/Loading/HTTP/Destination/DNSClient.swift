@@ -17,27 +17,31 @@ struct DNSClient: Sendable {
         case message(String)
     }
 
-    /// IPv4 addresses first, then IPv6, without duplicates.
-    func addresses(of name: String) -> Result<[IPAddress], Failure> {
+    /// IPv4 addresses first, then IPv6, without duplicates, and the smallest time to live of their records.
+    func addresses(of name: String) -> Result<(addresses: [IPAddress], ttl: Duration), Failure> {
         var addresses: [IPAddress] = []
         var failures: [String] = []
+        var ttl: UInt32?
         for type in [DNSMessage.RecordType.a, .aaaa] {
             switch ask(name, type: type) {
-            case .success(let found): addresses += found.filter { !addresses.contains($0) }
+            case .success(let found):
+                addresses += found.addresses.filter { !addresses.contains($0) }
+                if let recordTTL = found.ttl { ttl = min(ttl ?? .max, recordTTL) }
             case .failure(.message(let text)): failures.append(text)
             }
         }
-        if !addresses.isEmpty { return .success(addresses) }
+        if !addresses.isEmpty { return .success((addresses, .seconds(Int(ttl ?? 0)))) }
         return .failure(.message(failures.first ?? "no IPv4 or IPv6 address"))
     }
 
-    private func ask(_ name: String, type: DNSMessage.RecordType) -> Result<[IPAddress], Failure> {
+    private func ask(_ name: String, type: DNSMessage.RecordType)
+        -> Result<(addresses: [IPAddress], ttl: UInt32?), Failure> {
         var lastFailure = "no answer from \(server)"
         for _ in 0..<attempts {
             let id = UInt16.random(in: 0...UInt16.max)
             switch exchange(DNSMessage.query(id: id, name: name, type: type), id: id, type: type) {
-            case .success(.addresses(let found)):
-                return .success(found)
+            case .success(.addresses(let found, let ttl)):
+                return .success((found, ttl))
             case .success(.failure(let code)):
                 return .failure(.message(code == 3 ? "no such name" : "the name server answered with error \(code)"))
             case .failure(.message(let text)):
@@ -67,8 +71,12 @@ struct DNSClient: Sendable {
         let sent = query.withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, 0) }
         guard sent == query.count else { return .failure(.message("cannot send to the name server \(server)")) }
         var buffer = [UInt8](repeating: 0, count: 4096)
+        let deadline = ContinuousClock.now + attemptTimeout
         while true {
             let received = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+            // A signal (a child process of the server exiting) ends a receive that has a timeout early, with
+            // EINTR: the wait goes on, until the attempt's own time is up.
+            if received < 0 && errno == EINTR && ContinuousClock.now < deadline { continue }
             guard received > 0 else { return .failure(.message("no answer from the name server \(server)")) }
             if let answer = DNSMessage.answer(Array(buffer.prefix(received)), id: id, type: type) {
                 return .success(answer)

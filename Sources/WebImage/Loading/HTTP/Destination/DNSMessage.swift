@@ -9,7 +9,8 @@ enum DNSMessage {
 
     /// What an answer said.
     enum Answer: Equatable {
-        case addresses([IPAddress])
+        /// The addresses, and the smallest time to live (in seconds) among their records (`nil` with none).
+        case addresses([IPAddress], ttl: UInt32?)
         /// The server answered with an error code (3: no such name).
         case failure(code: Int)
     }
@@ -54,16 +55,19 @@ enum DNSMessage {
             guard reader.skipName(), reader.skip(4) else { return nil }
         }
         var addresses: [IPAddress] = []
+        var ttl: UInt32?
         for _ in 0..<answers {
             guard reader.skipName(), let recordType = reader.uint16(), let recordClass = reader.uint16(),
-                  reader.skip(4), let length = reader.uint16(), let data = reader.take(Int(length)) else { return nil }
+                  let high = reader.uint16(), let low = reader.uint16(), let length = reader.uint16(),
+                  let data = reader.take(Int(length)) else { return nil }
             let expectedLength = type == .a ? 4 : 16
             // CNAME records come first in a chain; only the addresses count.
             guard recordType == type.rawValue, recordClass == 1, data.count == expectedLength,
-                  let address = IPAddress(bytes: data), !addresses.contains(address) else { continue }
-            addresses.append(address)
+                  let address = IPAddress(bytes: data) else { continue }
+            ttl = min(ttl ?? .max, UInt32(high) << 16 | UInt32(low))
+            if !addresses.contains(address) { addresses.append(address) }
         }
-        return .addresses(addresses)
+        return .addresses(addresses, ttl: ttl)
     }
 
     private struct Reader {

@@ -9,33 +9,42 @@ import Darwin
 /// count) or, when one is given, by asking a ``NameServer`` directly; on NIO's blocking-work pool rather than on
 /// a cooperative thread.
 enum HostResolver {
-    /// The addresses of `host` in the resolver's order of preference, without duplicates. Throws
+    /// The addresses of `host` in the resolver's order of preference, without duplicates: from `kept` while it
+    /// holds an unexpired answer (or failure) for the name, else looked up and kept there. Throws
     /// ``ImageError/Code/invalidURL`` for a host that is neither an address literal nor a DNS name (it is not
     /// looked up at all) and ``ImageError/Code/connectionFailed`` when the name does not resolve.
-    static func addresses(of host: String, nameServer: NameServer? = nil) async throws -> [IPAddress] {
+    static func addresses(of host: String, nameServer: NameServer? = nil, kept: ResolvedHosts? = nil) async throws
+        -> [IPAddress] {
         if let literal = IPAddress(host) { return [literal] }
         guard DNSMessage.isValidName(host) else {
             throw ImageError(.invalidURL, "\(host.prefix(80)) is not a valid host name")
         }
-        let result = try await NIOThreadPool.singleton.runIfActive { () -> Lookup in
-            guard let nameServer else { return lookUp(host) }
-            switch DNSClient(server: nameServer).addresses(of: host) {
-            case .success(let addresses): return .success(addresses)
-            case .failure(.message(let message)): return .failure(message)
+        let name = host.lowercased()
+        var outcome = kept?.outcome(for: name)
+        if outcome == nil {
+            let (found, lifetime) = try await NIOThreadPool.singleton.runIfActive {
+                () -> (ResolvedHosts.Outcome, Duration) in
+                guard let nameServer else {
+                    let found = lookUp(host)
+                    if case .failure = found { return (found, ResolvedHosts.failureLifetime) }
+                    return (found, ResolvedHosts.systemResolverLifetime)
+                }
+                switch DNSClient(server: nameServer).addresses(of: host) {
+                case .success(let answer): return (.addresses(answer.addresses), answer.ttl)
+                case .failure(.message(let message)): return (.failure(message), ResolvedHosts.failureLifetime)
+                }
             }
+            kept?.keep(found, for: name, lifetime: lifetime)
+            outcome = found
         }
-        switch result {
-        case .success(let addresses): return addresses
+        switch outcome {
+        case .addresses(let addresses): return addresses
         case .failure(let message): throw ImageError(.connectionFailed, "cannot resolve \(host): \(message)")
+        case nil: throw ImageError(.connectionFailed, "cannot resolve \(host)")
         }
     }
 
-    private enum Lookup: Sendable {
-        case success([IPAddress])
-        case failure(String)
-    }
-
-    private static func lookUp(_ host: String) -> Lookup {
+    private static func lookUp(_ host: String) -> ResolvedHosts.Outcome {
         var hints = addrinfo()
         hints.ai_family = AF_UNSPEC
         #if canImport(Glibc)
@@ -57,7 +66,7 @@ enum HostResolver {
             }
             entry = current.pointee.ai_next
         }
-        return addresses.isEmpty ? .failure("no IPv4 or IPv6 address") : .success(addresses)
+        return addresses.isEmpty ? .failure("no IPv4 or IPv6 address") : .addresses(addresses)
     }
 
     private static func ipAddress(from address: UnsafeMutablePointer<sockaddr>) -> IPAddress? {
