@@ -45,6 +45,9 @@ public struct ImageContext: Sendable {
     public var cacheSerializer: (any CacheSerializer)?
     /// Pixel and frame limits for decoding (default: the manager's).
     public var decodeLimits: DecodeLimits?
+    /// Deliver the final image's bytes in this encoding too (``ImageResult/data``), encoded once and kept as its
+    /// disk entry (part of the cache key). `nil` (default): the data is the downloaded or cached bytes.
+    public var resultEncoding: ResultEncoding?
 
     /// Creates a context; every parameter defaults to "use the manager's".
     public init(
@@ -55,9 +58,11 @@ public struct ImageContext: Sendable {
         originalQueryCacheType: ImageCacheType = .disk, originalStoreCacheType: ImageCacheType = .disk,
         originalCache: (any ImageCaching)? = nil, download: DownloadContext = DownloadContext(),
         cacheKeyFilter: CacheKeyFilter? = nil,
-        cacheSerializer: (any CacheSerializer)? = nil, decodeLimits: DecodeLimits? = nil, thumbnailFill: Bool = false
+        cacheSerializer: (any CacheSerializer)? = nil, decodeLimits: DecodeLimits? = nil, thumbnailFill: Bool = false,
+        resultEncoding: ResultEncoding? = nil
     ) {
         self.thumbnailFill = thumbnailFill
+        self.resultEncoding = resultEncoding
         self.cache = cache
         self.loader = loader
         self.coders = coders

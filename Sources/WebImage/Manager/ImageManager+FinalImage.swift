@@ -66,7 +66,9 @@ extension ImageManager {
         let key = resolved.finalKey
         // For a memory hit the disk is read only for its bytes: a missing entry leaves the hit a hit.
         let remembered = types.contains(.memory) ? cache.image(forKey: key) : nil
-        let wantsData = options.hitNeedsStoredData(animated: remembered?.isAnimated ?? true)
+        // An encoded result's bytes are its disk entry: a memory hit reads them rather than encoding again.
+        let encodes = resolved.context.resultEncoding != nil
+        let wantsData = encodes || options.hitNeedsStoredData(animated: remembered?.isAnimated ?? true)
         let synchronous = options.contains(.queryDiskDataSync)
             || (wantsData && options.contains(.queryMemoryDataSync))
         let stored: CachedImageData?
@@ -94,8 +96,11 @@ extension ImageManager {
         }
         metrics.recordHit(cacheType)
         if events.hasListeners { events.emit(.cacheHit(resolved.url, cacheType)) }
-        // A disk hit comes with its bytes, as SDWebImage's does; a memory hit only when they were asked for.
-        return ImageResult(image: image, data: stored?.data, cacheType: cacheType, url: resolved.url,
+        // A disk hit comes with its bytes, as SDWebImage's does; a memory hit only when they were asked for, or
+        // when they are the result's encoding (encoded again only if its disk entry is gone).
+        var data = stored?.data
+        if encodes, data == nil { data = try await encodedResult(image, resolved: resolved, for: task) }
+        return ImageResult(image: image, data: data, cacheType: cacheType, url: resolved.url,
                            validators: stored?.metadata?.validators)
     }
 
@@ -137,14 +142,15 @@ extension ImageManager {
             return nil
         }
         let result = try await transform(image, resolved: resolved, for: task)
+        let encoded = try await encodedResult(result, resolved: resolved, for: task)
         metrics.recordHit(hitType)
         if events.hasListeners { events.emit(.cacheHit(resolved.url, hitType)) }
         try checkCancellation()
         let stores = startStores {
-            await self.storeFinal(result, originalData: nil, resolved: resolved, validators: validators,
-                                  isTrimmedAnimation: trimmed)
+            await self.storeFinal(result, originalData: nil, encoded: encoded, resolved: resolved,
+                                  validators: validators, isTrimmedAnimation: trimmed)
         }
-        return FinalImage(result: ImageResult(image: result, data: nil, cacheType: hitType, url: resolved.url),
+        return FinalImage(result: ImageResult(image: result, data: encoded, cacheType: hitType, url: resolved.url),
                           stores: stores)
     }
 
@@ -189,13 +195,15 @@ extension ImageManager {
     private func finish(_ original: DecodedOriginal, resolved: ResolvedImageRequest,
                         in task: FinalImageTask) async throws -> FinalImage {
         let result = try await transform(original.image, resolved: resolved, for: task)
+        let encoded = try await encodedResult(result, resolved: resolved, for: task)
         try checkCancellation()
         let validators = HTTPValidators(response: original.response.metadata)
         let stores = startStores {
-            await self.store(result, original: original, resolved: resolved, validators: validators)
+            await self.store(result, original: original, encoded: encoded, resolved: resolved,
+                             validators: validators)
         }
         // The start of a file that stopped early is not the file: it is not handed out as its bytes.
-        let data = original.response.isPrefix ? nil : original.response.data
+        let data = encoded ?? (original.response.isPrefix ? nil : original.response.data)
         return FinalImage(result: ImageResult(image: result, data: data, cacheType: .none, url: resolved.url),
                           stores: stores)
     }

@@ -76,6 +76,18 @@ extension ImageManager {
         return result
     }
 
+    /// The final image's bytes in the load's ``ImageContext/resultEncoding``, encoded on the bounded slots at
+    /// `task`'s priority; `nil` when the load asks for none.
+    func encodedResult(_ image: Image, resolved: ResolvedImageRequest, for task: FinalImageTask) async throws
+        -> Data? {
+        guard let encoding = resolved.context.resultEncoding else { return nil }
+        try checkCancellation()
+        let coders = resolved.coders
+        return try await decoding.run(for: task) {
+            try coders.encode(image, as: encoding.format, options: encoding.options)
+        }
+    }
+
     func checkCancellation() throws {
         if Task.isCancelled { throw ImageError(.cancelled, "the load was cancelled") }
     }

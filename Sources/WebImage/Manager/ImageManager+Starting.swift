@@ -9,8 +9,10 @@ extension ImageManager {
         let request = processed(request, url: url)
         let options = request.options
         // A hit that comes with its stored bytes, which memory does not hold, takes the full path: decided before
-        // the lookup when the options alone decide it, after it when the image's being animated does.
+        // the lookup when the options alone decide it (or the result's encoding is asked for), after it when the
+        // image's being animated does.
         guard !options.contains(.fromLoaderOnly), !options.hitNeedsStoredData(animated: false),
+              request.context.resultEncoding == nil,
               request.context.queryCacheType.contains(.memory),
               !failedURLs.contains(url) || options.contains(.retryFailed) else { return nil }
         let context = request.context

@@ -13,9 +13,10 @@ extension ImageManager {
     }
 
     /// Stores a freshly loaded image: the original bytes under the original key (disk by default) when the
-    /// result is a thumbnail or transformed, and the result under the final key (memory and disk by default).
+    /// result is a thumbnail or transformed, and the result under the final key (memory and disk by default;
+    /// on disk its `encoded` bytes when the load asked for a ``ResultEncoding``).
     /// A response with `Cache-Control: no-store` is kept in memory only.
-    func store(_ image: Image, original: DecodedOriginal, resolved: ResolvedImageRequest,
+    func store(_ image: Image, original: DecodedOriginal, encoded: Data?, resolved: ResolvedImageRequest,
                validators: HTTPValidators) async {
         let data = original.response.data
         let lasting = !original.response.metadata.forbidsStorage
@@ -29,27 +30,28 @@ extension ImageManager {
                                   validators: validators, serializer: configuration.cacheSerializer,
                                   coders: resolved.coders)
             }
-            await storeFinal(image, originalData: nil, resolved: resolved, validators: validators,
+            await storeFinal(image, originalData: nil, encoded: encoded, resolved: resolved, validators: validators,
                              isTrimmedAnimation: original.isTrimmedAnimation, allowsDisk: lasting)
         } else {
-            await storeFinal(image, originalData: data, resolved: resolved, validators: validators,
+            await storeFinal(image, originalData: data, encoded: encoded, resolved: resolved, validators: validators,
                              isTrimmedAnimation: original.isTrimmedAnimation,
                              allowsDisk: lasting && !original.response.isPrefix)
         }
     }
 
     /// Stores the delivered image under the final key in the context's store types: the image in memory, and on
-    /// disk the bytes the context's serializer (else the configuration's) makes of it, written as they are.
-    func storeFinal(_ image: Image, originalData: Data?, resolved: ResolvedImageRequest, validators: HTTPValidators,
-                    isTrimmedAnimation: Bool, allowsDisk: Bool = true) async {
+    /// disk its `encoded` bytes (a ``ResultEncoding``'s) or else the bytes the context's serializer (else the
+    /// configuration's) makes of it, written as they are.
+    func storeFinal(_ image: Image, originalData: Data?, encoded: Data? = nil, resolved: ResolvedImageRequest,
+                    validators: HTTPValidators, isTrimmedAnimation: Bool, allowsDisk: Bool = true) async {
         var types = resolved.context.storeCacheType
         // The first frame of an animation is not the image other loads expect from memory; a still image is.
         if isTrimmedAnimation { types.remove(.memory) }
         if !allowsDisk { types.remove(.disk) }
+        let serializer: any CacheSerializer = encoded.map { EncodedResultSerializer(bytes: $0) }
+            ?? resolved.context.cacheSerializer ?? configuration.cacheSerializer
         await storeLogged(resolved.cache, image, data: originalData, key: resolved.finalKey, types: types,
-                          validators: validators,
-                          serializer: resolved.context.cacheSerializer ?? configuration.cacheSerializer,
-                          coders: resolved.coders)
+                          validators: validators, serializer: serializer, coders: resolved.coders)
     }
 
     /// Stores in `cache`'s parts in `types`; a failed disk write is logged (the image is fine).
@@ -72,5 +74,14 @@ extension ImageManager {
             }
         }
         if !stored.isEmpty, events.hasListeners { events.emit(.stored(key: key, stored)) }
+    }
+}
+
+/// Writes a result's encoded bytes as its disk entry, whatever the image.
+private struct EncodedResultSerializer: CacheSerializer {
+    let bytes: Data
+
+    func diskData(for image: Image?, originalData: Data?, forKey key: String, coders: ImageCoders) throws -> Data? {
+        bytes
     }
 }

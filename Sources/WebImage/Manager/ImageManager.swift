@@ -188,7 +188,7 @@ public final class ImageManager: Sendable {
     }
 
     /// The original and final keys: filter (or the absolute URL), then the thumbnail suffix, then the
-    /// transformer's.
+    /// transformer's, then the result encoding's.
     func cacheKeys(for url: URL, context: ImageContext, transformer: (any ImageTransformer)?)
         -> (original: String, final: String) {
         let original = (context.cacheKeyFilter ?? configuration.cacheKeyFilter)?.key(for: url) ?? url.absoluteString
@@ -198,6 +198,7 @@ public final class ImageManager: Sendable {
                 size, preserveAspectRatio: context.preserveAspectRatio, fill: context.thumbnailFill))
         }
         if let transformer { final = CacheKeys.key(final, appending: transformer.key) }
+        if let encoding = context.resultEncoding { final = CacheKeys.key(final, appending: encoding.keySuffix) }
         return (original, final)
     }
 

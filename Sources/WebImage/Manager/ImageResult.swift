@@ -4,9 +4,10 @@ import Foundation
 public struct ImageResult: Sendable {
     /// The image: decoded, thumbnailed and transformed as asked.
     public var image: Image
-    /// The encoded bytes: the download's (or the disk entry's) when they were asked for
-    /// (``ImageOptions/queryMemoryData``), came along anyway (a download, a disk hit), or
-    /// ``ImageOptions/avoidDecodeImage`` kept frames undecoded. `nil` for a memory hit without
+    /// The encoded bytes. With ``ImageContext/resultEncoding``: the delivered image in that encoding, on every
+    /// delivery (miss, memory hit, disk hit) the same bytes. Otherwise the download's (or the disk entry's) when
+    /// they were asked for (``ImageOptions/queryMemoryData``), came along anyway (a download, a disk hit), or
+    /// ``ImageOptions/avoidDecodeImage`` kept frames undecoded; `nil` for a memory hit without
     /// ``ImageOptions/queryMemoryData``, and for a thumbnail whose download stopped early (see ``EarlyStop``).
     public var data: Data?
     /// Where the image came from: ``ImageCacheType/none`` (loaded), ``ImageCacheType/memory`` or

@@ -94,6 +94,34 @@ struct ImageManagerTests {
         }
     }
 
+    @Test("a result encoding is encoded once: the first answer, a memory hit and a disk hit carry the same bytes")
+    func resultEncodedOnce() async throws {
+        try await ManagerHarness.with { h in
+            h.server.serve("photo.jpg", data: try GrainyPhoto.jpeg(width: 300, height: 200, progressive: false))
+            let url = h.server.url("/files/photo.jpg")
+            let resize = ImageTransformers.Resize(to: PixelSize(width: 64, height: 64), fit: .aspectFill)
+            let png = ImageContext(transformer: .use(resize), resultEncoding: ResultEncoding(format: .png))
+            let first = try await h.manager.loadImage(from: url, options: [.waitStoreCache], context: png)
+            let bytes = try #require(first.data)
+            #expect(ImageFormat.detect(bytes) == .png)
+            #expect(try ImageCoders.shared.decode(bytes).pixels.bytes == first.image.pixels.bytes)
+            #expect(h.counter.encodeCount == 1)
+            let memory = try await h.manager.loadImage(from: url, context: png)
+            #expect(memory.cacheType == .memory && memory.data == bytes)
+            let disk = try await h.freshManager().loadImage(from: url, context: png)
+            #expect(disk.cacheType == .disk && disk.data == bytes)
+            #expect(h.counter.encodeCount == 1)
+            // Another encoding is another result: made from the original kept on disk, encoded once more.
+            let jpeg = ImageContext(transformer: .use(resize),
+                                    resultEncoding: ResultEncoding(format: .jpeg, options: EncodeOptions(quality: 0.5)))
+            let small = try await h.manager.loadImage(from: url, context: jpeg)
+            #expect(small.cacheType == .disk)
+            #expect(small.data.map(ImageFormat.detect) == .jpeg)
+            #expect(h.counter.encodeCount == 2)
+            #expect(h.server.log.count("/files/photo.jpg") == 1)
+        }
+    }
+
     @Test("animated images skip the transformer unless transformAnimatedImage")
     func animatedTransform() async throws {
         try await ManagerHarness.with { h in

@@ -47,10 +47,12 @@ struct ManagerHarness {
     }
 }
 
-/// Decodes with the built-in coders and counts how often it is asked.
+/// Decodes and encodes with the built-in coders and counts how often it is asked.
 final class CountingCoder: ImageCoder {
     private let decodes = Locked(0)
+    private let encodes = Locked(0)
     var decodeCount: Int { decodes.withLock { $0 } }
+    var encodeCount: Int { encodes.withLock { $0 } }
 
     func canDecode(_ data: Data) -> Bool { ImageFormat.detect(data) != .unknown }
     func decode(_ data: Data, options: DecodeOptions) throws -> Image {
@@ -59,7 +61,8 @@ final class CountingCoder: ImageCoder {
     }
     func canEncode(to format: ImageFormat) -> Bool { true }
     func encode(_ image: Image, as format: ImageFormat, options: EncodeOptions) throws -> Data {
-        try ImageCoders.shared.encode(image, as: format, options: options)
+        encodes.withLock { $0 += 1 }
+        return try ImageCoders.shared.encode(image, as: format, options: options)
     }
 }
 

@@ -36,8 +36,9 @@ func routes() -> Router<BasicRequestContext> {
     // timeouts, bounded downloads, and a disk cache in a folder of its own.
     let avatars = ImageManager.forServer(cacheNamespace: "hummingbird-example")
     // A thumbnail that fills its box: decoded just large enough to cover 128×128, then its centre kept, in every
-    // frame of an animated source too.
-    let avatar = ImageContext(thumbnailPixelSize: PixelSize(width: 128, height: 128), thumbnailFill: true)
+    // frame of an animated source too; delivered as PNG bytes too, encoded once and kept in the disk cache.
+    let avatar = ImageContext(thumbnailPixelSize: PixelSize(width: 128, height: 128), thumbnailFill: true,
+                              resultEncoding: ResultEncoding(format: .png))
 
     router.get("avatar") { request, _ -> Response in
         guard let url = request.uri.queryParameters.get("url") else {
@@ -45,7 +46,8 @@ func routes() -> Router<BasicRequestContext> {
         }
         do {
             let result = try await avatars.loadImage(from: url, context: avatar)
-            let png = try await ImageCoders.shared.encode(result.image, as: .png, on: .shared)
+            // The PNG was made once, with the thumbnail; a cache hit hands back the same bytes.
+            guard let png = result.data else { throw HTTPError(.internalServerError) }
             return Response(status: .ok, headers: [.contentType: "image/png"],
                             body: ResponseBody(byteBuffer: ByteBuffer(bytes: png)))
         } catch {

@@ -32,8 +32,9 @@ func routes(_ app: Application) throws {
     // timeouts, bounded downloads, and a disk cache in a folder of its own.
     let avatars = ImageManager.forServer(cacheNamespace: "vapor-example")
     // A thumbnail that fills its box: decoded just large enough to cover 128×128, then its centre kept, in every
-    // frame of an animated source too.
-    let avatar = ImageContext(thumbnailPixelSize: PixelSize(width: 128, height: 128), thumbnailFill: true)
+    // frame of an animated source too; delivered as PNG bytes too, encoded once and kept in the disk cache.
+    let avatar = ImageContext(thumbnailPixelSize: PixelSize(width: 128, height: 128), thumbnailFill: true,
+                              resultEncoding: ResultEncoding(format: .png))
 
     app.get("avatar") { request async throws -> Response in
         guard let url = request.query[String.self, at: "url"] else {
@@ -41,7 +42,8 @@ func routes(_ app: Application) throws {
         }
         do {
             let result = try await avatars.loadImage(from: url, context: avatar)
-            let png = try await ImageCoders.shared.encode(result.image, as: .png, on: .shared)
+            // The PNG was made once, with the thumbnail; a cache hit hands back the same bytes.
+            guard let png = result.data else { throw Abort(.internalServerError) }
             return Response(status: .ok, headers: ["Content-Type": "image/png"], body: .init(data: png))
         } catch {
             return try failure(error, from: .remoteSource)
