@@ -117,11 +117,11 @@ struct DeepMatrixShaperConversion: Sendable {
         return SIMD3(sum.x, sum.y, sum.z)
     }
 
-    /// Destination linear light, clipped to 0…1, as indices of a table of `top` + 1 entries.
+    /// Destination linear light, clipped to 0…1, as indices of a table of `top` + 1 entries (rounded: after the
+    /// clip every value is positive, so adding a half and truncating rounds it).
     @inline(__always)
     private static func indices(_ light: SIMD3<Float>, top: Float) -> SIMD3<Int> {
-        let scaled = (light.clamped(lowerBound: .zero, upperBound: SIMD3(repeating: 1)) * top)
-            .rounded(.toNearestOrAwayFromZero)
-        return SIMD3(Int(scaled.x), Int(scaled.y), Int(scaled.z))
+        @inline(__always) func index(_ value: Float) -> Int { Int(Swift.min(Swift.max(value, 0), 1) * top + 0.5) }
+        return SIMD3(index(light.x), index(light.y), index(light.z))
     }
 }
