@@ -60,7 +60,7 @@ import WebImage
         #expect(abs(Int(pixel.r) - 217) <= 8 && abs(Int(pixel.g) - 130) <= 8 && abs(Int(pixel.a) - 130) <= 4)
     }
 
-    /// heif-enc cannot write `irot`; scripts/irot.py adds a 90° one to photo.heic. libheif turns the pixels.
+    /// heif-enc cannot write `irot`; scripts/add-properties.py adds a 90° one to photo.heic. libheif turns the pixels.
     @Test func appliesTheIrotTransformation() throws {
         let data = try HEIFFixtures.data("rotated.heic")
         let image = try coder.decode(data, options: DecodeOptions())

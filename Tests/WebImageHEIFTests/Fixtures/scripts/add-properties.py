@@ -1,6 +1,7 @@
 # Appends item properties to the primary item of a HEIF or AVIF file written by heif-enc or avifenc (neither
-# writes a content light level or mastering display box, and heif-enc writes no nclx), fixing the enclosing box
-# sizes and the iloc file offsets. Each property is one argument:
+# writes a rotation, a content light level or a mastering display box, and heif-enc writes no nclx), fixing the
+# enclosing box sizes and the iloc file offsets. Each property is one argument:
+#   irot:ANGLE        an essential rotation by ANGLE × 90° counter-clockwise
 #   nclx:P,T,M,FULL   a 'colr' box of type nclx (H.273 primaries, transfer, matrix, full range flag)
 #   clli:MAXCLL,MAXFALL   content light level in cd/m²
 #   mdcv:MAXNITS      mastering display with BT.2020 primaries, D65 white, MAXNITS peak and 0.005 cd/m² black
@@ -15,6 +16,8 @@ def box(kind, payload):
 def prop(spec):
     kind, values = spec.split(':')
     numbers = [int(v) for v in values.split(',')]
+    if kind == 'irot':
+        return box(b'irot', bytes([numbers[0]]))
     if kind == 'nclx':
         p, t, m, full = numbers
         return box(b'colr', b'nclx' + struct.pack('>HHHB', p, t, m, 0x80 if full else 0))
@@ -44,7 +47,9 @@ primary = struct.unpack('>H', d[pitm[1] + 12:pitm[1] + 14])[0]
 ib = boxes(iprp[1] + 8, iprp[1] + iprp[2]); ipco = [b for b in ib if b[0] == b'ipco'][0]
 ipma = [b for b in ib if b[0] == b'ipma'][0]
 first = len(boxes(ipco[1] + 8, ipco[1] + ipco[2])) + 1
-indices = bytes(range(first, first + len(specs)))
+# A rotation is essential (the top bit): a reader that cannot apply it must not show the image.
+indices = bytes(index | (0x80 if spec.startswith('irot:') else 0)
+                for index, spec in zip(range(first, first + len(specs)), specs))
 ver = d[ipma[1] + 8]; flags = int.from_bytes(d[ipma[1] + 9:ipma[1] + 12], 'big'); assert ver == 0 and flags & 1 == 0
 p = ipma[1] + 12; n = struct.unpack('>I', d[p:p + 4])[0]; p += 4
 for i in range(n):
