@@ -53,24 +53,32 @@ import Glibc
                                                    "--max-clients", "4", "--idle-timeout", "3600"])
         let port = try #require(URL(string: server.address)?.port)
         let clients = 16, connectionsEach = 125
-        let answered = try await withThrowingTaskGroup(of: Int.self) { group in
-            for _ in 0..<clients {
+        let start = ContinuousClock.now
+        // Each connection that was not answered 200, told: which client and round, when, and what the socket said.
+        let unanswered = try await withThrowingTaskGroup(of: [String].self) { group in
+            for client in 0..<clients {
                 group.addTask {
                     try await onOwnThread {
-                        var answered = 0
-                        for _ in 0..<connectionsEach {
-                            let client = try ClientSocket(port: port)
-                            client.send("GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
-                            if client.receiveAnswers(1).first?.status == 200 { answered += 1 }
-                            client.close()
+                        var unanswered: [String] = []
+                        for round in 0..<connectionsEach {
+                            let connection = try ClientSocket(port: port)
+                            connection.send("GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+                            let sent = ContinuousClock.now
+                            let answers = connection.receiveAnswers(1)
+                            let failure = errno
+                            if answers.first?.status != 200 {
+                                unanswered.append("client \(client) round \(round) at \(sent - start), after "
+                                    + "\(ContinuousClock.now - sent): status \(answers.first?.status ?? 0), errno \(failure)")
+                            }
+                            connection.close()
                         }
-                        return answered
+                        return unanswered
                     }
                 }
             }
-            return try await group.reduce(0, +)
+            return try await group.reduce([], +)
         }
-        #expect(answered == clients * connectionsEach)
+        #expect(unanswered.isEmpty, "\(unanswered.count) unanswered: \(unanswered.prefix(16))")
         let held = try (0..<4).map { _ in try ClientSocket(port: port) }
         for client in held { client.send(Self.health) }
         for client in held { #expect(try await client.readAnswers(1).map(\.status) == [200]) }

@@ -20,8 +20,10 @@ enum HostResolver {
             throw ImageError(.invalidURL, "\(host.prefix(80)) is not a valid host name")
         }
         let name = host.lowercased()
-        var outcome = kept?.outcome(for: name)
-        if outcome == nil {
+        let outcome: ResolvedHosts.Outcome
+        if let known = kept?.outcome(for: name) {
+            outcome = known
+        } else {
             let (found, lifetime) = try await NIOThreadPool.singleton.runIfActive {
                 () -> (ResolvedHosts.Outcome, Duration) in
                 guard let nameServer else {
@@ -40,7 +42,6 @@ enum HostResolver {
         switch outcome {
         case .addresses(let addresses): return addresses
         case .failure(let message): throw ImageError(.connectionFailed, "cannot resolve \(host): \(message)")
-        case nil: throw ImageError(.connectionFailed, "cannot resolve \(host)")
         }
     }
 
