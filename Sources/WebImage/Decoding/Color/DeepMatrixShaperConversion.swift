@@ -16,8 +16,8 @@ struct DeepMatrixShaperConversion: Sendable {
     private let curves: [Float]
     /// The matrix's three columns (lane 3 unused): what one unit of linear red, green and blue adds.
     private let columns: [SIMD4<Float>]
-    /// Linear light to the destination's 8-bit codes (three bytes of padding, as the 8-bit path), or to its
-    /// 16-bit codes when the depth is kept.
+    /// Linear light to the destination's 8-bit codes, or to its 16-bit codes when the depth is kept (the other
+    /// table is empty).
     private let output8: [UInt8]
     private let output16: [UInt16]
     /// Whether the result has 16 bits a sample.
