@@ -16,10 +16,10 @@ enum HEIFColorProfile {
             return ColorProfile(icc: icc)?.unlessSRGB
         }
         var nclx: UnsafeMutablePointer<heif_color_profile_nclx>?
-        guard heif_image_handle_get_nclx_color_profile(handle, &nclx).code == heif_error_Ok, let nclx else {
-            return nil
-        }
-        defer { heif_nclx_color_profile_free(nclx) }
+        let status = heif_image_handle_get_nclx_color_profile(handle, &nclx)
+        // libheif hands the profile out even with an error (values it does not know): it is freed either way.
+        defer { if let nclx { heif_nclx_color_profile_free(nclx) } }
+        guard status.code == heif_error_Ok, let nclx else { return nil }
         let points = ColorCodePoints(primaries: UInt16(nclx.pointee.color_primaries.rawValue),
                                      transfer: UInt16(nclx.pointee.transfer_characteristics.rawValue),
                                      matrix: UInt16(nclx.pointee.matrix_coefficients.rawValue),

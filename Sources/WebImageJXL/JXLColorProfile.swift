@@ -10,9 +10,10 @@ extension JXLDecoderHandle {
     func colorProfile(_ target: JxlColorProfileTarget, contentPeak: Double?) -> ColorProfile? {
         var encoding = JxlColorEncoding()
         if JxlDecoderGetColorAsEncodedProfile(decoder, nil, target, &encoding) == JXL_DEC_SUCCESS {
-            if var points = Self.codePoints(encoding) {
-                points.contentPeak = contentPeak
-                return ColorProfile(codePoints: points)?.unlessSRGB
+            if let points = Self.codePoints(encoding) {
+                let described = ColorCodePoints(primaries: points.primaries, transfer: points.transfer,
+                                                contentPeak: contentPeak)
+                return ColorProfile(codePoints: described)?.unlessSRGB
             }
         }
         var size = 0

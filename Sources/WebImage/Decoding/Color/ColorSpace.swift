@@ -41,7 +41,8 @@ public struct ColorCodePoints: Sendable, Hashable, CustomStringConvertible {
     /// For a PQ source, the brightest light its content holds, in cd/m²: what its tone mapping compresses to SDR
     /// white's neighbourhood. Not a code point, but told beside them: a file's content light level (`clli`,
     /// MaxCLL), else its mastering display's peak (`mdcv`), else JPEG XL's intensity target. `nil` when the file
-    /// says nothing; 1 000 cd/m² is assumed then. HLG is relative to its display and ignores it.
+    /// says nothing (1 000 cd/m² is assumed then), and for every other transfer: HLG is relative to its display,
+    /// and SDR has no use for it.
     public var contentPeak: Double?
 
     /// Creates code points.
@@ -51,7 +52,7 @@ public struct ColorCodePoints: Sendable, Hashable, CustomStringConvertible {
         self.transfer = transfer
         self.matrix = matrix
         self.fullRange = fullRange
-        self.contentPeak = contentPeak
+        self.contentPeak = transfer == 16 ? contentPeak : nil
     }
 
     /// sRGB: BT.709 primaries, the sRGB transfer.

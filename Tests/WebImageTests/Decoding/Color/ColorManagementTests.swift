@@ -204,6 +204,9 @@ import Testing
     @Test func a16BitPQImageMatchesTheReferenceFromTheStandards() throws {
         let png = try Fixtures.data("png/pq-src.png")
         #expect(try ImageCoders.shared.properties(of: png).colorSpace == .bt2100PQ)
+        // A peak is told only for PQ: JPEG XL states an intensity target for every file, SDR ones included.
+        #expect(ColorCodePoints(primaries: 9, transfer: 16, contentPeak: 2_182).contentPeak == 2_182)
+        #expect(ColorCodePoints(primaries: 12, transfer: 13, contentPeak: 255).contentPeak == nil)
         let error = HDRReference.difference(try ImageCoders.shared.decode(png).pixels.bytes, peak: 1_000)
         #expect(error.mean <= 0.5 && error.max <= 2, "\(error)")
     }
