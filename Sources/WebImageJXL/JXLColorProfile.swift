@@ -10,10 +10,8 @@ extension JXLDecoderHandle {
     func colorProfile(_ target: JxlColorProfileTarget, contentPeak: Double?) -> ColorProfile? {
         var encoding = JxlColorEncoding()
         if JxlDecoderGetColorAsEncodedProfile(decoder, nil, target, &encoding) == JXL_DEC_SUCCESS {
-            if let points = Self.codePoints(encoding) {
-                let described = ColorCodePoints(primaries: points.primaries, transfer: points.transfer,
-                                                contentPeak: contentPeak)
-                return ColorProfile(codePoints: described)?.unlessSRGB
+            if let points = Self.codePoints(encoding, contentPeak: contentPeak) {
+                return ColorProfile(codePoints: points)?.unlessSRGB
             }
         }
         var size = 0
@@ -27,8 +25,9 @@ extension JXLDecoderHandle {
         return ColorProfile(icc: icc)?.unlessSRGB
     }
 
-    /// A structured JPEG XL colour encoding as H.273 code points, when it is an RGB one they can express.
-    private static func codePoints(_ encoding: JxlColorEncoding) -> ColorCodePoints? {
+    /// A structured JPEG XL colour encoding as H.273 code points (with `contentPeak` for PQ), when it is an RGB one
+    /// they can express.
+    private static func codePoints(_ encoding: JxlColorEncoding, contentPeak: Double?) -> ColorCodePoints? {
         guard encoding.color_space == JXL_COLOR_SPACE_RGB else { return nil }
         let primaries: UInt16
         switch (encoding.primaries, encoding.white_point) {
@@ -49,6 +48,6 @@ extension JXLDecoderHandle {
         case JXL_TRANSFER_FUNCTION_GAMMA where abs(encoding.gamma - 1 / 2.8) < 0.001: transfer = 5
         default: return nil
         }
-        return ColorCodePoints(primaries: primaries, transfer: transfer)
+        return ColorCodePoints(primaries: primaries, transfer: transfer, contentPeak: contentPeak)
     }
 }
