@@ -19,7 +19,8 @@ extension HTTPImageLoader {
             throw ImageError(.invalidURL, "no host in \(url.absoluteString)")
         }
         let candidates = try await HostResolver.addresses(of: host, nameServer: configuration.nameServer,
-                                                          kept: resolvedHosts)
+                                                          kept: resolvedHosts,
+                                                          failureLifetime: configuration.failedLookupLifetime)
         var refusal: ImageError?
         var lastFailure: (any Error)?
         for address in candidates {

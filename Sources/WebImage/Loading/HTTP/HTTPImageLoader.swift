@@ -34,6 +34,9 @@ public final class HTTPImageLoader: ImageLoader {
         /// system's. For tests (a resolver whose answers they control) and split-horizon setups; see
         /// ``NameServer``.
         public var nameServer: NameServer?
+        /// How long a name that did not resolve is remembered as failing (default 5 s), so that a burst of
+        /// requests for a dead name costs one lookup; zero asks again every time.
+        public var failedLookupLifetime: Duration = .seconds(5)
 
         /// Creates a configuration (defaults: 15 s read, 10 s connect, decompression on, 100 MB, 16 connections).
         public init(readTimeout: Duration = .seconds(15), connectTimeout: Duration = .seconds(10),

@@ -10,10 +10,12 @@ import Darwin
 /// a cooperative thread.
 enum HostResolver {
     /// The addresses of `host` in the resolver's order of preference, without duplicates: from `kept` while it
-    /// holds an unexpired answer (or failure) for the name, else looked up and kept there. Throws
+    /// holds an unexpired answer (or failure) for the name, else looked up and kept there (a failure for
+    /// `failureLifetime`). Throws
     /// ``ImageError/Code/invalidURL`` for a host that is neither an address literal nor a DNS name (it is not
     /// looked up at all) and ``ImageError/Code/connectionFailed`` when the name does not resolve.
-    static func addresses(of host: String, nameServer: NameServer? = nil, kept: ResolvedHosts? = nil) async throws
+    static func addresses(of host: String, nameServer: NameServer? = nil, kept: ResolvedHosts? = nil,
+                          failureLifetime: Duration) async throws
         -> [IPAddress] {
         if let literal = IPAddress(host) { return [literal] }
         guard DNSMessage.isValidName(host) else {
@@ -28,12 +30,12 @@ enum HostResolver {
                 () -> (ResolvedHosts.Outcome, Duration) in
                 guard let nameServer else {
                     let found = lookUp(host)
-                    if case .failure = found { return (found, ResolvedHosts.failureLifetime) }
+                    if case .failure = found { return (found, failureLifetime) }
                     return (found, ResolvedHosts.systemResolverLifetime)
                 }
                 switch DNSClient(server: nameServer).addresses(of: host) {
                 case .success(let answer): return (.addresses(answer.addresses), answer.ttl)
-                case .failure(.message(let message)): return (.failure(message), ResolvedHosts.failureLifetime)
+                case .failure(.message(let message)): return (.failure(message), failureLifetime)
                 }
             }
             kept?.keep(found, for: name, lifetime: lifetime)

@@ -1,16 +1,14 @@
 /// Host names' addresses as a loader resolved them, kept for their time to live so that a server fetching from
 /// a handful of origins does not pay a resolver round trip per fetch: a name server's answer for the smallest TTL
 /// of its records (at most an hour; TTL 0, as a rebinding attacker's server answers, is never kept), the system
-/// resolver's (which tells no TTL) for ``systemResolverLifetime``, and a failure to resolve for
-/// ``failureLifetime``, so a dead name does not cost every request a lookup either.
+/// resolver's (which tells no TTL) for ``systemResolverLifetime``, and a failure to resolve for the loader's
+/// `failedLookupLifetime`, so a dead name does not cost every request a lookup either.
 ///
 /// What is kept is what the lookup returned; every use still checks each address against the address policy and
 /// connects to the address it checked, so a kept answer cannot be turned into another destination.
 final class ResolvedHosts: Sendable {
     /// How long the system resolver's answers are kept (it does not tell their TTL).
     static let systemResolverLifetime: Duration = .seconds(30)
-    /// How long a failure to resolve is kept.
-    static let failureLifetime: Duration = .seconds(5)
     /// The longest any answer is kept, whatever its TTL.
     static let longestLifetime: Duration = .seconds(3_600)
 
