@@ -15,9 +15,14 @@ struct InfoCommand: AsyncParsableCommand {
             or {"source":…,"error":{"code":…,"message":…}} for an input that cannot be read ("format" is added \
             when the bytes are of a known format this build cannot read).
 
+            --blurhash, --thumbhash and --average add "blurHash", "thumbHash" (base64) and "averageColor" \
+            (#rrggbbaa, null when every pixel is transparent): these decode the image, fitted in 100x100 pixels \
+            (first frame, orientation applied, sRGB), as placeholders need no more.
+
             Examples:
               webimage info photo.jpg
               webimage info --json *.png
+              webimage info --json --blurhash 4:3 --thumbhash --average photo.jpg
             """
     )
 
@@ -27,6 +32,8 @@ struct InfoCommand: AsyncParsableCommand {
     @Flag(help: "One JSON object per input per line.")
     var json = false
 
+    @OptionGroup var placeholders: PlaceholderOptions
+
     func run() async throws {
         var failures = 0
         for source in inputs {
@@ -34,7 +41,9 @@ struct InfoCommand: AsyncParsableCommand {
             do {
                 let data = try InputReader.read(source)
                 detected = ImageFormat.detect(data)
-                report(source: source, properties: try ImageCoders.shared.properties(of: data), bytes: data.count)
+                let properties = try ImageCoders.shared.properties(of: data)
+                report(source: source, properties: properties, bytes: data.count,
+                       described: try placeholders.describe(data, source: source))
             } catch {
                 failures += 1
                 let imageError = Console.imageError(error)
@@ -47,7 +56,8 @@ struct InfoCommand: AsyncParsableCommand {
         if failures > 0 { throw ExitCode.failure }
     }
 
-    private func report(source: String, properties: ImageProperties, bytes: Int) {
+    private func report(source: String, properties: ImageProperties, bytes: Int,
+                        described: [(String, JSONValue)]) {
         if json {
             Console.line(JSONValue.object([
                 ("source", .string(source)),
@@ -61,7 +71,7 @@ struct InfoCommand: AsyncParsableCommand {
                 ("bytes", .int(bytes)),
                 ("colorSpace", .string(properties.colorSpace.rawValue)),
                 ("colorProfile", properties.colorProfile?.name.map(JSONValue.string) ?? .null),
-            ]).text)
+            ] + described).text)
         } else {
             var line = "\(source): \(properties.format.rawValue) \(properties.size.width)x\(properties.size.height)"
             if properties.frameCount > 1 {
@@ -74,6 +84,9 @@ struct InfoCommand: AsyncParsableCommand {
             if properties.colorSpace != .sRGB || properties.colorProfile != nil {
                 line += ", \(properties.colorSpace.rawValue)"
                 if let name = properties.colorProfile?.name { line += " (\(name))" }
+            }
+            for (name, value) in described {
+                if case .string(let text) = value { line += ", \(name) \(text)" } else { line += ", no \(name)" }
             }
             Console.line(line + ", \(bytes) bytes")
         }

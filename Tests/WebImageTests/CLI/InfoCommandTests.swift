@@ -33,6 +33,34 @@ import Testing
         #expect((object["error"] as? [String: Any])?["code"] as? String == "invalidURL")
     }
 
+    @Test func placeholdersAndTheAverageColourAreAddedWhenAskedFor() async throws {
+        let references = try PlaceholderReferences.load()
+        let photo = Fixtures.url("placeholders/photo.png").path, alpha = Fixtures.url("placeholders/alpha.png").path
+        let result = try await CommandLineTool.run(["info", "--json", "--blurhash", "4:3", "--thumbhash", "--average",
+                                                    photo, alpha])
+        #expect(result.status == 0)
+        let objects = try result.jsonLines()
+        #expect(objects.count == 2)
+        for (object, name) in zip(objects, ["photo", "alpha"]) {
+            #expect(object["blurHash"] as? String == references.blurhash[name]?["4x3"])
+            let encoded = try #require(object["thumbHash"] as? String)
+            let reference = try #require(references.thumbhash[name])
+            #expect(Data(base64Encoded: encoded).map(Array.init) == PlaceholderReferences.bytes(hex: reference.hash))
+            let average = try #require(try PlaceholderReferences.pixels("\(name).png").averageColor())
+            #expect(object["averageColor"] as? String == average.hexString)
+            #expect(object["width"] as? Int != nil)
+        }
+        // Without the flags, nothing is decoded and the fields are absent.
+        let plain = try #require(try await CommandLineTool.run(["info", "--json", photo]).jsonLines().first)
+        #expect(plain["blurHash"] == nil && plain["thumbHash"] == nil && plain["averageColor"] == nil)
+        let text = try await CommandLineTool.run(["info", "--blurhash", "1:1", photo])
+        let oneComponent = try #require(references.blurhash["photo"]?["1x1"])
+        #expect(text.stdout.contains(", blurHash \(oneComponent), "))
+        for bad in ["0:3", "10:1", "4", "4:x"] {
+            #expect(try await CommandLineTool.run(["info", "--blurhash", bad, photo]).status != 0)
+        }
+    }
+
     @Test func usageErrorsAreOneLineAndNonZero() async throws {
         let result = try await CommandLineTool.run(["convert", "in.jpg", "out.xyz"])
         #expect(result.status != 0)

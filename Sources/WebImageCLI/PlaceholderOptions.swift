@@ -1,0 +1,62 @@
+import ArgumentParser
+import Foundation
+import WebImage
+
+/// `webimage info`'s options that need pixels: placeholder hashes and the average colour, all computed from one
+/// decode that fits the image in 100 × 100 pixels (no placeholder holds more detail than that, and a 12 MP
+/// JPEG decodes at an eighth of its size for it).
+struct PlaceholderOptions: ParsableArguments {
+    @Option(name: .customLong("blurhash"), help: ArgumentHelp(
+        "Add a BlurHash with X:Y components (1 to 9 each, e.g. 4:3).", valueName: "X:Y"))
+    var blurHash: BlurHashComponents?
+
+    @Flag(name: .customLong("thumbhash"), help: "Add a ThumbHash (its bytes in base64).")
+    var thumbHash = false
+
+    @Flag(name: .customLong("average"), help: "Add the average colour as #rrggbbaa (fully transparent pixels left out).")
+    var averageColor = false
+
+    /// Whether any of them was asked for.
+    var isEmpty: Bool { blurHash == nil && !thumbHash && !averageColor }
+
+    /// The side the image is decoded to fit for them.
+    static let pixelSide = 100
+
+    /// What was asked for of the image in `data`, as JSON fields (`blurHash`, `thumbHash`, `averageColor`) in
+    /// that order; `averageColor` is null for an image with no pixel that is not fully transparent.
+    func describe(_ data: Data, source: String) throws -> [(String, JSONValue)] {
+        guard !isEmpty else { return [] }
+        let options = DecodeOptions(thumbnailPixelSize: PixelSize(width: Self.pixelSide, height: Self.pixelSide),
+                                    firstFrameOnly: true, fileNameHint: source)
+        let pixels = try ImageCoders.shared.decode(data, options: options).pixels
+        var fields: [(String, JSONValue)] = []
+        if let blurHash {
+            fields.append(("blurHash", .string(try BlurHash.encode(pixels, componentsX: blurHash.x,
+                                                                   componentsY: blurHash.y))))
+        }
+        if thumbHash {
+            fields.append(("thumbHash", .string(Data(try ThumbHash.encode(pixels)).base64EncodedString())))
+        }
+        if averageColor {
+            fields.append(("averageColor", pixels.averageColor().map { .string($0.hexString) } ?? .null))
+        }
+        return fields
+    }
+}
+
+/// `--blurhash X:Y`: BlurHash's component counts across and down.
+struct BlurHashComponents: ExpressibleByArgument {
+    let x: Int
+    let y: Int
+
+    init?(argument: String) {
+        let parts = argument.split(separator: ":", omittingEmptySubsequences: false)
+        let range = 1...BlurHash.maximumComponents
+        guard parts.count == 2, let x = Int(parts[0]), let y = Int(parts[1]), range.contains(x), range.contains(y)
+        else { return nil }
+        self.x = x
+        self.y = y
+    }
+
+    static var defaultValueDescription: String { "X:Y" }
+}
