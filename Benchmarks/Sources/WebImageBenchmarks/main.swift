@@ -2,7 +2,7 @@ import Foundation
 
 // WebImageBenchmarks SUITE ARGUMENT… — prints one JSON line per measurement for Benchmarks/run.sh.
 let usage = """
-    usage: WebImageBenchmarks decode|color|deep|formats|animated|transform|incremental|throughput|thumbnail-peak|cache|encode|encode-gif DATA_FOLDER
+    usage: WebImageBenchmarks decode|color|placeholders|deep|formats|animated|transform|incremental|throughput|thumbnail-peak|cache|encode|encode-gif DATA_FOLDER
            WebImageBenchmarks loading BASE_URL
            WebImageBenchmarks redis REDIS_URL
            WebImageBenchmarks manager DATA_FOLDER BASE_URL
@@ -23,6 +23,7 @@ do {
     switch arguments[1] {
     case "decode": try DecodeSuite.run(data: folder)
     case "color": try ColorSuite.run(data: folder)
+    case "placeholders": try PlaceholderSuite.run(data: folder)
     case "deep": try DeepSuite.run(data: folder)
     case "formats": try FormatsSuite.run(data: folder)
     case "animated": try AnimatedSuite.run(data: folder)
