@@ -3,7 +3,7 @@ import Testing
 @testable import WebImage
 
 /// The outputs of independent BlurHash and ThumbHash implementations (the BlurHash authors' C code, a Python
-/// port of ThumbHash's reference) for two fixture images, made by `Fixtures/placeholders/make-placeholders.py`.
+/// port of ThumbHash's reference, ImageHash's perceptual hash) for the fixture images, made by `Fixtures/placeholders/make-placeholders.py`.
 struct PlaceholderReferences: Decodable {
     struct ThumbHashReference: Decodable {
         let hash: String
@@ -14,6 +14,7 @@ struct PlaceholderReferences: Decodable {
 
     let blurhash: [String: [String: String]]
     let thumbhash: [String: ThumbHashReference]
+    let phash: [String: String]
 
     static func load() throws -> PlaceholderReferences {
         try JSONDecoder().decode(PlaceholderReferences.self, from: Fixtures.data("placeholders/references.json"))

@@ -3,8 +3,9 @@
 implementations make of them, so the library's own encoders and decoders are checked against outputs it did
 not write.
 
-Needs PyPI's blurhash-python (1.2.2, a binding of the BlurHash authors' C encoder and decoder) and thumbhash
-(0.1.2, a Python port of ThumbHash's reference): pip install blurhash-python==1.2.2 thumbhash==0.1.2
+Needs PyPI's blurhash-python (1.2.2, a binding of the BlurHash authors' C encoder and decoder), thumbhash
+(0.1.2, a Python port of ThumbHash's reference) and ImageHash (4.3.1, its DCT perceptual hash, with SciPy):
+pip install blurhash-python==1.2.2 thumbhash==0.1.2 imagehash==4.3.1
 Run from this folder: python3 make-placeholders.py
 """
 import json
@@ -14,6 +15,7 @@ import inspect
 import types
 
 import blurhash
+import imagehash
 import thumbhash
 from PIL import Image
 
@@ -47,7 +49,16 @@ for y in range(48):
             pixels[x, y] = (30, 180, 60, 128 + y)
 alpha.save("alpha.png")
 
-references = {"blurhash": {}, "thumbhash": {}}
+# A 32x32 grey image, the size a perceptual hash reads (so the hash compares the DCT and median alone), and the
+# photo's own hash, for which the two sides' resizing filters also count.
+grey = photo.convert("L").resize((32, 32), Image.LANCZOS)
+grey.save("grey-32.png")
+
+references = {"blurhash": {}, "thumbhash": {}, "phash": {
+    "grey-32": str(imagehash.phash(grey)),
+    "photo": str(imagehash.phash(photo)),
+    "alpha": str(imagehash.phash(alpha)),
+}}
 for name, image in (("photo", photo), ("alpha", alpha)):
     hashes = {}
     for (cx, cy) in ((1, 1), (4, 3), (9, 9), (3, 7)):
