@@ -15,9 +15,10 @@ struct InfoCommand: AsyncParsableCommand {
             or {"source":…,"error":{"code":…,"message":…}} for an input that cannot be read ("format" is added \
             when the bytes are of a known format this build cannot read).
 
-            --blurhash, --thumbhash and --average add "blurHash", "thumbHash" (base64) and "averageColor" \
-            (#rrggbbaa, null when every pixel is transparent): these decode the image, fitted in 100x100 pixels \
-            (first frame, orientation applied, sRGB), as placeholders need no more.
+            --blurhash, --thumbhash, --average, --phash and --palette add "blurHash", "thumbHash" (base64), \
+            "averageColor" (#rrggbbaa, null when every pixel is transparent), "perceptualHash" (16 hex digits) and \
+            "palette" (an array of #rrggbbaa): these decode the image, fitted in 100x100 pixels (first frame, \
+            orientation applied, sRGB), as none of them needs more.
 
             Examples:
               webimage info photo.jpg
@@ -32,7 +33,7 @@ struct InfoCommand: AsyncParsableCommand {
     @Flag(help: "One JSON object per input per line.")
     var json = false
 
-    @OptionGroup var placeholders: PlaceholderOptions
+    @OptionGroup var pixelDescription: PixelDescriptionOptions
 
     func run() async throws {
         var failures = 0
@@ -43,7 +44,7 @@ struct InfoCommand: AsyncParsableCommand {
                 detected = ImageFormat.detect(data)
                 let properties = try ImageCoders.shared.properties(of: data)
                 report(source: source, properties: properties, bytes: data.count,
-                       described: try placeholders.describe(data, source: source))
+                       described: try pixelDescription.describe(data, source: source))
             } catch {
                 failures += 1
                 let imageError = Console.imageError(error)
@@ -86,7 +87,11 @@ struct InfoCommand: AsyncParsableCommand {
                 if let name = properties.colorProfile?.name { line += " (\(name))" }
             }
             for (name, value) in described {
-                if case .string(let text) = value { line += ", \(name) \(text)" } else { line += ", no \(name)" }
+                switch value {
+                case .null: line += ", no \(name)"
+                case .array(let items): line += ", \(name) " + items.map(\.plainText).joined(separator: " ")
+                default: line += ", \(name) \(value.plainText)"
+                }
             }
             Console.line(line + ", \(bytes) bytes")
         }

@@ -9,6 +9,7 @@ enum JSONValue {
     case bool(Bool)
     case null
     case object([(String, JSONValue)])
+    case array([JSONValue])
 
     /// The value as compact JSON text on one line.
     var text: String {
@@ -20,7 +21,14 @@ enum JSONValue {
         case .null: "null"
         case .object(let fields):
             "{" + fields.map { "\(Self.quoted($0.0)):\($0.1.text)" }.joined(separator: ",") + "}"
+        case .array(let items): "[" + items.map(\.text).joined(separator: ",") + "]"
         }
+    }
+
+    /// The value as a person reads it: a string without its quotes, anything else as JSON.
+    var plainText: String {
+        if case .string(let value) = self { return value }
+        return text
     }
 
     private static func quoted(_ string: String) -> String {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import WebImage
 
 @Suite struct InfoCommandTests {
     @Test func unreadableInputsGiveJSONErrorsAndAFailingStatus() async throws {
@@ -33,11 +34,11 @@ import Testing
         #expect((object["error"] as? [String: Any])?["code"] as? String == "invalidURL")
     }
 
-    @Test func placeholdersAndTheAverageColourAreAddedWhenAskedFor() async throws {
+    @Test func placeholdersHashesAndColoursAreAddedWhenAskedFor() async throws {
         let references = try PlaceholderReferences.load()
         let photo = Fixtures.url("placeholders/photo.png").path, alpha = Fixtures.url("placeholders/alpha.png").path
         let result = try await CommandLineTool.run(["info", "--json", "--blurhash", "4:3", "--thumbhash", "--average",
-                                                    photo, alpha])
+                                                    "--phash", "--palette", "8", photo, alpha])
         #expect(result.status == 0)
         let objects = try result.jsonLines()
         #expect(objects.count == 2)
@@ -48,6 +49,13 @@ import Testing
             #expect(Data(base64Encoded: encoded).map(Array.init) == PlaceholderReferences.bytes(hex: reference.hash))
             let average = try #require(try PlaceholderReferences.pixels("\(name).png").averageColor())
             #expect(object["averageColor"] as? String == average.hexString)
+            let phashText = try #require(object["perceptualHash"] as? String)
+            let referenceText = try #require(references.phash[name])
+            let phash = try #require(UInt64(phashText, radix: 16))
+            let referenceHash = try #require(UInt64(referenceText, radix: 16))
+            #expect(PerceptualHash.distance(phash, referenceHash) <= 4)
+            let palette = try #require(object["palette"] as? [String])
+            #expect(palette == (try PlaceholderReferences.pixels("\(name).png").palette(maxColors: 8).map(\.hexString)))
             #expect(object["width"] as? Int != nil)
         }
         // Without the flags, nothing is decoded and the fields are absent.
@@ -58,6 +66,9 @@ import Testing
         #expect(text.stdout.contains(", blurHash \(oneComponent), "))
         for bad in ["0:3", "10:1", "4", "4:x"] {
             #expect(try await CommandLineTool.run(["info", "--blurhash", bad, photo]).status != 0)
+        }
+        for bad in ["1", "257", "x"] {
+            #expect(try await CommandLineTool.run(["info", "--palette", bad, photo]).status != 0)
         }
     }
 

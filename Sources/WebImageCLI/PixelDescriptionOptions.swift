@@ -2,10 +2,10 @@ import ArgumentParser
 import Foundation
 import WebImage
 
-/// `webimage info`'s options that need pixels: placeholder hashes and the average colour, all computed from one
-/// decode that fits the image in 100 × 100 pixels (no placeholder holds more detail than that, and a 12 MP
+/// `webimage info`'s options that need pixels: placeholder hashes, the perceptual hash and colours, all computed
+/// from one decode that fits the image in 100 × 100 pixels (none of them holds more detail than that, and a 12 MP
 /// JPEG decodes at an eighth of its size for it).
-struct PlaceholderOptions: ParsableArguments {
+struct PixelDescriptionOptions: ParsableArguments {
     @Option(name: .customLong("blurhash"), help: ArgumentHelp(
         "Add a BlurHash with X:Y components (1 to 9 each, e.g. 4:3).", valueName: "X:Y"))
     var blurHash: BlurHashComponents?
@@ -16,14 +16,28 @@ struct PlaceholderOptions: ParsableArguments {
     @Flag(name: .customLong("average"), help: "Add the average colour as #rrggbbaa (fully transparent pixels left out).")
     var averageColor = false
 
+    @Flag(name: .customLong("phash"), help: "Add a 64-bit perceptual hash (DCT pHash, 16 hex digits).")
+    var perceptualHash = false
+
+    @Option(name: .customLong("palette"), help: ArgumentHelp(
+        "Add a palette of at most N colours (2 to 256), the most used first.", valueName: "N"))
+    var paletteSize: Int?
+
     /// Whether any of them was asked for.
-    var isEmpty: Bool { blurHash == nil && !thumbHash && !averageColor }
+    var isEmpty: Bool { blurHash == nil && !thumbHash && !averageColor && !perceptualHash && paletteSize == nil }
+
+    mutating func validate() throws {
+        if let paletteSize, !(2...256).contains(paletteSize) {
+            throw ValidationError("--palette takes 2 to 256 colours, not \(paletteSize)")
+        }
+    }
 
     /// The side the image is decoded to fit for them.
     static let pixelSide = 100
 
-    /// What was asked for of the image in `data`, as JSON fields (`blurHash`, `thumbHash`, `averageColor`) in
-    /// that order; `averageColor` is null for an image with no pixel that is not fully transparent.
+    /// What was asked for of the image in `data`, as JSON fields (`blurHash`, `thumbHash`, `averageColor`,
+    /// `perceptualHash`, `palette`) in that order; `averageColor` is null for an image with no pixel that is not
+    /// fully transparent.
     func describe(_ data: Data, source: String) throws -> [(String, JSONValue)] {
         guard !isEmpty else { return [] }
         let options = DecodeOptions(thumbnailPixelSize: PixelSize(width: Self.pixelSide, height: Self.pixelSide),
@@ -39,6 +53,12 @@ struct PlaceholderOptions: ParsableArguments {
         }
         if averageColor {
             fields.append(("averageColor", pixels.averageColor().map { .string($0.hexString) } ?? .null))
+        }
+        if perceptualHash {
+            fields.append(("perceptualHash", .string(PerceptualHash.hexString(try PerceptualHash.hash(pixels)))))
+        }
+        if let paletteSize {
+            fields.append(("palette", .array(try pixels.palette(maxColors: paletteSize).map { .string($0.hexString) })))
         }
         return fields
     }
