@@ -5,6 +5,11 @@ extension PixelBuffer {
     /// as one transparent entry (`RGBA(0, 0, 0, 0)`), which takes one of the places. Throws
     /// ``ImageError/Code/invalidParameter`` for a count outside 2...256.
     public func palette(maxColors: Int) throws -> [RGBA] {
+        try paletteWithPopulations(maxColors: maxColors).map(\.colour)
+    }
+
+    /// ``palette(maxColors:)`` with the number of pixels each colour stands for.
+    func paletteWithPopulations(maxColors: Int) throws -> [(colour: RGBA, population: Int)] {
         guard (2...256).contains(maxColors) else {
             throw ImageError(.invalidParameter, "a palette has 2 to 256 colours, not \(maxColors)")
         }
@@ -42,7 +47,7 @@ extension PixelBuffer {
             }
             if transparent > 0 { counts[RGBA(0, 0, 0, 0)] = transparent }
             return counts.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key.packed < $1.key.packed }
-                .map(\.key)
+                .map { (colour: $0.key, population: $0.value) }
         }
     }
 }
