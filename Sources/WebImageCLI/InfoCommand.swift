@@ -15,10 +15,11 @@ struct InfoCommand: AsyncParsableCommand {
             or {"source":…,"error":{"code":…,"message":…}} for an input that cannot be read ("format" is added \
             when the bytes are of a known format this build cannot read).
 
-            --blurhash, --thumbhash, --average, --phash and --palette add "blurHash", "thumbHash" (base64), \
-            "averageColor" (#rrggbbaa, null when every pixel is transparent), "perceptualHash" (16 hex digits) and \
-            "palette" (an array of #rrggbbaa): these decode the image, fitted in 100x100 pixels (first frame, \
-            orientation applied, sRGB), as none of them needs more.
+            --blurhash, --thumbhash, --average, --phash, --palette and --dominant-colors add "blurHash", \
+            "thumbHash" (base64), "averageColor" (#rrggbbaa, null when every pixel is transparent), \
+            "perceptualHash" (16 hex digits), "palette" (an array of #rrggbbaa) and "dominantColors" (an object of \
+            six roles): these decode the image, fitted in 100x100 pixels (first frame, orientation applied, sRGB), \
+            as none of them needs more.
 
             Examples:
               webimage info photo.jpg
@@ -90,6 +91,8 @@ struct InfoCommand: AsyncParsableCommand {
                 switch value {
                 case .null: line += ", no \(name)"
                 case .array(let items): line += ", \(name) " + items.map(\.plainText).joined(separator: " ")
+                case .object(let fields):
+                    line += ", \(name) " + fields.map { "\($0.0) \($0.1.plainText)" }.joined(separator: " ")
                 default: line += ", \(name) \(value.plainText)"
                 }
             }

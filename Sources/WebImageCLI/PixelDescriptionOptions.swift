@@ -23,8 +23,16 @@ struct PixelDescriptionOptions: ParsableArguments {
         "Add a palette of at most N colours (2 to 256), the most used first.", valueName: "N"))
     var paletteSize: Int?
 
+    @Flag(name: .customLong("dominant-colors"), help: """
+        Add the dominant colours: vibrant, lightVibrant, darkVibrant, muted, lightMuted, darkMuted (null when no \
+        colour fits a role).
+        """)
+    var dominantColors = false
+
     /// Whether any of them was asked for.
-    var isEmpty: Bool { blurHash == nil && !thumbHash && !averageColor && !perceptualHash && paletteSize == nil }
+    var isEmpty: Bool {
+        blurHash == nil && !thumbHash && !averageColor && !perceptualHash && paletteSize == nil && !dominantColors
+    }
 
     mutating func validate() throws {
         if let paletteSize, !(2...256).contains(paletteSize) {
@@ -36,7 +44,7 @@ struct PixelDescriptionOptions: ParsableArguments {
     static let pixelSide = 100
 
     /// What was asked for of the image in `data`, as JSON fields (`blurHash`, `thumbHash`, `averageColor`,
-    /// `perceptualHash`, `palette`) in that order; `averageColor` is null for an image with no pixel that is not
+    /// `perceptualHash`, `palette`, `dominantColors`) in that order; `averageColor` is null for an image with no pixel that is not
     /// fully transparent.
     func describe(_ data: Data, source: String) throws -> [(String, JSONValue)] {
         guard !isEmpty else { return [] }
@@ -59,6 +67,14 @@ struct PixelDescriptionOptions: ParsableArguments {
         }
         if let paletteSize {
             fields.append(("palette", .array(try pixels.palette(maxColors: paletteSize).map { .string($0.hexString) })))
+        }
+        if dominantColors {
+            let found = try DominantColors(of: pixels)
+            let roles: [(String, RGBA?)] = [
+                ("vibrant", found.vibrant), ("lightVibrant", found.lightVibrant), ("darkVibrant", found.darkVibrant),
+                ("muted", found.muted), ("lightMuted", found.lightMuted), ("darkMuted", found.darkMuted),
+            ]
+            fields.append(("dominantColors", .object(roles.map { ($0.0, $0.1.map { .string($0.hexString) } ?? .null) })))
         }
         return fields
     }

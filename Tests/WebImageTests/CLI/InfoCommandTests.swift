@@ -38,7 +38,7 @@ import Testing
         let references = try PlaceholderReferences.load()
         let photo = Fixtures.url("placeholders/photo.png").path, alpha = Fixtures.url("placeholders/alpha.png").path
         let result = try await CommandLineTool.run(["info", "--json", "--blurhash", "4:3", "--thumbhash", "--average",
-                                                    "--phash", "--palette", "8", photo, alpha])
+                                                    "--phash", "--palette", "8", "--dominant-colors", photo, alpha])
         #expect(result.status == 0)
         let objects = try result.jsonLines()
         #expect(objects.count == 2)
@@ -56,6 +56,11 @@ import Testing
             #expect(PerceptualHash.distance(phash, referenceHash) <= 4)
             let palette = try #require(object["palette"] as? [String])
             #expect(palette == (try PlaceholderReferences.pixels("\(name).png").palette(maxColors: 8).map(\.hexString)))
+            let dominant = try DominantColors(of: try PlaceholderReferences.pixels("\(name).png"))
+            let roles = try #require(object["dominantColors"] as? [String: Any])
+            #expect(roles.count == 6)
+            #expect(roles["vibrant"] as? String == dominant.vibrant?.hexString)
+            #expect(roles["darkMuted"] as? String == dominant.darkMuted?.hexString)
             #expect(object["width"] as? Int != nil)
         }
         // Without the flags, nothing is decoded and the fields are absent.
