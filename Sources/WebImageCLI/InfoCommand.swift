@@ -19,7 +19,7 @@ struct InfoCommand: AsyncParsableCommand {
             "thumbHash" (base64), "averageColor" (#rrggbbaa, null when every pixel is transparent), \
             "perceptualHash" (16 hex digits), "palette" (an array of #rrggbbaa) and "dominantColors" (an object of \
             six roles): these decode the image, fitted in 100x100 pixels (first frame, orientation applied, sRGB), \
-            as none of them needs more.
+            as none of them needs more. --hashsums adds "hashsums", an object of the file's checksums by name.
 
             Examples:
               webimage info photo.jpg
@@ -36,6 +36,10 @@ struct InfoCommand: AsyncParsableCommand {
 
     @OptionGroup var pixelDescription: PixelDescriptionOptions
 
+    @Option(name: .customLong("hashsums"), help: ArgumentHelp(
+        "Add checksums of the file's bytes: a comma-separated list of md5, sha1, sha256, sha512.", valueName: "LIST"))
+    var hashSums: HashSumList?
+
     func run() async throws {
         var failures = 0
         for source in inputs {
@@ -45,7 +49,7 @@ struct InfoCommand: AsyncParsableCommand {
                 detected = ImageFormat.detect(data)
                 let properties = try ImageCoders.shared.properties(of: data)
                 report(source: source, properties: properties, bytes: data.count,
-                       described: try pixelDescription.describe(data, source: source))
+                       described: try pixelDescription.describe(data, source: source) + checksums(of: data))
             } catch {
                 failures += 1
                 let imageError = Console.imageError(error)
@@ -56,6 +60,11 @@ struct InfoCommand: AsyncParsableCommand {
             }
         }
         if failures > 0 { throw ExitCode.failure }
+    }
+
+    private func checksums(of data: Data) -> [(String, JSONValue)] {
+        guard let hashSums else { return [] }
+        return [("hashsums", .object(hashSums.sums.map { ($0.rawValue, .string($0.hex(of: data))) }))]
     }
 
     private func report(source: String, properties: ImageProperties, bytes: Int,
@@ -98,5 +107,19 @@ struct InfoCommand: AsyncParsableCommand {
             }
             Console.line(line + ", \(bytes) bytes")
         }
+    }
+}
+
+/// `--hashsums md5,sha256`: checksum names, each once, in the order given.
+struct HashSumList: ExpressibleByArgument {
+    let sums: [HashSum]
+
+    init?(argument: String) {
+        var sums: [HashSum] = []
+        for name in argument.split(separator: ",", omittingEmptySubsequences: false) {
+            guard let sum = HashSum(rawValue: name.lowercased()) else { return nil }
+            if !sums.contains(sum) { sums.append(sum) }
+        }
+        self.sums = sums
     }
 }

@@ -77,6 +77,18 @@ import Testing
         }
     }
 
+    @Test func checksumsOfTheFilesBytesAreAddedByName() async throws {
+        let photo = Fixtures.url("placeholders/photo.png")
+        let result = try await CommandLineTool.run(["info", "--json", "--hashsums", "sha256,MD5,sha256", photo.path])
+        #expect(result.status == 0)
+        let object = try #require(try result.jsonLines().first)
+        let sums = try #require(object["hashsums"] as? [String: String])
+        let bytes = try Data(contentsOf: photo)
+        #expect(sums == ["sha256": HashSum.sha256.hex(of: bytes), "md5": HashSum.md5.hex(of: bytes)])
+        #expect(result.stdout.contains(#""hashsums":{"sha256":"#))
+        #expect(try await CommandLineTool.run(["info", "--hashsums", "crc32", photo.path]).status != 0)
+    }
+
     @Test func usageErrorsAreOneLineAndNonZero() async throws {
         let result = try await CommandLineTool.run(["convert", "in.jpg", "out.xyz"])
         #expect(result.status != 0)
