@@ -53,7 +53,8 @@ public enum BlurHash {
 
     /// The picture `hash` describes, drawn at `width` × `height` (opaque). `punch` above 1 strengthens the
     /// contrast of the components, as BlurHash's decoders allow. Throws ``ImageError/Code/badImageData`` for a
-    /// string that is not a BlurHash, and ``ImageError/Code/invalidParameter`` for a punch that is not positive.
+    /// string that is not a BlurHash, ``ImageError/Code/invalidParameter`` for a punch that is not positive or a size
+    /// under one pixel, and ``ImageError/Code/imageTooLarge`` for a size over ``DecodeLimits/default``'s.
     public static func decode(_ hash: String, width: Int, height: Int, punch: Double = 1) throws -> PixelBuffer {
         guard punch > 0, punch.isFinite else {
             throw ImageError(.invalidParameter, "a BlurHash punch must be positive, not \(punch)")
@@ -61,6 +62,11 @@ public enum BlurHash {
         let (colours, componentsX, componentsY) = try components(of: hash, punch: punch)
         guard width > 0, height > 0 else {
             throw ImageError(.invalidParameter, "a BlurHash is drawn at 1x1 pixels or more, not \(width)x\(height)")
+        }
+        let (pixelCount, overflow) = width.multipliedReportingOverflow(by: height)
+        guard !overflow, pixelCount <= DecodeLimits.default.maxPixels,
+              max(width, height) <= PixelBuffer.maximumFilteredSide else {
+            throw ImageError(.imageTooLarge, "a BlurHash drawn at \(width)x\(height) is over the pixel limit")
         }
         let columns = cosines(count: componentsX, length: width)
         let rows = cosines(count: componentsY, length: height)

@@ -56,6 +56,8 @@ import Testing
         }
         #expect(code { try BlurHash.decode(good, width: 0, height: 8) } == .invalidParameter)
         #expect(code { try BlurHash.decode(good, width: 8, height: 8, punch: 0) } == .invalidParameter)
+        #expect(code { try BlurHash.decode(good, width: Int.max / 2, height: 4) } == .imageTooLarge)
+        #expect(code { try BlurHash.decode(good, width: 100_000, height: 100_000) } == .imageTooLarge)
     }
 
     private func code(_ body: () throws -> PixelBuffer) -> ImageError.Code? {
