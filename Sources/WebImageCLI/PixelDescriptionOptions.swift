@@ -13,7 +13,8 @@ struct PixelDescriptionOptions: ParsableArguments {
     @Flag(name: .customLong("thumbhash"), help: "Add a ThumbHash (its bytes in base64).")
     var thumbHash = false
 
-    @Flag(name: .customLong("average"), help: "Add the average colour as #rrggbbaa (fully transparent pixels left out).")
+    @Flag(name: .customLong("average"),
+          help: "Add the average colour as #rrggbbaa (fully transparent pixels left out).")
     var averageColor = false
 
     @Flag(name: .customLong("phash"), help: "Add a 64-bit perceptual hash (DCT pHash, 16 hex digits).")
@@ -44,8 +45,8 @@ struct PixelDescriptionOptions: ParsableArguments {
     static let pixelSide = 100
 
     /// What was asked for of the image in `data`, as JSON fields (`blurHash`, `thumbHash`, `averageColor`,
-    /// `perceptualHash`, `palette`, `dominantColors`) in that order; `averageColor` is null for an image with no pixel that is not
-    /// fully transparent.
+    /// `perceptualHash`, `palette`, `dominantColors`) in that order; `averageColor` is null for an image with no
+    /// pixel that is not fully transparent.
     func describe(_ data: Data, source: String) throws -> [(String, JSONValue)] {
         guard !isEmpty else { return [] }
         let options = DecodeOptions(thumbnailPixelSize: PixelSize(width: Self.pixelSide, height: Self.pixelSide),
@@ -74,7 +75,8 @@ struct PixelDescriptionOptions: ParsableArguments {
                 ("vibrant", found.vibrant), ("lightVibrant", found.lightVibrant), ("darkVibrant", found.darkVibrant),
                 ("muted", found.muted), ("lightMuted", found.lightMuted), ("darkMuted", found.darkMuted),
             ]
-            fields.append(("dominantColors", .object(roles.map { ($0.0, $0.1.map { .string($0.hexString) } ?? .null) })))
+            let values = roles.map { role, colour in (role, colour.map { JSONValue.string($0.hexString) } ?? .null) }
+            fields.append(("dominantColors", .object(values)))
         }
         return fields
     }

@@ -120,7 +120,8 @@ public struct DominantColors: Sendable, Equatable {
         }
 
         func score(_ colour: HSL, population: Double) -> Double {
-            0.24 * (1 - abs(colour.saturation - saturation.target)) + 0.52 * (1 - abs(colour.lightness - lightness.target))
+            0.24 * (1 - abs(colour.saturation - saturation.target))
+                + 0.52 * (1 - abs(colour.lightness - lightness.target))
                 + 0.24 * population
         }
     }
