@@ -160,5 +160,6 @@ def color(folder):
          median(lambda: ImageCms.applyTransform(image, transform)))
 
 
-suites = {"color": color, "decode": decode, "animated": animated, "encode": encode, "transform": transform}
-suites[sys.argv[1]](sys.argv[2])
+if __name__ == "__main__":
+    suites = {"color": color, "decode": decode, "animated": animated, "encode": encode, "transform": transform}
+    suites[sys.argv[1]](sys.argv[2])

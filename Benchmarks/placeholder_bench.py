@@ -9,25 +9,12 @@ Usage: placeholder_bench.py DATA_FOLDER   (run in a venv with blurhash-python==1
 import json
 import os
 import sys
-import time
 
 import blurhash
 import thumbhash
 from PIL import Image
 
-
-def median(body, minimum_runs=15, minimum_seconds=1.0):
-    body()
-    samples = []
-    start = time.process_time()
-    while len(samples) < minimum_runs or time.process_time() - start < minimum_seconds:
-        before = time.process_time()
-        body()
-        samples.append((time.process_time() - before) * 1000)
-        if len(samples) >= 2000:
-            break
-    samples.sort()
-    return samples[len(samples) // 2]
+from pillow_bench import median
 
 
 def emit(name, implementation, value):
