@@ -22,7 +22,7 @@ public enum PerceptualHash {
         let opaqueGrey = try PixelBuffer(width: pixels.width, height: pixels.height) { destination in
             pixels.withUnsafeBytes { source in
                 for index in 0..<pixels.width * pixels.height {
-                    let value = luma(source[index * 4], source[index * 4 + 1], source[index * 4 + 2])
+                    let value = Luma.of(source[index * 4], source[index * 4 + 1], source[index * 4 + 2])
                     destination[index * 4] = value
                     destination[index * 4 + 1] = value
                     destination[index * 4 + 2] = value
@@ -56,12 +56,6 @@ public enum PerceptualHash {
         let sorted = lowest.sorted()
         let median = (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
         return lowest.reduce(UInt64(0)) { bits, value in bits << 1 | (value > median ? 1 : 0) }
-    }
-
-    /// BT.601 luma in 16-bit fixed point, rounded: the 8-bit grey most converters make.
-    private static func luma(_ r: UInt8, _ g: UInt8, _ b: UInt8) -> UInt8 {
-        let weighted: UInt32 = UInt32(r) * 19_595 + UInt32(g) * 38_470 + UInt32(b) * 7_471
-        return UInt8((weighted + 0x8000) >> 16)
     }
 
     /// The number of bits in which two hashes differ (0 to 64).

@@ -3,7 +3,7 @@ import Testing
 @testable import WebImage
 
 /// The outputs of independent BlurHash and ThumbHash implementations (the BlurHash authors' C code, a Python
-/// port of ThumbHash's reference, ImageHash's perceptual hash) for the fixture images, made by `Fixtures/placeholders/make-placeholders.py`.
+/// port of ThumbHash's reference, ImageHash's perceptual hash, scikit-image's SSIM) for the fixture images, made by `Fixtures/placeholders/make-placeholders.py`.
 struct PlaceholderReferences: Decodable {
     struct ThumbHashReference: Decodable {
         let hash: String
@@ -15,6 +15,7 @@ struct PlaceholderReferences: Decodable {
     let blurhash: [String: [String: String]]
     let thumbhash: [String: ThumbHashReference]
     let phash: [String: String]
+    let ssim: [String: Double]
 
     static func load() throws -> PlaceholderReferences {
         try JSONDecoder().decode(PlaceholderReferences.self, from: Fixtures.data("placeholders/references.json"))

@@ -4,8 +4,9 @@ implementations make of them, so the library's own encoders and decoders are che
 not write.
 
 Needs PyPI's blurhash-python (1.2.2, a binding of the BlurHash authors' C encoder and decoder), thumbhash
-(0.1.2, a Python port of ThumbHash's reference) and ImageHash (4.3.1, its DCT perceptual hash, with SciPy):
-pip install blurhash-python==1.2.2 thumbhash==0.1.2 imagehash==4.3.1
+(0.1.2, a Python port of ThumbHash's reference), ImageHash (4.3.1, its DCT perceptual hash, with SciPy) and
+scikit-image (0.25.2, its SSIM):
+pip install blurhash-python==1.2.2 thumbhash==0.1.2 imagehash==4.3.1 scikit-image==0.25.2
 Run from this folder: python3 make-placeholders.py
 """
 import json
@@ -14,10 +15,14 @@ import math
 import inspect
 import types
 
+import io
+
 import blurhash
 import imagehash
+import numpy
 import thumbhash
-from PIL import Image
+from PIL import Image, ImageFilter
+from skimage.metrics import structural_similarity
 
 # thumbhash 0.1.2 has two slips against the reference it ports: its encoder makes a tuple of three values for
 # images with alpha, and its decoder never clears the per-pixel cosines, so every pixel gets the first pixel's
@@ -54,7 +59,23 @@ alpha.save("alpha.png")
 grey = photo.convert("L").resize((32, 32), Image.LANCZOS)
 grey.save("grey-32.png")
 
-references = {"blurhash": {}, "thumbhash": {}, "phash": {
+# Two altered copies of the photo, kept lossless, and their SSIM against it as the paper defines it: Gaussian
+# window of sigma 1.5, variances over the weights (not sample variances), on the 8-bit grey.
+buffer = io.BytesIO()
+photo.save(buffer, "JPEG", quality=30)
+Image.open(io.BytesIO(buffer.getvalue())).convert("RGB").save("photo-jpeg30.png")
+photo.filter(ImageFilter.GaussianBlur(1)).save("photo-blurred.png")
+
+
+def ssim(name):
+    grey = numpy.asarray(photo.convert("L"), dtype=numpy.float64)
+    other = numpy.asarray(Image.open(name).convert("L"), dtype=numpy.float64)
+    return round(float(structural_similarity(grey, other, gaussian_weights=True, sigma=1.5,
+                                             use_sample_covariance=False, data_range=255)), 8)
+
+
+references = {"ssim": {"photo-jpeg30": ssim("photo-jpeg30.png"), "photo-blurred": ssim("photo-blurred.png")},
+              "blurhash": {}, "thumbhash": {}, "phash": {
     "grey-32": str(imagehash.phash(grey)),
     "photo": str(imagehash.phash(photo)),
     "alpha": str(imagehash.phash(alpha)),
