@@ -65,6 +65,16 @@ def main(folder):
     emit("12 MP JPEG → 100 px → BlurHash 4x3", pillow,
          median(lambda: c_blurhash(pillow_thumbnail(), 4, 3)()))
 
+    import numpy
+    import skimage
+    from skimage.metrics import structural_similarity
+    original = Image.open(os.path.join(folder, "ssim-original.png"))
+    lossy = Image.open(os.path.join(folder, "ssim-jpeg50.png"))
+    grey = [numpy.asarray(image.convert("L"), dtype=numpy.float64) for image in (original, lossy)]
+    emit(f"SSIM of {original.width}x{original.height} px", "scikit-image " + skimage.__version__,
+         median(lambda: structural_similarity(grey[0], grey[1], gaussian_weights=True, sigma=1.5,
+                                              use_sample_covariance=False, data_range=255)))
+
 
 if __name__ == "__main__":
     main(sys.argv[1])

@@ -3,7 +3,7 @@
 # Usage: Benchmarks/run.sh [SUITE...]      (no suite: all of them)
 #   decode animated transform incremental throughput   decoding, animation, transforms, pipelines (issues 2, 3, 7)
 #   color                                              Display P3 to sRGB beside Pillow's ImageCms (Little CMS) and libvips
-#   placeholders                                       BlurHash and ThumbHash beside the BlurHash C code and a ThumbHash port
+#   placeholders                                       BlurHash, ThumbHash, SSIM beside the BlurHash C code, a ThumbHash port, scikit-image
 #   deep                                               16-bit PNG thumbnails kept 16-bit (preserve_hdr) beside libvips
 #   formats                                            header-only properties, AVIF/HEIC/JXL/SVG decoders (issue 13)
 #   cache                                              memory and disk caches (issue 4)
@@ -50,9 +50,9 @@ suite_color() {
 suite_placeholders() {
     # The references come from PyPI, in a virtual environment of their own (with the system's Pillow).
     local venv=Benchmarks/.venv-placeholders
-    [ -x "$venv/bin/python" ] && "$venv/bin/python" -c "import blurhash, thumbhash" 2>/dev/null || {
+    [ -x "$venv/bin/python" ] && "$venv/bin/python" -c "import blurhash, thumbhash, skimage" 2>/dev/null || {
         python3 -m venv --system-site-packages "$venv" \
-            && "$venv/bin/pip" install -q blurhash-python==1.2.2 thumbhash==0.1.2; }
+            && "$venv/bin/pip" install -q blurhash-python==1.2.2 thumbhash==0.1.2 scikit-image==0.25.2; }
     taskset -c 0 "$bench" placeholders "$data"
     taskset -c 0 "$venv/bin/python" Benchmarks/placeholder_bench.py "$data"
 }
