@@ -33,26 +33,8 @@ public enum PerceptualHash {
         let small = opaqueGrey.size == PixelSize(width: side, height: side)
             ? opaqueGrey : try opaqueGrey.resized(to: PixelSize(width: side, height: side), filter: .lanczos3)
         let grey = small.withUnsafeBytes { bytes in (0..<side * side).map { Double(bytes[$0 * 4]) } }
-        let cosines = (0..<frequencies).flatMap { k in
-            (0..<side).map { n in cos(Double.pi * Double(k) * Double(2 * n + 1) / Double(2 * side)) }
-        }
-        // Separable DCT-II (without its constant factors, which do not move a median): rows, then columns.
-        var rows = [Double](repeating: 0, count: side * frequencies)
-        for y in 0..<side {
-            for u in 0..<frequencies {
-                var sum = 0.0
-                for x in 0..<side { sum += grey[y * side + x] * cosines[u * side + x] }
-                rows[y * frequencies + u] = sum
-            }
-        }
-        var lowest = [Double](repeating: 0, count: frequencies * frequencies)
-        for v in 0..<frequencies {
-            for u in 0..<frequencies {
-                var sum = 0.0
-                for y in 0..<side { sum += cosines[v * side + y] * rows[y * frequencies + u] }
-                lowest[v * frequencies + u] = sum
-            }
-        }
+        let lowest = LowFrequencyDCT.coefficients(of: grey, width: side, height: side, columns: frequencies,
+                                                  rows: frequencies)
         let sorted = lowest.sorted()
         let median = (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
         return lowest.reduce(UInt64(0)) { bits, value in bits << 1 | (value > median ? 1 : 0) }

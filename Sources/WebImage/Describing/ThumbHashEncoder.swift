@@ -77,25 +77,11 @@ struct ThumbHashEncoder {
 
     /// `plane`'s cosine components of ``ThumbHashChannel``'s triangle of `columns` × `rows`.
     private func transform(_ plane: [Double], columns: Int, rows: Int) -> Transformed {
-        // Separable: each row is summed against every horizontal cosine once, then the rows are weighted.
-        var rowSums = [Double](repeating: 0, count: height * columns)
-        let fx = (0..<columns).flatMap { cx in
-            (0..<width).map { x in cos(Double.pi / Double(width) * Double(cx) * (Double(x) + 0.5)) }
-        }
-        for y in 0..<height {
-            for cx in 0..<columns {
-                var sum = 0.0
-                for x in 0..<width { sum += plane[x + y * width] * fx[cx * width + x] }
-                rowSums[y * columns + cx] = sum
-            }
-        }
+        let coefficients = LowFrequencyDCT.coefficients(of: plane, width: width, height: height, columns: columns,
+                                                         rows: rows)
         var result = Transformed()
         ThumbHashChannel.forEachComponent(columns: columns, rows: rows) { cx, cy in
-            var f = 0.0
-            for y in 0..<height {
-                f += rowSums[y * columns + cx] * cos(Double.pi / Double(height) * Double(cy) * (Double(y) + 0.5))
-            }
-            f /= Double(width * height)
+            let f = coefficients[cy * columns + cx] / Double(width * height)
             if cx == 0 && cy == 0 {
                 result.dc = f
             } else {
