@@ -21,6 +21,7 @@ public struct EarlyStop: Sendable, Hashable {
     private enum Identity: Hashable {
         case options(DecodeOptions)
         case named(String)
+        case header
     }
 
     private let identity: Identity
@@ -44,6 +45,20 @@ public struct EarlyStop: Sendable, Hashable {
         self.identity = .named(identity)
         plan = decodeOptions
     }
+
+    /// A rule for callers that read a file's description (size, format, orientation, metadata, colour profile)
+    /// and none of its pixels: a JPEG's transfer ends once its header has arrived (every segment up to the first
+    /// scan's header), a few kilobytes of a 12 MP photo. Every other format is read whole. The prefix serves a
+    /// properties reader (``ImageCoders/properties(of:)``) and ``ImageMetadata/read(from:)``, never a decode.
+    public static let header = EarlyStop(header: ())
+
+    private init(header: Void) {
+        identity = .header
+        plan = { _ in nil }
+    }
+
+    /// Whether this is ``header``.
+    var readsHeaderOnly: Bool { identity == .header }
 
     /// Whether `prefix`, the body of a transfer that stopped early (``ImageLoadResponse/isPrefix``), holds all
     /// that this rule's decode reads. A rule shared under one identity by callers that decode differently (several
@@ -134,7 +149,12 @@ struct EarlyStopWatch {
     private mutating func chooseScanner(_ bytes: UnsafeRawBufferPointer) {
         guard scanner == nil else { return }
         let rule = self.rule
-        switch ImageFormat.detect(bytes: bytes) {
+        let format = ImageFormat.detect(bytes: bytes)
+        if rule.readsHeaderOnly {
+            if format == .jpeg { scanner = JPEGHeaderScanner() }
+            return
+        }
+        switch format {
         case .jpeg:
             scanner = JPEGPrefixScanner(planning: { header in
                 var closed = Data(header)
