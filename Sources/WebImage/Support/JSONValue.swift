@@ -1,8 +1,8 @@
 import Foundation
 
-/// A JSON value that keeps its object keys in the order they were given: the command-line contract promises
-/// fields in a fixed order, which dictionary-based encoders do not guarantee.
-enum JSONValue {
+/// A JSON value that keeps its object keys in the order they were given: the command line's and the proxy's
+/// contracts promise fields in a fixed order, which dictionary-based encoders do not guarantee.
+package enum JSONValue: Sendable {
     case string(String)
     case int(Int)
     case double(Double)
@@ -12,7 +12,7 @@ enum JSONValue {
     case array([JSONValue])
 
     /// The value as compact JSON text on one line.
-    var text: String {
+    package var text: String {
         switch self {
         case .string(let value): Self.quoted(value)
         case .int(let value): String(value)
@@ -26,7 +26,7 @@ enum JSONValue {
     }
 
     /// The value as a person reads it: a string without its quotes, anything else as JSON.
-    var plainText: String {
+    package var plainText: String {
         if case .string(let value) = self { return value }
         return text
     }
