@@ -124,24 +124,6 @@ extension ProcessingOptions {
         return true
     }
 
-    /// One of the security options (already known to be allowed).
-    mutating func applySecurityLimit(_ arguments: OptionArguments) throws(ProxyError) {
-        try arguments.allow(at: 1)
-        func megapixels() throws(ProxyError) -> Int {
-            Int(try arguments.required(arguments.number(0, in: 0...1_000_000)) * 1_000_000)
-        }
-        switch arguments.name {
-        case "max_src_resolution", "msr": limits.maximumSourcePixels = try megapixels()
-        case "max_src_file_size", "msfs":
-            limits.maximumSourceBytes = try arguments.required(arguments.integer(0, in: 0...Int(Int64.max)))
-        case "max_animation_frames", "maf":
-            limits.maximumAnimationFrames = try arguments.required(arguments.integer(0, in: 1...Int(Int32.max)))
-        case "max_animation_frame_resolution", "mafr": limits.maximumAnimationFramePixels = try megapixels()
-        default:
-            limits.maximumResultDimension = try arguments.required(arguments.integer(0, in: 0...Int(Int32.max)))
-        }
-    }
-
     /// imgproxy's name for a detected source format, or `nil` for one it does not know. imgproxy calls every HEIF
     /// file `heic`, so a file with the generic `mif1` brand (``ImageFormat/heif`` here) is `heic` too.
     package static func sourceFormatName(of format: ImageFormat) -> String? {

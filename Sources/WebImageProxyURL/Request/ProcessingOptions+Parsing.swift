@@ -112,7 +112,7 @@ extension ProcessingOptions {
             guard chain != nil || rules.allowsSecurityOptions else {
                 throw .forbidden("security options are not allowed in URLs here: \(arguments.name)")
             }
-            try applySecurityLimit(arguments)
+            try limits.apply(arguments)
         default:
             throw .invalidURL("unknown option \"\(arguments.name.prefix(40))\"")
         }

@@ -67,6 +67,25 @@ extension ProcessingOptions {
         /// No limits of the URL's own.
         public init() {}
 
+        /// One security option's segment (`max_src_resolution`, `max_src_file_size`, `max_animation_frames`,
+        /// `max_animation_frame_resolution`, `max_result_dimension` or a short name), already known to be allowed.
+        mutating func apply(_ arguments: OptionArguments) throws(ProxyError) {
+            try arguments.allow(at: 1)
+            func megapixels() throws(ProxyError) -> Int {
+                Int(try arguments.required(arguments.number(0, in: 0...1_000_000)) * 1_000_000)
+            }
+            switch arguments.name {
+            case "max_src_resolution", "msr": maximumSourcePixels = try megapixels()
+            case "max_src_file_size", "msfs":
+                maximumSourceBytes = try arguments.required(arguments.integer(0, in: 0...Int(Int64.max)))
+            case "max_animation_frames", "maf":
+                maximumAnimationFrames = try arguments.required(arguments.integer(0, in: 1...Int(Int32.max)))
+            case "max_animation_frame_resolution", "mafr": maximumAnimationFramePixels = try megapixels()
+            default:
+                maximumResultDimension = try arguments.required(arguments.integer(0, in: 0...Int(Int32.max)))
+            }
+        }
+
         var cacheKey: String {
             [maximumSourcePixels, maximumSourceBytes, maximumAnimationFrames, maximumAnimationFramePixels,
              maximumResultDimension].map { $0.map(String.init) ?? "-" }.joined(separator: ":")

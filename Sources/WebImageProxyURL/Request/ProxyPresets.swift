@@ -18,6 +18,27 @@ public struct ProxyPresets: Sendable, Equatable {
     /// - Throws: ``ProxyConfigurationError`` naming the first line that is not a preset, names a preset twice, or
     ///   holds an option that cannot be read or a preset the file does not define.
     public init(fileContents: String) throws(ProxyConfigurationError) {
+        try self.init(fileContents: fileContents) { presets, name, segments throws(ProxyError) in
+            let rules = ProcessingOptions.ParsingRules(presets: presets)
+            var check = ProcessingOptions()
+            for segment in segments { try check.apply(segment, rules: rules, chain: [name]) }
+        }
+    }
+
+    /// Info presets (imgproxy's `IMGPROXY_INFO_PRESETS`) from the text of a presets file, in the same format, each
+    /// holding info options (``InfoOptions``).
+    /// - Throws: ``ProxyConfigurationError`` as ``init(fileContents:)`` does.
+    public init(infoFileContents fileContents: String) throws(ProxyConfigurationError) {
+        try self.init(fileContents: fileContents) { presets, name, segments throws(ProxyError) in
+            let rules = InfoOptions.ParsingRules(presets: presets)
+            var check = InfoOptions()
+            for segment in segments { try check.apply(segment, rules: rules, chain: [name]) }
+        }
+    }
+
+    /// Reads the definitions, then checks each preset's options with `check` in the order of the file.
+    private init(fileContents: String,
+                 check: (ProxyPresets, String, [String]) throws(ProxyError) -> Void) throws(ProxyConfigurationError) {
         var definitions = [String: [String]]()
         var lines = [String: Int]()
         for (number, rawLine) in fileContents.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
@@ -34,15 +55,12 @@ public struct ProxyPresets: Sendable, Equatable {
             definitions[name] = options.split(separator: "/").map(String.init)
             lines[name] = number + 1
         }
-        let rules = ProcessingOptions.ParsingRules(presets: ProxyPresets(definitions: definitions))
+        let presets = ProxyPresets(definitions: definitions)
         for (name, segments) in definitions.sorted(by: { lines[$0.key]! < lines[$1.key]! }) {
-            var check = ProcessingOptions()
-            for segment in segments {
-                do {
-                    try check.apply(segment, rules: rules, chain: [name])
-                } catch {
-                    throw ProxyConfigurationError("presets line \(lines[name]!): \(error.reason)")
-                }
+            do {
+                try check(presets, name, segments)
+            } catch {
+                throw ProxyConfigurationError("presets line \(lines[name]!): \(error.reason)")
             }
         }
         self.definitions = definitions
