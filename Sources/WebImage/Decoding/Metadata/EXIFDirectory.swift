@@ -14,7 +14,7 @@ package struct EXIFDirectory {
     }
 
     /// The whole block, starting at the TIFF header (an array: indices from 0 whatever the input was a slice of).
-    private var bytes: [UInt8]
+    var bytes: [UInt8]
     /// The whole block, starting at the TIFF header.
     package var data: Data { Data(bytes) }
     package let littleEndian: Bool
@@ -29,17 +29,24 @@ package struct EXIFDirectory {
         var tiff = [UInt8](block)
         if tiff.count >= 6, tiff.prefix(6).elementsEqual(Array("Exif".utf8) + [0, 0]) { tiff.removeFirst(6) }
         guard tiff.count >= 8 else { return nil }
+        let littleEndian: Bool
         switch (tiff[0], tiff[1]) {
         case (0x49, 0x49): littleEndian = true
         case (0x4D, 0x4D): littleEndian = false
         default: return nil
         }
+        guard Self.read16(tiff, 2, littleEndian) == 42, let start = Self.read32(tiff, 4, littleEndian) else { return nil }
+        self.init(tiff: tiff, littleEndian: littleEndian, start: Int(start))
+    }
+
+    /// The directory at `start` in `tiff`; `nil` when no entry count can be read there.
+    init?(tiff: [UInt8], littleEndian: Bool, start: Int) {
+        guard let count = Self.read16(tiff, start, littleEndian) else { return nil }
         bytes = tiff
-        guard Self.read16(tiff, 2, littleEndian) == 42, let start = Self.read32(tiff, 4, littleEndian),
-              let count = Self.read16(tiff, Int(start), littleEndian) else { return nil }
+        self.littleEndian = littleEndian
         var entries: [Entry] = []
         for index in 0..<Int(count) {
-            let offset = Int(start) + 2 + index * 12
+            let offset = start + 2 + index * 12
             guard let tag = Self.read16(tiff, offset, littleEndian), let type = Self.read16(tiff, offset + 2, littleEndian),
                   let count = Self.read32(tiff, offset + 4, littleEndian) else { break }
             let size = Self.typeSize(type) * Int(count)
@@ -101,7 +108,7 @@ package struct EXIFDirectory {
         return Data(out + values)
     }
 
-    private static func typeSize(_ type: UInt16) -> Int {
+    static func typeSize(_ type: UInt16) -> Int {
         switch type {
         case 1, 2, 6, 7: 1
         case 3, 8: 2
@@ -111,13 +118,13 @@ package struct EXIFDirectory {
         }
     }
 
-    private static func read16(_ data: [UInt8], _ offset: Int, _ littleEndian: Bool) -> UInt16? {
+    static func read16(_ data: [UInt8], _ offset: Int, _ littleEndian: Bool) -> UInt16? {
         guard offset >= 0, offset <= data.count - 2 else { return nil }
         let a = UInt16(data[offset]), b = UInt16(data[offset + 1])
         return littleEndian ? a | b << 8 : a << 8 | b
     }
 
-    private static func read32(_ data: [UInt8], _ offset: Int, _ littleEndian: Bool) -> UInt32? {
+    static func read32(_ data: [UInt8], _ offset: Int, _ littleEndian: Bool) -> UInt32? {
         guard let first = read16(data, offset, littleEndian), let second = read16(data, offset + 2, littleEndian)
         else { return nil }
         return littleEndian ? UInt32(second) << 16 | UInt32(first) : UInt32(first) << 16 | UInt32(second)
