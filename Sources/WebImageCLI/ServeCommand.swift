@@ -119,6 +119,14 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("allowed-options"), help: ArgumentHelp(
         "The only option names URLs may use, as w,h,pr (default: all); presets may use any.", valueName: "LIST"))
     var allowedOptions: String?
+    @Option(name: .customLong("info-presets"), help: ArgumentHelp(
+        "A presets file of /info options: one name=option/option per line.", valueName: "FILE"))
+    var infoPresets: String?
+    @Flag(name: .customLong("info-only-presets"), help: "Accept only preset options in /info URLs.")
+    var infoOnlyPresets = false
+    @Option(name: .customLong("allowed-info-options"), help: ArgumentHelp(
+        "The only option names /info URLs may use, as bh,th (default: all); presets may use any.", valueName: "LIST"))
+    var allowedInfoOptions: String?
     @Option(help: ArgumentHelp("Quality of lossy results when the URL gives none (default 80).", valueName: "1-100"))
     var quality: Int?
     @Option(name: .customLong("format-quality"), help: ArgumentHelp(

@@ -185,42 +185,7 @@ struct ServeSettings {
         try presets(&configuration)
         configuration.onlyPresets = try source.switchOn(command.onlyPresets, "ONLY_PRESETS",
                                                         imgproxy: ["IMGPROXY_ONLY_PRESETS"])
-    }
-
-    /// `--presets FILE` (or `WEBIMAGE_PRESETS`); else imgproxy's presets: those of `IMGPROXY_PRESETS` (split at
-    /// `IMGPROXY_PRESETS_SEPARATOR`, a comma by default) and those of the file `IMGPROXY_PRESETS_PATH`, together.
-    private func presets(_ configuration: inout ProxyConfiguration) throws {
-        let ours = source.text(command.presets, flag: "--presets", "PRESETS")
-        let inline = source.find("", imgproxy: ["IMGPROXY_PRESETS"])
-        let separator = source.find("", imgproxy: ["IMGPROXY_PRESETS_SEPARATOR"])?.text ?? ","
-        let file = source.find("", imgproxy: ["IMGPROXY_PRESETS_PATH"])
-        var definitions = [String](), origin = ""
-        if let ours {
-            definitions = [try Self.contents(ofPresetsFile: ours.text)]
-            origin = ours.origin
-        } else {
-            if let inline {
-                definitions += inline.text.components(separatedBy: separator)
-                origin = inline.origin
-            }
-            if let file {
-                definitions.append(try Self.contents(ofPresetsFile: file.text))
-                origin += (origin.isEmpty ? "" : " and ") + file.origin
-            }
-        }
-        guard !definitions.isEmpty else { return }
-        do {
-            configuration.presets = try ProxyPresets(fileContents: definitions.joined(separator: "\n"))
-        } catch {
-            throw ServeError("\(origin): \(error)")
-        }
-    }
-
-    private static func contents(ofPresetsFile file: String) throws -> String {
-        guard let text = try? String(contentsOfFile: file, encoding: .utf8) else {
-            throw ServeError("cannot read the presets file \(file)")
-        }
-        return text
+        try infoEndpoint(&configuration)
     }
 
     private func rendering(_ configuration: inout ProxyConfiguration) throws {

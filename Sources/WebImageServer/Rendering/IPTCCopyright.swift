@@ -9,11 +9,34 @@ enum IPTCCopyright {
     /// A resource block holding only the kept datasets; `nil` when there are none or the block is unreadable.
     static func kept(_ block: Data) -> Data? {
         let bytes = [UInt8](block)
-        guard let iptc = resource(iptcResource, in: bytes) else { return nil }
+        guard let iptc = resource(iptcResource, in: bytes), let datasets = datasets(in: iptc) else { return nil }
         var kept: [UInt8] = []
+        for dataset in datasets where dataset.record != 2 || [80, 110, 116].contains(dataset.number) {
+            kept += iptc[dataset.whole]
+        }
+        guard !kept.isEmpty else { return nil }
+        // One resource: signature, ID, an empty name (its length byte and a pad byte), size, data, even padding.
+        var out: [UInt8] = Array("8BIM".utf8) + [UInt8(iptcResource >> 8), UInt8(iptcResource & 0xFF), 0, 0]
+        out += [UInt8(kept.count >> 24 & 0xFF), UInt8(kept.count >> 16 & 0xFF), UInt8(kept.count >> 8 & 0xFF),
+                UInt8(kept.count & 0xFF)]
+        out += kept
+        if kept.count % 2 == 1 { out.append(0) }
+        return Data(out)
+    }
+
+    /// One IPTC dataset: its record and number, where it lies whole (tag included) and where its value lies.
+    struct Dataset {
+        let record: UInt8
+        let number: UInt8
+        let whole: Range<Int>
+        let value: Range<Int>
+    }
+
+    /// The datasets of IPTC data (resource 0x0404's), in order; `nil` when one runs past the end.
+    static func datasets(in iptc: [UInt8]) -> [Dataset]? {
+        var datasets: [Dataset] = []
         var offset = 0
         while offset + 5 <= iptc.count, iptc[offset] == 0x1C {
-            let record = iptc[offset + 1], dataset = iptc[offset + 2]
             var length = Int(iptc[offset + 3]) << 8 | Int(iptc[offset + 4])
             var header = 5
             if length & 0x8000 != 0 {  // an extended dataset: the low bits say how many bytes give the length
@@ -24,17 +47,11 @@ enum IPTCCopyright {
             }
             let end = offset + header + length
             guard end <= iptc.count else { return nil }
-            if record != 2 || [80, 110, 116].contains(dataset) { kept += iptc[offset..<end] }
+            datasets.append(Dataset(record: iptc[offset + 1], number: iptc[offset + 2], whole: offset..<end,
+                                    value: (offset + header)..<end))
             offset = end
         }
-        guard !kept.isEmpty else { return nil }
-        // One resource: signature, ID, an empty name (its length byte and a pad byte), size, data, even padding.
-        var out: [UInt8] = Array("8BIM".utf8) + [UInt8(iptcResource >> 8), UInt8(iptcResource & 0xFF), 0, 0]
-        out += [UInt8(kept.count >> 24 & 0xFF), UInt8(kept.count >> 16 & 0xFF), UInt8(kept.count >> 8 & 0xFF),
-                UInt8(kept.count & 0xFF)]
-        out += kept
-        if kept.count % 2 == 1 { out.append(0) }
-        return Data(out)
+        return datasets
     }
 
     /// The data of resource `id` in a block of `8BIM` resources.

@@ -316,6 +316,13 @@ public final class ImageProxy: Sendable {
                 var answer = responder.image(result, for: image, ifNoneMatch: request.ifNoneMatch)
                 access.addCORS(to: &answer)
                 return answer
+            case .info(let info):
+                let cached = await results.result(forKey: info.key)
+                metrics.resultLookup(cached?.tier)
+                let result = if let cached { cached.result } else { try await renders.info(for: info) }
+                var answer = responder.info(result, for: info, ifNoneMatch: request.ifNoneMatch)
+                access.addCORS(to: &answer)
+                return answer
             }
         } catch {
             var failure = responder.failure(error)

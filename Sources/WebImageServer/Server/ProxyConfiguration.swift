@@ -109,6 +109,12 @@ public struct ProxyConfiguration: Sendable {
     /// When not empty, the only option names a URL may use, as written (`w` does not allow `width`); presets may
     /// use any. Others are refused (404), as imgproxy's allowed processing options are.
     public var allowedOptions: Set<String> = []
+    /// Named info option groups for `/info` URLs (imgproxy's info presets).
+    public var infoPresets = ProxyPresets()
+    /// Whether `/info` URLs may only name info presets; `nil` follows ``onlyPresets``, as imgproxy's does.
+    public var infoOnlyPresets: Bool?
+    /// When not empty, the only info option names an `/info` URL may use, as written; presets may use any.
+    public var allowedInfoOptions: Set<String> = []
     /// What a source whose format no URL names becomes when its own format is not in this list (imgproxy's
     /// preferred formats). Default JPEG, PNG, GIF.
     public var preferredFormats: [OutputFormat] = [.jpeg, .png, .gif]
@@ -164,6 +170,12 @@ public struct ProxyConfiguration: Sendable {
                                        allowsSecurityOptions: allowsSecurityOptions, allowedOptions: allowedOptions,
                                        stripsMetadata: stripsMetadata, keepsCopyright: keepsCopyright,
                                        enforcesThumbnail: enforcesThumbnail, preservesHDR: preservesHDR)
+    }
+
+    /// How `/info` URLs' options are read under this configuration.
+    var infoParsingRules: InfoOptions.ParsingRules {
+        InfoOptions.ParsingRules(presets: infoPresets, onlyPresets: infoOnlyPresets ?? onlyPresets,
+                                 allowsSecurityOptions: allowsSecurityOptions, allowedOptions: allowedInfoOptions)
     }
     /// How long a source download may take: the only limit on it (no shorter wait for a connection or for the
     /// next bytes). Default 10 s.

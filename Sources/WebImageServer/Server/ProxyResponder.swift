@@ -61,6 +61,23 @@ struct ProxyResponder: Sendable {
                            : ProxyResponse(status: 200, headers: headers, body: result.body)
     }
 
+    /// An `/info` answer: `result`'s JSON as a 200, or a 304 when `ifNoneMatch` names its tag, with a result's
+    /// validators and lifetime.
+    func info(_ result: RenderedResult, for request: InfoRequest, ifNoneMatch: String?,
+              now: Double = Date().timeIntervalSince1970) -> ProxyResponse {
+        var headers = HTTPFields()
+        let notModified = ifNoneMatch.map { Self.matches($0, etag: result.etag) } ?? false
+        if !notModified { headers[.contentType] = "application/json" }
+        headers[.eTag] = result.etag
+        headers[.lastModified] = result.lastModified
+        headers[.cacheControl] = cacheControl(expires: request.options.expires, now: now,
+                                              sourceExpires: passesSourceCacheControl ? result.sourceExpires : nil)
+        headers[.contentSecurityPolicy] = Self.contentSecurityPolicy
+        headers[Self.contentTypeOptions] = "nosniff"
+        return notModified ? ProxyResponse(status: 304, headers: headers)
+                           : ProxyResponse(status: 200, headers: headers, body: result.body)
+    }
+
     /// `max-age=N, public`, N the time to live or, when the URL expires sooner, the seconds left until then. A URL
     /// that does not expire and a source with a lifetime of its own (`sourceExpires`, seconds since 1970) get the
     /// seconds left of that instead, longer than the time to live or not, as imgproxy passes the origin's on.

@@ -7,6 +7,8 @@ enum ProxyRoute: Sendable {
     case health
     case metrics
     case image(RenderRequest)
+    /// `/info/SIGNATURE/OPTIONS/SOURCE`: what the source is, as JSON.
+    case info(InfoRequest)
 
     /// The route of `request`; an image route from `recent` when it read the same one lately.
     /// - Throws: ``ProxyError`` as imgproxy answers: 404 for a path, option or preset that cannot be read, an
@@ -18,6 +20,8 @@ enum ProxyRoute: Sendable {
         switch request.path {
         case "/health": self = .health
         case "/metrics": self = .metrics
+        case _ where request.path.hasPrefix("/info/"):
+            self = .info(try Self.info(request, configuration: configuration, sources: sources))
         default:
             // Looked up and kept here rather than through a closure that reads a missing route: capturing the
             // configuration copied it on every hit of a hot URL.
@@ -34,15 +38,7 @@ enum ProxyRoute: Sendable {
 
     private static func image(_ request: ProxyRequest, configuration: ProxyConfiguration, sources: SourcePolicy,
                               coders: ImageCoders, watermark: String?) throws(ProxyError) -> RenderRequest {
-        let path = try ProxyPath(parsing: request.path, onlyPresets: configuration.onlyPresets)
-        if let signature = configuration.signature {
-            guard signature.isValid(path.signature[...], for: path.signedPart[...]) else {
-                throw ProxyError.forbidden("the signature does not match the URL")
-            }
-        } else if path.signature.utf8.contains(UInt8(ascii: ":")) {
-            // Without a key any signature passes, but a path that starts with an option has none at all.
-            throw ProxyError.forbidden("the signature segment is missing: the path starts with an option")
-        }
+        let path = try signedPath(request.path, onlyPresets: configuration.onlyPresets, configuration: configuration)
         let hints = configuration.readsClientHints ? request.clientHints : ClientHints()
         var options = try ProcessingOptions(segments: path.options, rules: configuration.parsingRules,
                                             clientHints: hints)
@@ -72,6 +68,38 @@ enum ProxyRoute: Sendable {
             source: url, options: options, format: chosen, vary: vary.isEmpty ? nil : vary.joined(separator: ", "),
             key: "\(source)\n\(options.cacheKey)\n\(chosen?.rawValue ?? "source")"
                 + serverSettingsKey(options, format: chosen, configuration: configuration, watermark: watermark))
+    }
+
+    /// `/info/…`: the path after `/info` is read and signed as an image path is, with info options.
+    private static func info(_ request: ProxyRequest, configuration: ProxyConfiguration, sources: SourcePolicy)
+        throws(ProxyError) -> InfoRequest
+    {
+        let rules = configuration.infoParsingRules
+        let path = try signedPath(String(request.path.dropFirst("/info".count)), onlyPresets: rules.onlyPresets,
+                                  configuration: configuration)
+        let options = try InfoOptions(segments: path.options, rules: rules)
+        if let expires = options.expires, Double(expires) < Date().timeIntervalSince1970 {
+            throw ProxyError.invalidURL("the URL expired at \(expires)")
+        }
+        // An extension names an output format, which an answer in JSON does not have: it is ignored.
+        let source = configuration.sourceURLRewriting.resolve(path.source)
+        return InfoRequest(source: try sources.check(source), options: options)
+    }
+
+    /// `path` taken apart, its signature checked.
+    private static func signedPath(_ path: String, onlyPresets: Bool, configuration: ProxyConfiguration)
+        throws(ProxyError) -> ProxyPath
+    {
+        let path = try ProxyPath(parsing: path, onlyPresets: onlyPresets)
+        if let signature = configuration.signature {
+            guard signature.isValid(path.signature[...], for: path.signedPart[...]) else {
+                throw ProxyError.forbidden("the signature does not match the URL")
+            }
+        } else if path.signature.utf8.contains(UInt8(ascii: ":")) {
+            // Without a key any signature passes, but a path that starts with an option has none at all.
+            throw ProxyError.forbidden("the signature segment is missing: the path starts with an option")
+        }
+        return path
     }
 
     /// The server settings that change this request's result, for its cache key: results outlive a restart with

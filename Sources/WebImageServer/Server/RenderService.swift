@@ -19,7 +19,7 @@ final class RenderService: Sendable {
     /// a few slow hostile files (killed only at the helpers' timeout) stop every other render.
     let helperWaits: CPUExecutor?
     private let renders = TaskPool<String, RenderOutcome, Never>()
-    private let sourceLoader: SourceLoader
+    let sourceLoader: SourceLoader
     let renderer: ProxyRenderer
     let results: ResultCache
     let metrics: ProxyMetrics
@@ -59,17 +59,34 @@ final class RenderService: Sendable {
     ///   429 when the line of renders is full, or the status of what went wrong with the source; a
     ///   ``FallbackAnswer`` when the source cannot be fetched and a fallback image answers instead.
     func result(for request: RenderRequest) async throws -> RenderedResult {
-        if let failure = failures.failure(forKey: request.key) {
+        try await shared(forKey: request.key) { task in await self.attempt(request, in: task) }
+    }
+
+    /// The result that `make` makes under `key`, made once for every request waiting for it at the same time (a
+    /// render, or an `/info` description), its failure remembered for the next requests.
+    /// - Throws: ``ProxyError``: 504 once the request timeout passes (the request then leaves the work), or the
+    ///   work's failure; a ``FallbackAnswer`` when a fallback image answers instead.
+    func shared(forKey key: String,
+                make: @escaping @Sendable (SharedTask<RenderOutcome, Never>) async -> RenderOutcome) async throws
+        -> RenderedResult
+    {
+        if let failure = failures.failure(forKey: key) {
             metrics.answeredRememberedFailure()
             throw failure
         }
         let limit = configuration.requestTimeout
-        // The rendering's steps go into the trace of the request that starts it (the pool's task is its own).
+        // The work's steps go into the trace of the request that starts it (the pool's task is its own).
         let trace = RequestTrace.current
         let outcome = try await withThrowingTaskGroup(of: RenderOutcome?.self) { group in
             group.addTask {
-                try await self.renders.value(forKey: request.key) { task in
-                    await RequestTrace.$current.withValue(trace) { await self.make(request, in: task) }
+                try await self.renders.value(forKey: key) { task in
+                    await RequestTrace.$current.withValue(trace) {
+                        let outcome = await make(task)
+                        // Kept even when every waiter has left: the next request for it is answered without
+                        // this work.
+                        if case .failed(let error) = outcome { self.failures.keep(error, forKey: key) }
+                        return outcome
+                    }
                 }
             }
             group.addTask {
@@ -87,22 +104,19 @@ final class RenderService: Sendable {
         }
     }
 
-    /// One rendering, its failure included in the outcome, so every request waiting for it gets the same status.
-    private func make(_ request: RenderRequest, in task: SharedTask<RenderOutcome, Never>) async -> RenderOutcome {
-        let outcome = await attempt(request, in: task)
-        // Kept even when every waiter has left: the next request for it is answered without this work.
-        if case .failed(let error) = outcome { failures.keep(error, forKey: request.key) }
-        return outcome
+    private func attempt(_ request: RenderRequest, in task: SharedTask<RenderOutcome, Never>) async -> RenderOutcome {
+        await outcome(forKey: request.key) { try await self.renderOrFallback(request, in: task) }
     }
 
-    private func attempt(_ request: RenderRequest, in task: SharedTask<RenderOutcome, Never>) async -> RenderOutcome {
-        // A request that missed the cache just before the last rendering of this key stored its result and left
-        // the pool starts a new task here: memory, filled before that rendering ended, answers it instead.
-        if let stored = results.memoryResult(forKey: request.key, evenIfNotOnDisk: true) {
+    /// What `work` ends with, its failure as the status it is answered with. A request that missed the cache just
+    /// before the last work under `key` stored its result and left the pool starts a new task here: memory,
+    /// filled before that work ended, answers it instead.
+    func outcome(forKey key: String, _ work: () async throws -> RenderOutcome) async -> RenderOutcome {
+        if let stored = results.memoryResult(forKey: key, evenIfNotOnDisk: true) {
             return .rendered(stored)
         }
         do {
-            return try await renderOrFallback(request, in: task)
+            return try await work()
         } catch let error as ProxyError {
             return .failed(error)
         } catch let error as ImageError {
@@ -168,40 +182,49 @@ final class RenderService: Sendable {
     /// for it (the render's task is cancelled when its last request leaves, at a 504 too).
     func draw(_ source: Data, request: RenderRequest, drawing: SourceDrawing,
               in task: SharedTask<RenderOutcome, Never>) async throws -> (Data, ImageFormat) {
-        let budget = WorkBudget(cpuLimit: configuration.renderCPUBudget)
         let queued = ContinuousClock.now
         // The render threads run no tasks: the trace is bound on them for the work they do for this render.
         let trace = RequestTrace.current
-        do {
-            return try await withTaskCancellationHandler {
-                if let helperWaits, drawing.decodesInHelper(source) {
-                    // Decoded in a helper process while this render holds a place in the helpers' line, not a
-                    // CPU slot; the slot is taken for the rendering itself.
-                    let decoded = try await helperWaits.run(for: task) { [self] in
-                        try RequestTrace.$current.withValue(trace) {
-                            metrics.workStarted(after: ContinuousClock.now - queued)
-                            drawn.add(1, ordering: .relaxed)
-                            return try budget.run { try drawing.decode(source, request: request) }
-                        }
-                    }
-                    return try await cpu.run(for: task) {
-                        try RequestTrace.$current.withValue(trace) {
-                            try budget.run { try drawing.render(decoded, request: request) }
-                        }
-                    }
-                }
-                return try await cpu.run(for: task) { [self] in
+        return try await withinBudget { [self] budget in
+            if let helperWaits, drawing.decodesInHelper(source) {
+                // Decoded in a helper process while this render holds a place in the helpers' line, not a
+                // CPU slot; the slot is taken for the rendering itself.
+                let decoded = try await helperWaits.run(for: task) { [self] in
                     try RequestTrace.$current.withValue(trace) {
                         metrics.workStarted(after: ContinuousClock.now - queued)
                         drawn.add(1, ordering: .relaxed)
-                        return try budget.run { try drawing.draw(source, request: request) }
+                        return try budget.run { try drawing.decode(source, request: request) }
                     }
                 }
+                return try await cpu.run(for: task) {
+                    try RequestTrace.$current.withValue(trace) {
+                        try budget.run { try drawing.render(decoded, request: request) }
+                    }
+                }
+            }
+            return try await cpu.run(for: task) { [self] in
+                try RequestTrace.$current.withValue(trace) {
+                    metrics.workStarted(after: ContinuousClock.now - queued)
+                    drawn.add(1, ordering: .relaxed)
+                    return try budget.run { try drawing.draw(source, request: request) }
+                }
+            }
+        }
+    }
+
+    /// `work` given one budget of CPU time (``ProxyConfiguration/renderCPUBudget``), which also stops it once
+    /// nobody waits for it (the work's task is cancelled when its last request leaves, at a 504 too).
+    /// - Throws: ``ProxyError`` 422 when the budget ran out, 499 when nobody waits any more; else `work`'s error.
+    func withinBudget<T: Sendable>(_ work: (WorkBudget) async throws -> T) async throws -> T {
+        let budget = WorkBudget(cpuLimit: configuration.renderCPUBudget)
+        do {
+            return try await withTaskCancellationHandler {
+                try await work(budget)
             } onCancel: {
                 budget.cancel()
             }
         } catch {
-            // A render cancelled while it waited in line was stopped by the line, not by its budget.
+            // Work cancelled while it waited in line was stopped by the line, not by its budget.
             guard let reason = budget.reason, budget.stoppedWork else { throw error }
             metrics.renderStopped(reason)
             switch reason {

@@ -28,6 +28,12 @@ final class SourceLoader: Sendable {
         let lastModified: String?
         var isPrefix = false
         var expires: Double?
+        /// The origin's `Content-Length`, for a prefix fetched from it.
+        var contentLength: Int?
+
+        /// The whole source's bytes: those held, or, for a prefix, what the origin said it would send (`nil` when
+        /// it did not say).
+        var totalBytes: Int? { isPrefix ? contentLength : data.count }
     }
 
     /// Encoded sources, under the same keys (the absolute URL) the library's image cache would use.
@@ -85,10 +91,11 @@ final class SourceLoader: Sendable {
         var request = try downloader.makeRequest(for: url)
         request.earlyStop = earlyStop
         let response = try await downloader.load(request, progress: nil)
-        return Source(data: response.data, origin: .origin, lastModified: response.metadata.headers["Last-Modified"],
+        let headers = response.metadata.headers
+        return Source(data: response.data, origin: .origin, lastModified: headers["Last-Modified"],
                       isPrefix: response.isPrefix,
-                      expires: SourceLifetime.expiry(headers: response.metadata.headers,
-                                                     now: Date().timeIntervalSince1970))
+                      expires: SourceLifetime.expiry(headers: headers, now: Date().timeIntervalSince1970),
+                      contentLength: headers["Content-Length"].flatMap { Int($0) })
     }
 
     /// Keeps `source`, which decoded and came from the origin, in memory here and in Redis for other proxies (only

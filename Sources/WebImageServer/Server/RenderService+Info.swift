@@ -1,0 +1,57 @@
+@_spi(ServerSupport) import WebImage
+import Foundation
+
+extension RenderService {
+    /// The `/info` answer for `request`, as JSON, made once for every request waiting for it at the same time and
+    /// kept in the result cache under its own key: its source fetched as a render's is (a JPEG only up to its
+    /// header when nothing asked for needs more), described on the CPU executor within a render's budget.
+    /// - Throws: ``ProxyError`` as a render does: 504, 429, or the status of what went wrong with the source.
+    func info(for request: InfoRequest) async throws -> RenderedResult {
+        try await shared(forKey: request.key) { task in
+            await self.outcome(forKey: request.key) { .rendered(try await self.describe(request, in: task)) }
+        }
+    }
+
+    private func describe(_ request: InfoRequest, in task: SharedTask<RenderOutcome, Never>) async throws
+        -> RenderedResult
+    {
+        let options = request.options
+        let loadStarted = ContinuousClock.now
+        var source = try await sourceLoader.bytes(for: request.source,
+                                                  earlyStop: options.readsHeaderOnly ? .header : nil)
+        // A header whose origin did not say how long the file is cannot answer `size`: the whole file can.
+        if source.isPrefix, options.size, source.totalBytes == nil {
+            source = try await sourceLoader.bytes(for: request.source)
+        }
+        metrics.sourceLoaded(after: ContinuousClock.now - loadStarted, from: source.origin, bytes: source.data.count)
+        let totalBytes = source.totalBytes ?? source.data.count
+        if let limit = options.limits.maximumSourceBytes, limit > 0, totalBytes > limit {
+            throw ProxyError(status: 422, "the source has \(totalBytes) bytes, over this URL's limit of \(limit)")
+        }
+        let description = SourceDescription(
+            options: options, coders: renderer.coders,
+            limits: DecodeLimits(maxPixels: options.limits.maximumSourcePixels ?? configuration.maximumSourcePixels,
+                                 maxTotalPixels: configuration.maximumAnimationPixels))
+        let queued = ContinuousClock.now
+        let trace = RequestTrace.current
+        let data = source.data, name = request.source.lastPathComponent
+        let fields = try await withinBudget { [metrics, cpu] budget in
+            try await cpu.run(for: task) {
+                try RequestTrace.$current.withValue(trace) {
+                    metrics.workStarted(after: ContinuousClock.now - queued)
+                    return try budget.run { try description.fields(of: data, totalBytes: totalBytes, sourceName: name) }
+                }
+            }
+        }
+        // Only now: the bytes were read as an image. A header is never kept (it serves no decode).
+        if !source.isPrefix { await sourceLoader.keep(source, for: request.source) }
+        let body = Data(JSONValue.object(fields).text.utf8)
+        let result = RenderedResult(
+            data: body, format: .unknown,
+            etag: ResultTag.etag(key: request.key, sourceLastModified: source.lastModified, body: body),
+            lastModified: source.lastModified ?? HTTPDate.string(secondsSince1970: Date().timeIntervalSince1970),
+            sourceExpires: source.expires)
+        await results.store(result, data: body, forKey: request.key)
+        return result
+    }
+}

@@ -1,0 +1,126 @@
+import CoderTestSupport
+import Foundation
+import Testing
+@_spi(ServerSupport) import WebImage
+
+@testable import WebImageServer
+
+/// `/info` (imgproxy Pro's info endpoint): what the source is, as JSON, from its header alone when nothing asked
+/// for needs more, checked and signed like every URL.
+@Suite struct ProxyInfoTests {
+    /// `/info/_/OPTIONS/plain/SOURCE` for the origin's file `name`.
+    static func infoPath(_ harness: ProxyHarness, _ options: [String], _ name: String, path: String = "/files/")
+        -> String
+    {
+        "/info" + harness.plainPath(options, name, path: path)
+    }
+
+    static func json(_ response: ProxyResponse) throws -> [String: Any] {
+        #expect(response.status == 200, "\(String(buffer: response.body))")
+        #expect(response.headers[.contentType] == "application/json")
+        return try #require(try JSONSerialization.jsonObject(with: response.bodyData) as? [String: Any])
+    }
+
+    /// Where a JPEG's first scan header ends: its header, in bytes.
+    static func headerLength(of jpeg: Data) -> Int? {
+        let bytes = [UInt8](jpeg)
+        var position = 2
+        while position + 4 <= bytes.count, bytes[position] == 0xFF {
+            let marker = bytes[position + 1]
+            let end = position + 2 + (Int(bytes[position + 2]) << 8 | Int(bytes[position + 3]))
+            if marker == 0xDA { return end }
+            position = end
+        }
+        return nil
+    }
+
+    @Test func aLargePhotosSizeFormatAndTurnedDimensionsComeFromItsHeaderAlone() async throws {
+        var image = Image(pixels: try GrainyPhoto.pixels(width: 2400, height: 1800))
+        image.metadata = MetadataSamples.all  // EXIF orientation 6: stored turned
+        let source = try ImageCoders.shared.encode(image, as: .jpeg, options: EncodeOptions(quality: 0.9))
+        let header = try #require(Self.headerLength(of: source))
+        try await ProxyHarness.with { harness in
+            harness.origin.serve("big.jpg", data: source, contentType: "image/jpeg")
+            // The origin sends the header and a few bytes more, then nothing until the proxy leaves: the answer
+            // can only come if the header was all it read.
+            let sent = header + 16
+            let info = try Self.json(await harness.get(Self.infoPath(harness, [], "big.jpg?after=\(sent)",
+                                                                     path: "/stall-once/")))
+            #expect(info["size"] as? Int == source.count)
+            #expect(info["format"] as? String == "jpeg" && info["mime_type"] as? String == "image/jpeg")
+            #expect(info["width"] as? Int == 1800 && info["height"] as? Int == 2400)
+            #expect(info["orientation"] as? Int == 6)
+            await harness.origin.waitUntil { $0.inFlight == 0 }
+            #expect(harness.origin.log.requests(for: "/stall-once/big.jpg").map(\.bodyBytesSent) == [sent])
+            #expect(sent * 50 < source.count)  // under 2% of the file
+            // Defaults on, as in imgproxy: the metadata blocks too, by their titles.
+            let exif = try #require(info["exif"] as? [String: String])
+            #expect(exif["Manufacturer"] == MetadataSamples.make && exif["Orientation"] == "6")
+            #expect(exif["Artist"] == MetadataSamples.artist && exif["Copyright"] == MetadataSamples.copyright)
+            let iptc = try #require(info["iptc"] as? [String: Any])
+            #expect(iptc["Keywords"] as? [String] == ["harbour"])
+            #expect(iptc["By-line"] as? [String] == [MetadataSamples.artist])
+            #expect(iptc["Copyright Notice"] as? String == MetadataSamples.copyright)
+            let xmp = try #require(info["xmp"] as? [String: [String: Any]])
+            #expect(xmp["dc"]?["creator"] as? [String] == ["Ada Lovelace"])
+            #expect(xmp["dc"]?["title"] as? String == "Harbour")
+            #expect(xmp["photoshop"]?["City"] as? String == "Lisbon")
+            // Nothing slow was asked for: no pixel field.
+            #expect(info["blurhash"] == nil && info["alpha"] == nil && info["hashsums"] == nil)
+        }
+    }
+
+    @Test func exifSubdirectoriesByCanonicalNameOrTitle() async throws {
+        var image = Image(pixels: try PixelBuffer(width: 16, height: 8, filledWith: RGBA(90, 120, 150)))
+        image.metadata = ImageMetadata(exif: Self.cameraEXIF())
+        let source = try ImageCoders.shared.encode(image, as: .jpeg)
+        try await ProxyHarness.with { harness in
+            harness.origin.serve("camera.jpg", data: source, contentType: "image/jpeg")
+            let titled = try Self.json(await harness.get(Self.infoPath(harness, ["exif:1"], "camera.jpg")))
+            let byTitle = try #require(titled["exif"] as? [String: String])
+            #expect(byTitle["Model"] == "X100" && byTitle["Date and Time (Original)"] == "2016:09:11 22:15:03")
+            #expect(byTitle["F-Number"] == "16/1" && byTitle["ISO Speed Ratings"] == "200")
+            #expect(byTitle["Latitude"] == "38/1 42/1 0/1" && byTitle["North or South Latitude"] == "N")
+            let canonical = try Self.json(await harness.get(Self.infoPath(harness, ["exif:1:1"], "camera.jpg")))
+            let byName = try #require(canonical["exif"] as? [String: String])
+            #expect(byName["DateTimeOriginal"] == "2016:09:11 22:15:03" && byName["FNumber"] == "16/1")
+            #expect(byName["GPSLatitude"] == "38/1 42/1 0/1" && byName["Model"] == "X100")
+            let none = try Self.json(await harness.get(Self.infoPath(harness, ["exif:0", "s:0", "d:0"], "camera.jpg")))
+            #expect(none.keys.sorted() == ["format", "mime_type"])
+        }
+    }
+
+    /// Big-endian EXIF: IFD0 with Model and pointers to an Exif directory (FNumber, ISO, DateTimeOriginal) and a
+    /// GPS directory (latitude and its reference). Layout: IFD0 at 8 (3 entries, to 50), Exif IFD at 50 (to 92),
+    /// GPS IFD at 100 (to 130), then the values that do not fit in their entries at 140 and on.
+    static func cameraEXIF() -> Data {
+        var out: [UInt8] = [0x4D, 0x4D, 0, 42, 0, 0, 0, 8]
+        func u16(_ value: Int) { out += [UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF)] }
+        func u32(_ value: Int) { u16(value >> 16); u16(value & 0xFFFF) }
+        func pad(to offset: Int) { out += [UInt8](repeating: 0, count: offset - out.count) }
+        func entry(_ tag: Int, _ type: Int, _ count: Int, _ value: Int) { u16(tag); u16(type); u32(count); u32(value) }
+        u16(3)
+        entry(0x0110, 2, 5, 220)  // Model "X100\0"
+        entry(0x8769, 4, 1, 50)
+        entry(0x8825, 4, 1, 100)
+        u32(0)
+        u16(3)
+        entry(0x829D, 5, 1, 160)  // FNumber 16/1
+        u16(0x8827); u16(3); u32(1); u16(200); u16(0)  // ISO 200, inside the entry
+        entry(0x9003, 2, 20, 140)  // DateTimeOriginal
+        u32(0)
+        pad(to: 100)
+        u16(2)
+        u16(0x0001); u16(2); u32(2); out += Array("N".utf8) + [0, 0, 0]  // inside the entry
+        entry(0x0002, 5, 3, 168)  // latitude 38° 42' 0"
+        u32(0)
+        pad(to: 140)
+        out += Array("2016:09:11 22:15:03".utf8) + [0]
+        pad(to: 160)
+        u32(16); u32(1)
+        u32(38); u32(1); u32(42); u32(1); u32(0); u32(1)
+        pad(to: 220)
+        out += Array("X100".utf8) + [0]
+        return Data(out)
+    }
+}
