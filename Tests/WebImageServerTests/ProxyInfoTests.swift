@@ -90,6 +90,99 @@ import Testing
         }
     }
 
+    @Test func signedLikeEveryURLOverThePathAfterInfo() async throws {
+        let signer = try URLSignature(keyHex: "736563726574", saltHex: "68656c6c6f")
+        try await ProxyHarness.with(configuring: { $0.signature = signer }) { harness in
+            let unsigned = Self.infoPath(harness, ["bh:4:3"], "photo.jpg")
+            let signedPart = String(unsigned.dropFirst("/info/_".count))
+            let signed = "/info/" + signer.signature(for: signedPart[...]) + signedPart
+            #expect(await harness.get(signed).status == 200)
+            #expect(await harness.get(unsigned).status == 403)
+            // Signed with the prefix: not what imgproxy signs.
+            let withInfo = "/info" + signedPart
+            #expect(await harness.get("/info/" + signer.signature(for: withInfo[...]) + signedPart).status == 403)
+            // A processing URL's signature for the same tail does not make it an image URL, nor the reverse.
+            #expect(await harness.get("/" + signer.signature(for: signedPart[...]) + signedPart).status == 404)
+        }
+    }
+
+    @Test func unknownOptionsExpiredURLsSourcesAndModelsAreRefusedBeforeAnyFetch() async throws {
+        try await ProxyHarness.with { harness in
+            for (options, status) in [(["rs:fit:10:10"], 404), (["bh:10:3"], 404), (["p:1"], 404), (["chs:crc32"], 404),
+                                      (["exp:1000"], 404), (["do:1"], 422), (["cl:3"], 422),
+                                      (["msr:1"], 403), (["hs:md4:00"], 404)] {
+                let answer = await harness.get(Self.infoPath(harness, options, "photo.jpg"))
+                #expect(answer.status == status, "\(options): \(String(buffer: answer.body))")
+            }
+            #expect(await harness.get("/info/_/plain/file:///etc/passwd").status == 404)
+            // Read and ignored, as imgproxy ignores them for an image: video, cache and object options.
+            let ignored = ["vm:1", "vts:3", "bc:1", "ct:a:b", "op:ce", "do:0", "cl:0", "cb:7"]
+            #expect(await harness.get(Self.infoPath(harness, ignored, "photo.jpg")).status == 200)
+            #expect(harness.origin.log.count("/files/photo.jpg") == 1)
+        }
+    }
+
+    @Test func infoPresetsOnlyPresetsAndAllowedOptions() async throws {
+        let presets = try ProxyPresets(infoFileContents: "default=exif:0/iptc:0/xmp:0\nplaceholder=bh:3:3/th:1")
+        try await ProxyHarness.with(configuring: {
+            $0.infoPresets = presets
+            $0.allowedInfoOptions = ["pr", "s"]
+        }) { harness in
+            let info = try Self.json(await harness.get(Self.infoPath(harness, ["pr:placeholder", "s:0"], "photo.jpg")))
+            #expect(info["blurhash"] is String && info["thumb_hash"] is String && info["size"] == nil)
+            #expect(await harness.get(Self.infoPath(harness, ["bh:3:3"], "photo.jpg")).status == 404)
+            #expect(await harness.get(Self.infoPath(harness, ["pr:nothing"], "photo.jpg")).status == 404)
+        }
+        try await ProxyHarness.with(configuring: { $0.infoPresets = presets; $0.onlyPresets = true }) { harness in
+            // Presets-only follows the processing setting unless the info one is set.
+            let info = try Self.json(await harness.get(Self.infoPath(harness, ["placeholder"], "photo.jpg")))
+            #expect(info["blurhash"] is String && info["exif"] == nil)
+        }
+        // An info preset's options are checked as info options when the presets are read.
+        #expect(throws: ProxyConfigurationError.self) { try ProxyPresets(infoFileContents: "bad=rs:fit:10:10") }
+        #expect(throws: ProxyConfigurationError.self) { try ProxyPresets(fileContents: "bad=bh:4:3") }
+    }
+
+    @Test func anAnswerIsCachedWithValidatorsAndAFailureIsRemembered() async throws {
+        try await ProxyHarness.with { harness in
+            let path = Self.infoPath(harness, ["th:1", "chs:md5"], "photo.jpg")
+            let first = await harness.get(path)
+            let etag = try #require(first.headers[.eTag])
+            let second = await harness.get(path)
+            #expect(second.bodyData == first.bodyData && second.headers[.eTag] == etag)
+            #expect(harness.proxy.renders.renderingsStarted == 0)  // descriptions are not renders
+            #expect(harness.origin.log.count("/files/photo.jpg") == 1)
+            let notModified = await harness.get(path, ifNoneMatch: etag)
+            #expect(notModified.status == 304 && notModified.body.readableBytes == 0)
+            #expect(first.headers[.cacheControl]?.hasPrefix("max-age=") == true)
+            // A source that is not an image: 422, and the next request is answered from memory of the failure.
+            #expect(await harness.get(Self.infoPath(harness, [], "text.txt")).status == 422)
+            #expect(await harness.get(Self.infoPath(harness, [], "text.txt")).status == 422)
+            #expect(harness.origin.log.count("/files/text.txt") == 1)
+            #expect(await harness.get(Self.infoPath(harness, [], "missing.jpg")).status == 404)
+        }
+    }
+
+    /// Thousands of `/info` requests for a few answers, a third of their clients leaving at random points, beside
+    /// renders of the same sources: every request that stayed is answered, and nothing is left in flight.
+    @Test func thousandsOfInfoRequestsWithLeaversLeaveNothingInFlight() async throws {
+        try await ProxyHarness.with(configuring: { $0.workers = 2 }) { harness in
+            let total = 2_000
+            let answered = await ProxyLoadTests.statusesWithEveryThirdLeaving(total) { index in
+                switch index % 4 {
+                case 0: await harness.get(harness.plainPath(["w:\(20 + index % 30)"], "photo.jpg"))
+                case 1: await harness.get(Self.infoPath(harness, ["bh:\(1 + index % 9):3"], "photo.jpg"))
+                case 2: await harness.get(Self.infoPath(harness, ["cb:\(index % 50)"], "logo.png"))
+                default: await harness.get(Self.infoPath(harness, ["pn:1", "avg:\(index % 2)"], "anim.gif"))
+                }
+            }
+            let statuses = Dictionary(answered.map { ($0, 1) }, uniquingKeysWith: +)
+            #expect(answered.count == total - (total + 2) / 3 && statuses == [200: answered.count],
+                    "statuses: \(statuses)")
+            #expect(await ProxyLoadTests.eventually { harness.proxy.load == .idle })
+        }
+    }
+
     /// Big-endian EXIF: IFD0 with Model and pointers to an Exif directory (FNumber, ISO, DateTimeOriginal) and a
     /// GPS directory (latitude and its reference). Layout: IFD0 at 8 (3 entries, to 50), Exif IFD at 50 (to 92),
     /// GPS IFD at 100 (to 130), then the values that do not fit in their entries at 140 and on.
