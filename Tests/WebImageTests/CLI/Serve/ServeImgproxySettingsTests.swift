@@ -34,6 +34,31 @@ import WebImageServer
         }
     }
 
+    @Test func theInfoEndpointsPresetsAndRulesFromImgproxysVariablesAndOurFlags() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("info-presets-\(UUID()).txt")
+        try "# placeholders\nplaceholder=bh:4:3/th:1\n".write(to: file, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let imgproxy = try configuration([], Self.signed([
+            "IMGPROXY_INFO_PRESETS": "default=xmp:0;colours=avg:1/dc:1", "IMGPROXY_PRESETS_SEPARATOR": ";",
+            "IMGPROXY_INFO_PRESETS_PATH": file.path, "IMGPROXY_ALLOWED_INFO_OPTIONS": "pr, s",
+            "IMGPROXY_ONLY_PRESETS": "true", "IMGPROXY_INFO_ONLY_PRESETS": "false",
+        ]))
+        #expect(imgproxy.infoPresets.definitions.keys.sorted() == ["colours", "default", "placeholder"])
+        #expect(imgproxy.infoPresets.definitions["colours"] == ["avg:1", "dc:1"])
+        #expect(imgproxy.presets.definitions.isEmpty && imgproxy.allowedInfoOptions == ["pr", "s"])
+        #expect(imgproxy.onlyPresets && imgproxy.infoOnlyPresets == false)
+        // Not set: /info follows the processing setting.
+        #expect(try configuration([], Self.signed([:])).infoOnlyPresets == nil)
+        let ours = try configuration(["--info-presets", file.path, "--info-only-presets",
+                                      "--allowed-info-options", "bh"], Self.signed([:]))
+        #expect(ours.infoPresets.definitions.keys.sorted() == ["placeholder"])
+        #expect(ours.infoOnlyPresets == true && ours.allowedInfoOptions == ["bh"])
+        // A processing option in an info preset stops the start, naming the variable.
+        #expect(failure([], Self.signed(["IMGPROXY_INFO_PRESETS": "bad=rs:fit:10:10"])) {
+            $0.contains("IMGPROXY_INFO_PRESETS") && $0.contains("rs")
+        })
+    }
+
     @Test func anImgproxyEnvironmentSetsEachSettingItHasAMeaningFor() throws {
         let presets = FileManager.default.temporaryDirectory.appendingPathComponent("presets-\(UUID()).txt")
         try "# from a file\nfromfile=q:33\n".write(to: presets, atomically: true, encoding: .utf8)
