@@ -119,6 +119,18 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("allowed-options"), help: ArgumentHelp(
         "The only option names URLs may use, as w,h,pr (default: all); presets may use any.", valueName: "LIST"))
     var allowedOptions: String?
+    @Option(name: .customLong("best-format-complexity-threshold"), help: ArgumentHelp(
+        "format:best encodes results less complex than this losslessly (default 5.5).", valueName: "N"))
+    var bestFormatComplexityThreshold: Double?
+    @Option(name: .customLong("best-format-max-pixels"), help: ArgumentHelp(
+        "format:best encodes results larger than this once, in the format their complexity suggests.",
+        valueName: "N"))
+    var bestFormatMaxPixels: Int?
+    @Flag(name: .customLong("best-format-by-default"), help: "Answer URLs that name no format with format:best.")
+    var bestFormatByDefault = false
+    @Flag(name: .customLong("best-format-allow-skips"),
+          help: "Let format:best pass SVG sources and skip_processing formats on as they are.")
+    var bestFormatAllowSkips = false
     @Option(name: .customLong("info-presets"), help: ArgumentHelp(
         "A presets file of /info options: one name=option/option per line.", valueName: "FILE"))
     var infoPresets: String?

@@ -47,6 +47,7 @@ struct ServeSettings {
         try sources(&configuration)
         try limits(&configuration)
         try rendering(&configuration)
+        try bestFormat(&configuration)
         try timeouts(&configuration)
         try caches(&configuration)
         try server(&configuration)

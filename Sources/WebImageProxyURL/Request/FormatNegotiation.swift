@@ -22,11 +22,18 @@ public struct FormatNegotiation: Sendable, Hashable {
 
     /// The format for a client sending `accept`, or `nil` to keep the default (the source's format).
     public func format(forAccept accept: String?) -> OutputFormat? {
-        guard dependsOnAccept, let accept else { return nil }
+        formats(forAccept: accept).first
+    }
+
+    /// Every offered format a client sending `accept` takes, AVIF first: the candidates `format:best` adds to the
+    /// preferred formats.
+    public func formats(forAccept accept: String?) -> [OutputFormat] {
+        guard dependsOnAccept, let accept else { return [] }
         let accepted = Self.acceptedTypes(accept)
-        if offersAVIF, accepted.contains("image/avif") { return .avif }
-        if offersWebP, accepted.contains("image/webp") { return .webp }
-        return nil
+        var formats: [OutputFormat] = []
+        if offersAVIF, accepted.contains("image/avif") { formats.append(.avif) }
+        if offersWebP, accepted.contains("image/webp") { formats.append(.webp) }
+        return formats
     }
 
     /// The media types of an `Accept` header whose quality is above 0, lowercased, parameters dropped.

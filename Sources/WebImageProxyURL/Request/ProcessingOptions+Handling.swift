@@ -66,11 +66,15 @@ extension ProcessingOptions {
             maxBytes = try arguments.required(arguments.integer(0, in: 0...Int(Int32.max)))
         case "format", "f", "ext":
             try arguments.allow(at: 1)
-            let name = try arguments.required(arguments.text(0))
-            guard let format = OutputFormat(name: name.lowercased()) else {
+            let name = try arguments.required(arguments.text(0)).lowercased()
+            if name == "best" {
+                (format, bestFormat) = (nil, true)
+                return true
+            }
+            guard let format = OutputFormat(name: name) else {
                 throw .invalidURL("format \"\(name.prefix(20))\" is not a format this server knows")
             }
-            self.format = format
+            (self.format, bestFormat) = (format, false)
         case "strip_metadata", "sm":
             try arguments.allow(at: 1)
             stripMetadata = arguments.bool(0) ?? false

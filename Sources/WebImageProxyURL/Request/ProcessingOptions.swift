@@ -44,6 +44,9 @@ public struct ProcessingOptions: Sendable, Hashable {
     public var quality = 0
     /// The output format; `nil` keeps the source's (or negotiates one with `Accept`).
     public var format: OutputFormat?
+    /// `format:best`: the server encodes the result in each format it may answer in and keeps the smallest
+    /// (imgproxy Pro's best format); ``format`` is then `nil`.
+    public var bestFormat = false
     /// Gaussian blur sigma in pixels of the result; 0 is none.
     public var blur = 0.0
     /// Sharpening sigma in pixels of the result; 0 is none.
@@ -137,7 +140,7 @@ extension ProcessingOptions {
         if let crop {
             key += "/c:\(crop.width):\(crop.height):" + (crop.gravity.map(gravityKey) ?? "-")
         }
-        key += "/q:\(quality)/f:\(format?.rawValue ?? "-")/bl:\(blur)/sh:\(sharpen)/rot:\(rotate)/dpr:\(dpr)"
+        key += "/q:\(quality)/f:\(bestFormat ? "best" : format?.rawValue ?? "-")/bl:\(blur)/sh:\(sharpen)/rot:\(rotate)/dpr:\(dpr)"
         if let background { key += "/bg:\(background.r):\(background.g):\(background.b):\(background.a)" }
         key += "/sm:\(stripMetadata.map { $0 ? "1" : "0" } ?? "-")/mb:\(maxBytes)"
         key += "/frame:\(frame.map(String.init) ?? "-")/round:\(cornerRadius)"

@@ -79,6 +79,39 @@ public struct ProxyRenderer: Sendable {
         }
     }
 
+    /// Like ``render(_:options:format:geometry:)`` for `format:best`: the result made once, then encoded in
+    /// each of `candidates` that can hold it, as `settings` decide (``BestFormatSettings``), each at its
+    /// `quality`; the smallest encoding and its format. The encodings run one after the other on this render's
+    /// slot, within its budget.
+    func render(_ source: Image, options: ProcessingOptions, bestOf candidates: [OutputFormat],
+                settings: BestFormatSettings, quality: (OutputFormat) -> Int, geometry: PixelSize?)
+        throws(ProxyError) -> (Data, OutputFormat)
+    {
+        do {
+            let transformStarted = ContinuousClock.now
+            // Frames are kept when any candidate can hold them; one that cannot encodes the first.
+            let framesFormat = candidates.first(where: \.holdsAnimation) ?? candidates[0]
+            let image = try transform(try selectFrames(source, options: options, format: framesFormat),
+                                      options: options, geometry: geometry, declared: source.orientation)
+            let encodeStarted = ContinuousClock.now
+            metrics?.transformed(after: encodeStarted - transformStarted)
+            let fitting = BestFormatSettings.fitting(candidates, for: image)
+            let attempts = settings.attempts(fitting, complexity: image.pixels.complexity,
+                                             pixels: image.size.area)
+            var smallest: (Data, OutputFormat)?
+            for (format, lossless) in attempts {
+                var encoding = options
+                encoding.quality = quality(format)
+                let data = try encode(image, options: encoding, format: format, lossless: lossless)
+                if smallest.map({ data.count < $0.0.count }) ?? true { smallest = (data, format) }
+            }
+            metrics?.encoded(after: ContinuousClock.now - encodeStarted)
+            return smallest!
+        } catch {
+            throw Self.answer(for: error)
+        }
+    }
+
     /// The answer for what a rendering threw: its own refusals as they are, the library's errors mapped to their
     /// statuses, anything else a 500.
     private static func answer(for error: any Error) -> ProxyError {
@@ -179,15 +212,20 @@ public struct ProxyRenderer: Sendable {
         return try ImageTransformers.Crop(rect).transform(image)
     }
 
-    private func encode(_ image: Image, options: ProcessingOptions, format: OutputFormat) throws -> Data {
+    /// `image` in `format` at the options' quality (losslessly when `lossless` and the format has a lossless
+    /// mode), lowered until `max_bytes` is met.
+    private func encode(_ image: Image, options: ProcessingOptions, format: OutputFormat, lossless: Bool = false)
+        throws -> Data
+    {
         let quality = options.quality > 0 ? options.quality : defaultQuality
         func encoded(at quality: Int) throws -> Data {
-            let settings = EncodeOptions(quality: Double(quality) / 100, firstFrameOnly: !format.holdsAnimation,
+            let settings = EncodeOptions(quality: Double(quality) / 100, lossless: lossless,
+                                         firstFrameOnly: !format.holdsAnimation,
                                          backgroundColor: options.background ?? RGBA(255, 255, 255))
             return try coders.encode(image, as: format.imageFormat, options: settings)
         }
         var best = try encoded(at: quality)
-        let lossy = format == .jpeg || format == .webp || format == .avif
+        let lossy = !lossless && (format == .jpeg || format == .webp || format == .avif)
         guard options.maxBytes > 0, lossy, best.count > options.maxBytes else { return best }
         // The highest quality that fits, by bisection (about seven encodes); the lowest when none fits.
         var low = 1, high = quality - 1

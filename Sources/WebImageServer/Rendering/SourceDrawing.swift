@@ -74,13 +74,21 @@ struct SourceDrawing: Sendable {
         let options = request.options
         var rendering = options
         if plan.picksFrame, image.frames.count == 1 { rendering.frame = nil }  // the decoder picked it
-        if rendering.quality == 0 {
-            // imgproxy's order: the URL's quality, the URL's for this format, the server's for it, the server's.
-            rendering.quality = [options.formatQuality[output], configuration.formatQuality[output]]
-                .compactMap { $0 }.first { $0 > 0 } ?? 0
+        // imgproxy's order: the URL's quality, the URL's for this format, the server's for it, the server's.
+        let quality = { (format: OutputFormat) -> Int in
+            options.quality > 0 ? options.quality
+                : [options.formatQuality[format], configuration.formatQuality[format]].compactMap { $0 }
+                    .first { $0 > 0 } ?? 0
         }
-        let data = try renderer.render(image, options: rendering, format: output,
-                                       geometry: plan.usesEmbeddedThumbnail ? nil : plan.geometry)
+        let geometry = plan.usesEmbeddedThumbnail ? nil : plan.geometry
+        if let best = request.bestFormats {
+            let (data, format) = try renderer.render(image, options: rendering, bestOf: best,
+                                                     settings: configuration.bestFormat, quality: quality,
+                                                     geometry: geometry)
+            return (data, format.imageFormat)
+        }
+        rendering.quality = quality(output)
+        let data = try renderer.render(image, options: rendering, format: output, geometry: geometry)
         return (data, output.imageFormat)
     }
 
@@ -109,7 +117,7 @@ struct SourceDrawing: Sendable {
         if options.raw { return .passOn(source, detected) }
         // The URL's format decides, as in imgproxy: one negotiated from `Accept` does not stop the skip.
         if let name = ProcessingOptions.sourceFormatName(of: detected), options.skipProcessing.contains(name),
-           options.format == nil || options.format?.imageFormat == detected {
+           options.format == nil || options.format?.imageFormat == detected, !rendersEveryFormat(options) {
             return .passOn(source, detected)
         }
         if options.format == .svg {
@@ -133,11 +141,18 @@ struct SourceDrawing: Sendable {
     /// no format unless the server always rasterises SVG, which `skip_processing:svg` overrides. A format from
     /// `Accept` does not count: it is what a raster answer would be.
     private func passesSVGOn(_ options: ProcessingOptions) -> Bool {
-        switch options.format {
+        if rendersEveryFormat(options) { return false }
+        return switch options.format {
         case .svg?: true
         case nil: !configuration.alwaysRasterizesSVG || options.skipProcessing.contains("svg")
         default: false
         }
+    }
+
+    /// Whether `format:best` renders sources that would otherwise be passed on (SVG, `skip_processing`), as it
+    /// does unless the server allows skips.
+    private func rendersEveryFormat(_ options: ProcessingOptions) -> Bool {
+        options.bestFormat && !configuration.bestFormat.allowsSkips
     }
 
     /// The URL's (or `Accept`'s) format, else imgproxy's preferred-formats rule; a format this server does not
@@ -148,10 +163,18 @@ struct SourceDrawing: Sendable {
         let options = request.options
         let transparent = options.background == nil
             && (properties.hasAlpha || options.padding != ProcessingOptions.Padding() || options.extend != nil)
+        let isAnimated = properties.frameCount > 1 && options.frame == nil
+        if let best = request.bestFormats {
+            // What the decode is planned for: the first candidate that holds the answer (the render tries them
+            // all). A GIF's or WebP's header (an early stop's plan) does not count its frames: such a source may
+            // be animated.
+            let mayAnimate = isAnimated || (options.frame == nil && [.gif, .webp].contains(properties.format))
+            return best.first { (!mayAnimate || $0.holdsAnimation) && (!transparent || $0.holdsTransparency) }
+                ?? best[0]
+        }
         let output = request.format ?? OutputFormat.matchingSource(
             properties.format, hasAlpha: transparent,
-            isAnimated: properties.frameCount > 1 && options.frame == nil,
-            preferred: configuration.preferredFormats)
+            isAnimated: isAnimated, preferred: configuration.preferredFormats)
         guard renderer.coders.canEncode(to: output.imageFormat) else { return transparent ? .png : .jpeg }
         return output
     }

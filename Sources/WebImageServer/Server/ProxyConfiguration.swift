@@ -118,6 +118,8 @@ public struct ProxyConfiguration: Sendable {
     /// What a source whose format no URL names becomes when its own format is not in this list (imgproxy's
     /// preferred formats). Default JPEG, PNG, GIF.
     public var preferredFormats: [OutputFormat] = [.jpeg, .png, .gif]
+    /// How `format:best` chooses (imgproxy's `IMGPROXY_BEST_FORMAT_*`).
+    public var bestFormat = BestFormatSettings()
     /// Quality (1–100) of lossy results when neither the URL nor ``formatQuality`` gives one. Default 80.
     public var quality = 80
     /// Quality per output format when the URL gives none; formats not listed use ``quality``. Default

@@ -46,16 +46,23 @@ enum ProxyRoute: Sendable {
             throw ProxyError.invalidURL("the URL expired at \(expires)")
         }
         if let name = path.outputExtension, !options.raw {
-            guard let format = OutputFormat(name: name) else {
-                throw ProxyError.invalidURL("extension \"\(name)\" is not a format this server knows")
+            if name == "best" {
+                (options.format, options.bestFormat) = (nil, true)
+            } else {
+                guard let format = OutputFormat(name: name) else {
+                    throw ProxyError.invalidURL("extension \"\(name)\" is not a format this server knows")
+                }
+                (options.format, options.bestFormat) = (format, false)
             }
-            options.format = format
         }
+        if configuration.bestFormat.byDefault, options.format == nil, !options.raw { options.bestFormat = true }
         // Rewritten first, then checked (imgproxy's order); the key names the source actually fetched.
         let source = configuration.sourceURLRewriting.resolve(path.source)
         let url = try sources.check(source)
-        let negotiated = options.format == nil ? configuration.negotiation.format(forAccept: request.accept) : nil
-        let chosen = options.format ?? negotiated
+        let accepted = configuration.negotiation.formats(forAccept: request.accept)
+        let best = options.bestFormat ? BestFormatSettings.candidates(
+            preferred: configuration.preferredFormats, accepted: accepted, coders: coders) : nil
+        let chosen = best != nil ? nil : options.format ?? accepted.first
         // An SVG answer depends on the source (only an SVG source has one): decided once it is known.
         if let format = chosen, format != .svg, !coders.canEncode(to: format.imageFormat) {
             throw ProxyError(status: 422, "this server cannot write \(format.rawValue)")
@@ -64,10 +71,12 @@ enum ProxyRoute: Sendable {
         // As imgproxy: once the server negotiates, every answer says so, whatever the URL names.
         if configuration.negotiation.dependsOnAccept { vary.append("Accept") }
         if configuration.readsClientHints { vary += ClientHints.varyHeaderNames }
+        let output = best.map { "best:" + $0.map(\.rawValue).joined(separator: ",") + configuration.bestFormat.cacheKey }
         return RenderRequest(
             source: url, options: options, format: chosen, vary: vary.isEmpty ? nil : vary.joined(separator: ", "),
-            key: "\(source)\n\(options.cacheKey)\n\(chosen?.rawValue ?? "source")"
-                + serverSettingsKey(options, format: chosen, configuration: configuration, watermark: watermark))
+            key: "\(source)\n\(options.cacheKey)\n\(output ?? chosen?.rawValue ?? "source")"
+                + serverSettingsKey(options, format: chosen, configuration: configuration, watermark: watermark),
+            bestFormats: best)
     }
 
     /// `/info/…`: the path after `/info` is read and signed as an image path is, with info options.

@@ -7,8 +7,11 @@ struct RenderRequest: Sendable {
     let source: URL
     /// The processing options, with the URL's extension applied.
     let options: ProcessingOptions
-    /// The output format: the URL's, or the one negotiated from `Accept`; `nil` follows the source's.
+    /// The output format: the URL's, or the one negotiated from `Accept`; `nil` follows the source's (or, with
+    /// ``bestFormats``, the smallest of them).
     let format: OutputFormat?
+    /// `format:best`'s candidates, in order of preference; `nil` for any other request.
+    let bestFormats: [OutputFormat]?
     /// The answer's `Vary` header: the request headers it depends on besides its URL (`Accept` when the format
     /// was negotiated, the client hints' when the server reads them); `nil` for none.
     let vary: String?
@@ -20,10 +23,12 @@ struct RenderRequest: Sendable {
     /// The head of this route's answer to a memory hit, made once a second while the route is kept.
     let hitHead = HitHeadMemo()
 
-    init(source: URL, options: ProcessingOptions, format: OutputFormat?, vary: String?, key: String) {
+    init(source: URL, options: ProcessingOptions, format: OutputFormat?, vary: String?, key: String,
+         bestFormats: [OutputFormat]? = nil) {
         self.source = source
         self.options = options
         self.format = format
+        self.bestFormats = bestFormats
         self.vary = vary
         self.key = key
         fileStem = ProxyResponder.fileStem(source: source, options: options)

@@ -72,7 +72,8 @@ extension RenderService {
     private func renderFallback(_ fallback: FallbackImage, for request: RenderRequest,
                                 in task: SharedTask<RenderOutcome, Never>) async throws -> RenderedResult {
         let substitute = RenderRequest(source: request.source, options: request.options, format: request.format,
-                                       vary: request.vary, key: fallback.key(for: request))
+                                       vary: request.vary, key: fallback.key(for: request),
+                                       bestFormats: request.bestFormats)
         if let stored = await results.result(forKey: substitute.key) { return stored.result }
         let drawing = SourceDrawing(renderer: renderer, metrics: metrics, configuration: configuration)
         let (data, output) = try await draw(fallback.data, request: substitute, drawing: drawing, in: task)

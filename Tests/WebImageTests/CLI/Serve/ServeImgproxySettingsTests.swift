@@ -59,6 +59,23 @@ import WebImageServer
         })
     }
 
+    @Test func bestFormatSettingsFromImgproxysVariablesAndOurFlags() throws {
+        let imgproxy = try configuration([], Self.signed([
+            "IMGPROXY_BEST_FORMAT_COMPLEXITY_THRESHOLD": "7.5", "IMGPROXY_BEST_FORMAT_MAX_RESOLUTION": "2.5",
+            "IMGPROXY_BEST_FORMAT_BY_DEFAULT": "true", "IMGPROXY_BEST_FORMAT_ALLOW_SKIPS": "1",
+        ])).bestFormat
+        #expect(imgproxy.complexityThreshold == 7.5 && imgproxy.maximumPixels == 2_500_000)
+        #expect(imgproxy.byDefault && imgproxy.allowsSkips)
+        let off = try configuration([], Self.signed(["IMGPROXY_BEST_FORMAT_MAX_RESOLUTION": "0"])).bestFormat
+        #expect(off == BestFormatSettings())
+        let ours = try configuration(["--best-format-complexity-threshold", "3", "--best-format-max-pixels", "1000",
+                                      "--best-format-by-default"], Self.signed([:])).bestFormat
+        #expect(ours.complexityThreshold == 3 && ours.maximumPixels == 1_000 && ours.byDefault && !ours.allowsSkips)
+        #expect(failure([], Self.signed(["IMGPROXY_BEST_FORMAT_COMPLEXITY_THRESHOLD": "high"])) {
+            $0.contains("IMGPROXY_BEST_FORMAT_COMPLEXITY_THRESHOLD")
+        })
+    }
+
     @Test func anImgproxyEnvironmentSetsEachSettingItHasAMeaningFor() throws {
         let presets = FileManager.default.temporaryDirectory.appendingPathComponent("presets-\(UUID()).txt")
         try "# from a file\nfromfile=q:33\n".write(to: presets, atomically: true, encoding: .utf8)
