@@ -12,13 +12,14 @@
 #   manager                                            ImageManager end to end vs aiohttp + Pillow (issue 6)
 #   animation                                          lazy playback memory, one process per mode (issue 3)
 #   serve                                              `webimage serve` beside thumbor and nginx image_filter (issue 15)
+#   info                                               `/info` beside a full render of the same source (issue 52)
 #   redis                                              the Redis tier beside redis-benchmark; scripts/cluster (issue 16)
 #   process                                            whole `webimage` processes beside djpeg; first decodes (issue 17)
 #   thumbnail encode                                   streaming thumbnails; encoders beside their C libraries (issue 17)
 # Each suite's JSON lines go to Benchmarks/out/SUITE.jsonl; BENCHMARKS.md is made from every suite's latest run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-all=(decode color placeholders deep formats animated transform incremental throughput cache cache-scale loading manager animation serve redis
+all=(decode color placeholders deep formats animated transform incremental throughput cache cache-scale loading manager animation serve info redis
      process thumbnail encode)
 suites=("$@")
 [ ${#suites[@]} -eq 0 ] && suites=("${all[@]}")
@@ -283,6 +284,15 @@ suite_serve() {
     work="$(mktemp -d)"
     trap 'rm -rf "$work"' EXIT
     /usr/bin/python3 Benchmarks/serve_bench.py "$data" "$work" .build/release/webimage "$venv/bin/thumbor" "$bench"
+}
+
+suite_info() {
+    # `/info` and a render of the same sources, alternating, with wrk on loopback (Benchmarks/info_bench.py, on
+    # the serve suite's origin and helpers). Not pinned, as the serve suite.
+    swift build -c release --product webimage 2>&1 | grep -E "error" >&2 || true
+    work="$(mktemp -d)"
+    trap 'rm -rf "$work"' EXIT
+    /usr/bin/python3 Benchmarks/info_bench.py "$data" "$work" .build/release/webimage
 }
 
 suite_redis() {

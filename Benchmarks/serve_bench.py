@@ -487,4 +487,5 @@ def main():
             pass
 
 
-main()
+if __name__ == "__main__":  # info_bench.py imports the helpers
+    main()
