@@ -2,7 +2,8 @@ import Foundation
 import Testing
 @testable import WebImage
 
-/// The encoders' quality search: the lowest JPEG quality that reaches an SSIM, the highest that fits a byte budget,
+/// The encoders' quality search: the lowest JPEG quality that reaches an SSIM, one within a DSSIM's allowed error, the
+/// highest that fits a byte budget,
 /// checked against encodes one step away, and the ends of the range when a target cannot be met.
 @Suite struct QualitySearchTests {
     private let coders = ImageCoders.shared
@@ -35,6 +36,24 @@ import Testing
         #expect(quality >= 60)
         #expect(try jpeg(image, quality: quality + 1).bytes > budget)
         #expect(result.encodeCount <= 8)
+    }
+
+    @Test func aDSSIMTargetStopsAtTheFirstQualityWithinTheAllowedError() throws {
+        let image = try image()
+        let result = try coders.encode(image, as: .jpeg, target: .dssim(0.02, allowedError: 0.002),
+                                       qualityRange: 10...95)
+        #expect(abs(result.dssim - 0.02) <= 0.002, "\(result.dssim) at \(result.quality)")
+        let quality = Int((result.quality * 100).rounded())
+        #expect(abs(EncodeTarget.dssim(ofSSIM: try jpeg(image, quality: quality).ssim) - result.dssim) < 1e-12)
+        #expect(result.encodeCount <= 7)  // log2 of 86 qualities, at most
+        // No quality within a tiny error: the lowest whose DSSIM is at most the target.
+        let strict = try coders.encode(image, as: .jpeg, target: .dssim(0.02, allowedError: 0), qualityRange: 10...95)
+        let strictQuality = Int((strict.quality * 100).rounded())
+        #expect(strict.dssim <= 0.02)
+        #expect(EncodeTarget.dssim(ofSSIM: try jpeg(image, quality: strictQuality - 1).ssim) > 0.02)
+        // Out of reach at the top of the range: the highest quality.
+        let reach = try coders.encode(image, as: .jpeg, target: .dssim(0, allowedError: 0), qualityRange: 40...70)
+        #expect(reach.quality == 0.7)
     }
 
     @Test func unreachableTargetsGiveTheNearestEndAndBadOnesAreRefused() throws {
