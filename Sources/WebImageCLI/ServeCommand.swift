@@ -119,6 +119,30 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("allowed-options"), help: ArgumentHelp(
         "The only option names URLs may use, as w,h,pr (default: all); presets may use any.", valueName: "LIST"))
     var allowedOptions: String?
+    @Option(name: .customLong("autoquality"), help: ArgumentHelp(
+        "How each result's quality is chosen: none (default), size, dssim.", valueName: "METHOD"))
+    var autoquality: String?
+    @Option(name: .customLong("autoquality-target"), help: ArgumentHelp(
+        "Autoquality's target: bytes for size, a DSSIM for dssim (default 0.02).", valueName: "N"))
+    var autoqualityTarget: Double?
+    @Option(name: .customLong("autoquality-min"), help: ArgumentHelp("Autoquality's lowest quality (default 70).",
+                                                                      valueName: "1-100"))
+    var autoqualityMin: Int?
+    @Option(name: .customLong("autoquality-max"), help: ArgumentHelp("Autoquality's highest quality (default 80).",
+                                                                      valueName: "1-100"))
+    var autoqualityMax: Int?
+    @Option(name: .customLong("autoquality-format-min"), help: ArgumentHelp(
+        "Autoquality's lowest quality per format, as avif=60 (the default).", valueName: "LIST"))
+    var autoqualityFormatMin: String?
+    @Option(name: .customLong("autoquality-format-max"), help: ArgumentHelp(
+        "Autoquality's highest quality per format, as avif=65 (the default).", valueName: "LIST"))
+    var autoqualityFormatMax: String?
+    @Option(name: .customLong("autoquality-allowed-error"), help: ArgumentHelp(
+        "How near the DSSIM target is near enough (default 0.002).", valueName: "N"))
+    var autoqualityAllowedError: Double?
+    @Option(name: .customLong("autoquality-max-pixels"), help: ArgumentHelp(
+        "Results with more pixels keep the fixed quality.", valueName: "N"))
+    var autoqualityMaxPixels: Int?
     @Option(name: .customLong("best-format-complexity-threshold"), help: ArgumentHelp(
         "format:best encodes results less complex than this losslessly (default 5.5).", valueName: "N"))
     var bestFormatComplexityThreshold: Double?

@@ -48,6 +48,7 @@ struct ServeSettings {
         try limits(&configuration)
         try rendering(&configuration)
         try bestFormat(&configuration)
+        try autoquality(&configuration)
         try timeouts(&configuration)
         try caches(&configuration)
         try server(&configuration)

@@ -100,6 +100,20 @@ extension ProcessingOptions {
         case "raw":
             try arguments.allow(at: 1)
             raw = arguments.bool(0) ?? false
+        case "autoquality", "aq":
+            try arguments.allow(at: 5)
+            var autoquality = Autoquality()
+            if let name = arguments.text(0) {
+                guard let method = Autoquality.Method(rawValue: name) else {
+                    throw .invalidURL("autoquality: \"\(name.prefix(20))\" is not none, size, dssim or ml")
+                }
+                autoquality.method = method
+            }
+            autoquality.target = try arguments.number(1, in: 0...Double(Int32.max))
+            autoquality.minimum = try arguments.integer(2, in: 1...100)
+            autoquality.maximum = try arguments.integer(3, in: 1...100)
+            autoquality.allowedError = try arguments.number(4, in: 0...1)
+            self.autoquality = autoquality
         case "cachebuster", "cb":
             try arguments.allow(at: 1)
             cacheBuster = arguments.text(0) ?? ""

@@ -51,6 +51,41 @@ extension ProcessingOptions {
         public var scale = 0.0
     }
 
+    /// `autoquality:METHOD:TARGET:MIN:MAX:ALLOWED_ERROR` (imgproxy Pro's autoquality): each part the URL gives
+    /// replaces the server's setting; `nil` parts keep it.
+    public struct Autoquality: Sendable, Hashable {
+        /// How the quality is chosen.
+        public enum Method: String, Sendable, Hashable {
+            /// The fixed quality (`q`, `fq`, the server's).
+            case none
+            /// The highest quality whose output fits in `target` bytes.
+            case size
+            /// The quality whose output's DSSIM against the result is nearest `target`.
+            case dssim
+            /// imgproxy's neural-network prediction: without models here, ``dssim``.
+            case ml
+        }
+
+        /// The method.
+        public var method: Method?
+        /// Bytes for ``Method/size``, a DSSIM for ``Method/dssim``.
+        public var target: Double?
+        /// The lowest quality the search may choose (1–100).
+        public var minimum: Int?
+        /// The highest quality the search may choose (1–100).
+        public var maximum: Int?
+        /// How far from a DSSIM target a quality may be and end the search.
+        public var allowedError: Double?
+
+        /// Nothing replaced.
+        public init() {}
+
+        var cacheKey: String {
+            [method?.rawValue, target.map { "\($0)" }, minimum.map(String.init), maximum.map(String.init),
+             allowedError.map { "\($0)" }].map { $0 ?? "-" }.joined(separator: ":")
+        }
+    }
+
     /// Limits a URL may set over the server's own (imgproxy's security options), each `nil` when not set.
     public struct SecurityLimits: Sendable, Hashable {
         /// Most pixels a source may have.

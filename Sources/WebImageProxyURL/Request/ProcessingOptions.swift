@@ -66,6 +66,8 @@ public struct ProcessingOptions: Sendable, Hashable {
     public var expires: Int?
     /// The output must fit in this many bytes: quality is lowered until it does (JPEG, WebP, AVIF). 0 is no limit.
     public var maxBytes = 0
+    /// The URL's autoquality settings, over the server's; `nil` when it gives none.
+    public var autoquality: Autoquality?
     /// One frame of an animation (0-based) instead of all of them.
     public var frame: Int?
     /// Corner radius in CSS pixels (multiplied by ``dpr``); 0 is square corners.
@@ -166,6 +168,7 @@ extension ProcessingOptions {
         key += "/scp:\(stripColorProfile.map { $0 ? "1" : "0" } ?? "-")"
         key += "/eth:\(enforceThumbnail.map { $0 ? "1" : "0" } ?? "-")/ph:\(preserveHDR.map { $0 ? "1" : "0" } ?? "-")"
         if limits != SecurityLimits() { key += "/lim:\(limits.cacheKey)" }
+        if let autoquality { key += "/aq:\(autoquality.cacheKey)" }
         return key + "/cb:" + cacheBuster  // last: the only free text
     }
 }

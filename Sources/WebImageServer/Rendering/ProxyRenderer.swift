@@ -21,6 +21,8 @@ public struct ProxyRenderer: Sendable {
     let metrics: ProxyMetrics?
     /// The image the `watermark` option draws; without one the option draws nothing, as in imgproxy.
     let watermarks: WatermarkStore
+    /// How qualities are searched for, when they are (``AutoqualitySettings``).
+    let autoquality: AutoqualitySettings
 
     /// A renderer encoding with `coders`, drawing `watermark` for the `watermark` option.
     public init(coders: ImageCoders = .shared, defaultQuality: Int = 80, maximumFrames: Int = 500,
@@ -30,8 +32,9 @@ public struct ProxyRenderer: Sendable {
     }
 
     init(coders: ImageCoders, defaultQuality: Int = 80, maximumFrames: Int = 500, metrics: ProxyMetrics?,
-         watermarks: WatermarkStore = WatermarkStore()) {
+         watermarks: WatermarkStore = WatermarkStore(), autoquality: AutoqualitySettings = AutoqualitySettings()) {
         self.coders = coders
+        self.autoquality = autoquality
         self.defaultQuality = defaultQuality
         self.maximumFrames = maximumFrames
         self.metrics = metrics
@@ -217,14 +220,23 @@ public struct ProxyRenderer: Sendable {
     private func encode(_ image: Image, options: ProcessingOptions, format: OutputFormat, lossless: Bool = false)
         throws -> Data
     {
-        let quality = options.quality > 0 ? options.quality : defaultQuality
+        var quality = options.quality > 0 ? options.quality : defaultQuality
+        let settings = EncodeOptions(lossless: lossless, firstFrameOnly: !format.holdsAnimation,
+                                     backgroundColor: options.background ?? RGBA(255, 255, 255))
         func encoded(at quality: Int) throws -> Data {
-            let settings = EncodeOptions(quality: Double(quality) / 100, lossless: lossless,
-                                         firstFrameOnly: !format.holdsAnimation,
-                                         backgroundColor: options.background ?? RGBA(255, 255, 255))
+            var settings = settings
+            settings.quality = Double(quality) / 100
             return try coders.encode(image, as: format.imageFormat, options: settings)
         }
-        var best = try encoded(at: quality)
+        var best: Data
+        if !lossless, let search = autoquality.search(for: format, image: image, override: options.autoquality) {
+            let found = try coders.encode(image, as: format.imageFormat, options: settings, target: search.target,
+                                          qualityRange: search.range)
+            (best, quality) = (found.data, Int((found.quality * 100).rounded()))
+            metrics?.searchedQuality(encodes: found.encodeCount)
+        } else {
+            best = try encoded(at: quality)
+        }
         let lossy = !lossless && (format == .jpeg || format == .webp || format == .avif)
         guard options.maxBytes > 0, lossy, best.count > options.maxBytes else { return best }
         // The highest quality that fits, by bisection (about seven encodes); the lowest when none fits.

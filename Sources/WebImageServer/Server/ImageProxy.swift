@@ -83,7 +83,7 @@ public final class ImageProxy: Sendable {
         renders = RenderService(
             configuration: configuration, sourceLoader: sourceLoader,
             renderer: ProxyRenderer(coders: coders, defaultQuality: configuration.quality, metrics: metrics,
-                                    watermarks: watermarks),
+                                    watermarks: watermarks, autoquality: configuration.autoquality),
             results: results, metrics: metrics,
             cpu: CPUExecutor(width: configuration.workers, queueLimit: configuration.queueLimit,
                              label: "webimage.serve.render"))

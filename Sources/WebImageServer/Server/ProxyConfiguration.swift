@@ -120,6 +120,8 @@ public struct ProxyConfiguration: Sendable {
     public var preferredFormats: [OutputFormat] = [.jpeg, .png, .gif]
     /// How `format:best` chooses (imgproxy's `IMGPROXY_BEST_FORMAT_*`).
     public var bestFormat = BestFormatSettings()
+    /// How qualities are searched for (imgproxy's `IMGPROXY_AUTOQUALITY_*`; off by default).
+    public var autoquality = AutoqualitySettings()
     /// Quality (1–100) of lossy results when neither the URL nor ``formatQuality`` gives one. Default 80.
     public var quality = 80
     /// Quality per output format when the URL gives none; formats not listed use ``quality``. Default

@@ -35,6 +35,8 @@ final class ProxyMetrics: Sendable {
     private let stoppedOverBudget: CoreMetrics.Counter
     private let stoppedAbandoned: CoreMetrics.Counter
     private let refusedOverMemory: CoreMetrics.Counter
+    private let qualitySearches: CoreMetrics.Counter
+    private let qualitySearchEncodes: CoreMetrics.Counter
     /// One counter per status seen: made once, not per request (a factory lookup takes its lock).
     private let byStatus = Locked<[Int: CoreMetrics.Counter]>([:])
     /// The same events under imgproxy's names, for the Prometheus listener, when there is one.
@@ -51,6 +53,9 @@ final class ProxyMetrics: Sendable {
         sourceMemoryHits = CoreMetrics.Counter(label: "webimage_serve_source_memory_hits_total", factory: factory)
         transformTime = CoreMetrics.Timer(label: "webimage_serve_transform_seconds", factory: factory)
         encodeTime = CoreMetrics.Timer(label: "webimage_serve_encode_seconds", factory: factory)
+        qualitySearches = CoreMetrics.Counter(label: "webimage_serve_quality_searches_total", factory: factory)
+        qualitySearchEncodes = CoreMetrics.Counter(label: "webimage_serve_quality_search_encodes_total",
+                                                   factory: factory)
         queueDepth = CoreMetrics.Gauge(label: "webimage_serve_queue_depth", factory: factory)
         rendersInFlight = CoreMetrics.Gauge(label: "webimage_serve_renders_in_flight", factory: factory)
         rendering = CoreMetrics.Gauge(label: "webimage_serve_render_slots_busy", factory: factory)
@@ -130,6 +135,11 @@ final class ProxyMetrics: Sendable {
         transformTime.recordNanoseconds(duration.nanoseconds)
         imgproxy?.transformed(seconds: duration.seconds)
         RequestTrace.current?.step("processing_image", lasting: duration)
+    }
+    /// Autoquality chose a result's quality in `encodes` encodes.
+    func searchedQuality(encodes: Int) {
+        qualitySearches.increment()
+        qualitySearchEncodes.increment(by: encodes)
     }
     func encoded(after duration: Duration) {
         encodeTime.recordNanoseconds(duration.nanoseconds)

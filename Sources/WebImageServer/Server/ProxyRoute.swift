@@ -71,7 +71,7 @@ enum ProxyRoute: Sendable {
         // As imgproxy: once the server negotiates, every answer says so, whatever the URL names.
         if configuration.negotiation.dependsOnAccept { vary.append("Accept") }
         if configuration.readsClientHints { vary += ClientHints.varyHeaderNames }
-        let output = best.map { "best:" + $0.map(\.rawValue).joined(separator: ",") + configuration.bestFormat.cacheKey }
+        let output = best.map { "best:" + $0.map(\.rawValue).joined(separator: ",") }
         return RenderRequest(
             source: url, options: options, format: chosen, vary: vary.isEmpty ? nil : vary.joined(separator: ", "),
             key: "\(source)\n\(options.cacheKey)\n\(output ?? chosen?.rawValue ?? "source")"
@@ -139,6 +139,10 @@ enum ProxyRoute: Sendable {
             } else if configuration.watermarkOpacity != 1 {
                 key += "\nwmo:\(configuration.watermarkOpacity)"
             }
+        }
+        if configuration.autoquality != defaults.autoquality { key += "\naq:" + configuration.autoquality.cacheKey }
+        if configuration.bestFormat != defaults.bestFormat, options.bestFormat {
+            key += "\nbest" + configuration.bestFormat.cacheKey
         }
         // Only an SVG source without a format in the URL is answered differently.
         if options.format == nil, configuration.alwaysRasterizesSVG { key += "\nrsvg" }

@@ -59,6 +59,27 @@ import WebImageServer
         })
     }
 
+    @Test func autoqualitySettingsFromImgproxysVariablesAndOurFlags() throws {
+        let imgproxy = try configuration([], Self.signed([
+            "IMGPROXY_AUTOQUALITY_METHOD": "dssim", "IMGPROXY_AUTOQUALITY_TARGET": "0.03",
+            "IMGPROXY_AUTOQUALITY_MIN": "60", "IMGPROXY_AUTOQUALITY_MAX": "85",
+            "IMGPROXY_AUTOQUALITY_FORMAT_MIN": "avif=50,webp=55", "IMGPROXY_AUTOQUALITY_FORMAT_MAX": "avif=70",
+            "IMGPROXY_AUTOQUALITY_ALLOWED_ERROR": "0.001", "IMGPROXY_AUTOQUALITY_MAX_RESOLUTION": "4",
+        ])).autoquality
+        #expect(imgproxy.method == .dssim && imgproxy.target == 0.03 && imgproxy.allowedError == 0.001)
+        #expect(imgproxy.minimum == 60 && imgproxy.maximum == 85 && imgproxy.maximumPixels == 4_000_000)
+        #expect(imgproxy.formatMinimum == [.avif: 50, .webp: 55] && imgproxy.formatMaximum == [.avif: 70])
+        #expect(try configuration([], Self.signed([:])).autoquality == AutoqualitySettings())
+        let ours = try configuration(["--autoquality", "size", "--autoquality-target", "20000"], Self.signed([:]))
+        #expect(ours.autoquality.method == .size && ours.autoquality.target == 20_000)
+        // Without models, ml is dssim, and says so.
+        let ml = try settings([], Self.signed(["IMGPROXY_AUTOQUALITY_METHOD": "ml"]))
+        #expect(try ml.configuration().autoquality.method == .ml)
+        #expect(ml.warnings.contains { $0.contains("IMGPROXY_AUTOQUALITY_METHOD=ml") })
+        #expect(failure([], Self.signed(["IMGPROXY_AUTOQUALITY_METHOD": "best"])) { $0.contains("none, size") })
+        #expect(failure([], Self.signed(["IMGPROXY_AUTOQUALITY_ALLOWED_ERROR": "3"])) { $0.contains("ALLOWED_ERROR") })
+    }
+
     @Test func bestFormatSettingsFromImgproxysVariablesAndOurFlags() throws {
         let imgproxy = try configuration([], Self.signed([
             "IMGPROXY_BEST_FORMAT_COMPLEXITY_THRESHOLD": "7.5", "IMGPROXY_BEST_FORMAT_MAX_RESOLUTION": "2.5",
