@@ -70,6 +70,25 @@ import Testing
         }
     }
 
+    @Test func placeholdersOfAProgressivePhotoReadItsFirstScansAlone() async throws {
+        // The library's soft progressive photo: its 100 px decode needs the DC scan only. The origin sends that
+        // and the marker after it, then stalls: the answer can only come if that was all it read.
+        let source = try ProxyEarlyStopTests.softProgressivePhoto()
+        let firstScanEnd = try #require(ProxyEarlyStopTests.firstScanEnd(source))
+        try await ProxyHarness.with { harness in
+            harness.origin.serve("soft.jpg", data: source, contentType: "image/jpeg")
+            let name = "soft.jpg?after=\(firstScanEnd + 2)"
+            let info = try Self.json(await harness.get(Self.infoPath(harness, ["bh:4:3", "avg:1"], name,
+                                                                     path: "/stall-once/")))
+            #expect(info["blurhash"] is String && info["size"] as? Int == source.count)
+            await harness.origin.waitUntil { $0.inFlight == 0 }
+            #expect(harness.origin.log.requests(for: "/stall-once/soft.jpg").map(\.bodyBytesSent) == [firstScanEnd + 2])
+            // A checksum needs every byte: the whole file, fetched again (a start is never kept).
+            let sums = try Self.json(await harness.get(Self.infoPath(harness, ["chs:md5"], name, path: "/stall-once/")))
+            #expect((sums["hashsums"] as? [String: String])?["md5"] == HashSum.md5.hex(of: source))
+        }
+    }
+
     @Test func exifSubdirectoriesByCanonicalNameOrTitle() async throws {
         var image = Image(pixels: try PixelBuffer(width: 16, height: 8, filledWith: RGBA(90, 120, 150)))
         image.metadata = ImageMetadata(exif: Self.cameraEXIF())

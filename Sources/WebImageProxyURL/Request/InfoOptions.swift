@@ -79,6 +79,15 @@ public struct InfoOptions: Sendable, Hashable {
             && limits.maximumSourceBytes == nil
     }
 
+    /// Whether the answer needs no more of the file than its header and a reduced decode of its first frame, so
+    /// its download may stop where that decode is served (a progressive JPEG's first scans, an animated GIF's or
+    /// WebP's first frame): no checksum, no page count or other page, no transparency check of every pixel, no
+    /// limit on the file's bytes.
+    public var readsReducedDecodeOnly: Bool {
+        hashSums.isEmpty && expectedHashSum == nil && !pagesNumber && page == 0 && !(alpha && checksTransparency)
+            && limits.maximumSourceBytes == nil
+    }
+
     /// A smart crop looks at the pixels; every other gravity is geometry.
     private static func dependsOnPixels(_ crop: ProcessingOptions.Crop) -> Bool {
         crop.gravity?.anchor == .smart

@@ -76,12 +76,7 @@ struct SourceDescription {
         var small: Image?
         func decoded() throws -> Image {
             if let small { return small }
-            var decode = DecodeOptions(thumbnailPixelSize: PixelSize(width: Self.pixelSide, height: Self.pixelSide),
-                                       firstFrameOnly: page == 0, fileNameHint: sourceName)
-            if page > 0 { decode.frameIndex = page }
-            decode.limits = limits
-            decode.keepsHighBitDepth = options.sampleFormat || options.colorspace
-            let image = try coders.decode(source, options: decode)
+            let image = try coders.decode(source, options: reducedDecode(page: page, sourceName: sourceName))
             small = image
             return image
         }
@@ -139,6 +134,17 @@ struct SourceDescription {
             fields.append(("perceptual_hash", .string(PerceptualHash.hexString(try PerceptualHash.hash(decoded().pixels)))))
         }
         return fields
+    }
+
+    /// The pixel options' decode: fitted in ``pixelSide`` pixels, of `page`. Also the rule a source's download
+    /// may stop early by (a progressive JPEG's first scans, an animation's first frame), so both are made here.
+    func reducedDecode(page: Int, sourceName: String) -> DecodeOptions {
+        var decode = DecodeOptions(thumbnailPixelSize: PixelSize(width: Self.pixelSide, height: Self.pixelSide),
+                                   firstFrameOnly: page == 0, fileNameHint: sourceName)
+        if page > 0 { decode.frameIndex = page }
+        decode.limits = limits
+        decode.keepsHighBitDepth = options.sampleFormat || options.colorspace
+        return decode
     }
 
     /// Channels as stored: one for gray, four inks for CMYK, three otherwise, and one more for alpha.

@@ -16,10 +16,18 @@ extension RenderService {
         -> RenderedResult
     {
         let options = request.options
+        let name = request.source.lastPathComponent
+        let description = SourceDescription(
+            options: options, coders: renderer.coders,
+            limits: DecodeLimits(maxPixels: options.limits.maximumSourcePixels ?? configuration.maximumSourcePixels,
+                                 maxTotalPixels: configuration.maximumAnimationPixels))
+        // The download stops where the answer is served: a JPEG's header, or what the reduced decode reads.
+        let earlyStop: EarlyStop? = options.readsHeaderOnly ? .header
+            : options.readsReducedDecodeOnly ? EarlyStop(decoding: description.reducedDecode(page: 0, sourceName: name))
+            : nil
         let loadStarted = ContinuousClock.now
-        var source = try await sourceLoader.bytes(for: request.source,
-                                                  earlyStop: options.readsHeaderOnly ? .header : nil)
-        // A header whose origin did not say how long the file is cannot answer `size`: the whole file can.
+        var source = try await sourceLoader.bytes(for: request.source, earlyStop: earlyStop)
+        // A start of the file whose origin did not say how long the file is cannot answer `size`: the whole can.
         if source.isPrefix, options.size, source.totalBytes == nil {
             source = try await sourceLoader.bytes(for: request.source)
         }
@@ -28,13 +36,9 @@ extension RenderService {
         if let limit = options.limits.maximumSourceBytes, limit > 0, totalBytes > limit {
             throw ProxyError(status: 422, "the source has \(totalBytes) bytes, over this URL's limit of \(limit)")
         }
-        let description = SourceDescription(
-            options: options, coders: renderer.coders,
-            limits: DecodeLimits(maxPixels: options.limits.maximumSourcePixels ?? configuration.maximumSourcePixels,
-                                 maxTotalPixels: configuration.maximumAnimationPixels))
         let queued = ContinuousClock.now
         let trace = RequestTrace.current
-        let data = source.data, name = request.source.lastPathComponent
+        let data = source.data
         let fields = try await withinBudget { [metrics, cpu] budget in
             try await cpu.run(for: task) {
                 try RequestTrace.$current.withValue(trace) {
