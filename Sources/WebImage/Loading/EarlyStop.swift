@@ -104,6 +104,14 @@ protocol PrefixScanner {
     static func prefix(of data: Data, length: Int) -> Data
 }
 
+extension PrefixScanner {
+    /// A prefix holds what this scanner's decode reads when watching it arrive would have said so.
+    mutating func isSatisfied(by prefix: UnsafeRawBufferPointer) -> Bool {
+        if case .enough = advance(prefix) { return true }
+        return false
+    }
+}
+
 /// Follows a body as it grows and says when it is enough for an ``EarlyStop``: the file's format, from its first
 /// bytes, chooses the scanner (a JPEG's, a GIF's or a WebP's); any other file is read whole.
 struct EarlyStopWatch {

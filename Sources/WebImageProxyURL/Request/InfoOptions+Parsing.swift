@@ -33,26 +33,10 @@ extension InfoOptions {
         if rules.presets.definitions["default"] != nil { try applyPresets(["default"], rules: rules, chain: []) }
         for segment in segments {
             if rules.onlyPresets {
-                var names = segment.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
-                if let first = names.first, first == "preset" || first == "pr", rules.presets.definitions[first] == nil {
-                    names.removeFirst()
-                }
-                try applyPresets(names, rules: rules, chain: [])
+                try applyPresets(rules.presets.names(inPresetsOnlySegment: segment), rules: rules, chain: [])
             } else {
                 try apply(segment, rules: rules, chain: nil)
             }
-        }
-    }
-
-    /// The presets `names`, in order; one already being expanded (`chain`) is skipped.
-    mutating func applyPresets(_ names: [String], rules: ParsingRules, chain: [String]) throws(ProxyError) {
-        for name in names where !name.isEmpty {
-            guard let definition = rules.presets.definitions[name] else {
-                throw .invalidURL("unknown info preset \"\(name.prefix(40))\"")
-            }
-            guard !chain.contains(name) else { continue }
-            presets.append(name)
-            for segment in definition { try apply(segment, rules: rules, chain: chain + [name]) }
         }
     }
 
@@ -73,9 +57,7 @@ extension InfoOptions {
             try arguments.allow(at: 1)
             cacheBuster = arguments.text(0) ?? ""
         case "expires", "exp":
-            try arguments.allow(at: 1)
-            let timestamp = try arguments.required(arguments.integer(0, in: Int(Int64.min)...Int(Int64.max)))
-            expires = timestamp > 0 ? timestamp : nil  // 0 or below is imgproxy's "never"
+            expires = try arguments.expiry()
         case "max_src_resolution", "msr", "max_src_file_size", "msfs":
             guard chain != nil || rules.allowsSecurityOptions else {
                 throw .forbidden("security options are not allowed in URLs here: \(arguments.name)")

@@ -49,6 +49,13 @@ package struct OptionArguments {
         return value
     }
 
+    /// `expires`' one argument, a Unix time; `nil` for 0 or below, imgproxy's "never".
+    package func expiry() throws(ProxyError) -> Int? {
+        try allow(at: 1)
+        let timestamp = try required(integer(0, in: Int(Int64.min)...Int(Int64.max)))
+        return timestamp > 0 ? timestamp : nil
+    }
+
     /// A width or height in pixels: 0 (follow the other side) to 16 384.
     package func dimension(_ index: Int) throws(ProxyError) -> Int? {
         try integer(index, in: 0...Self.maximumDimension)

@@ -118,10 +118,7 @@ extension ProcessingOptions {
             try arguments.allow(at: 1)
             cacheBuster = arguments.text(0) ?? ""
         case "expires", "exp":
-            try arguments.allow(at: 1)
-            let timestamp = try arguments.required(arguments.integer(0, in: Int(Int64.min)...Int(Int64.max)))
-            // 0 or below is imgproxy's "never".
-            expires = timestamp > 0 ? timestamp : nil
+            expires = try arguments.expiry()
         case "filename", "fn":
             try arguments.allow(at: 2)
             let name = try arguments.required(arguments.text(0))

@@ -56,12 +56,7 @@ extension ProcessingOptions {
         }
         if rules.onlyPresets {
             for segment in segments {
-                var names = segment.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
-                // `preset:NAME` is read as the names after it, as in a URL with options.
-                if let first = names.first, first == "preset" || first == "pr", rules.presets.definitions[first] == nil {
-                    names.removeFirst()
-                }
-                try applyPresets(names, rules: rules, chain: [])
+                try applyPresets(rules.presets.names(inPresetsOnlySegment: segment), rules: rules, chain: [])
             }
         } else {
             for segment in segments { try apply(segment, rules: rules, chain: nil) }
@@ -79,19 +74,6 @@ extension ProcessingOptions {
         throws(ProxyError)
     {
         try self.init(segments: segments, rules: ParsingRules(presets: presets, onlyPresets: onlyPresets))
-    }
-
-    /// The presets `names`, in order. A preset already being expanded (`chain`) is skipped, as imgproxy skips a
-    /// preset that names itself through others.
-    mutating func applyPresets(_ names: [String], rules: ParsingRules, chain: [String]) throws(ProxyError) {
-        for name in names where !name.isEmpty {
-            guard let definition = rules.presets.definitions[name] else {
-                throw .invalidURL("unknown preset \"\(name.prefix(40))\"")
-            }
-            guard !chain.contains(name) else { continue }
-            presets.append(name)
-            for segment in definition { try apply(segment, rules: rules, chain: chain + [name]) }
-        }
     }
 
     /// One segment into the options; `chain` is the presets being expanded (`nil` for a URL's own segment).

@@ -11,6 +11,39 @@ public struct ProxyPresets: Sendable, Equatable {
         self.definitions = definitions
     }
 
+    /// One step of expanding presets: a preset begins (its name), or one of its segments is to be applied, with
+    /// the chain of presets being expanded.
+    enum ExpansionStep {
+        case preset(String)
+        case segment(String, chain: [String])
+    }
+
+    /// Expands the presets `names`, in order, as steps for `step`. A preset already in `chain` is skipped, as
+    /// imgproxy skips a preset that names itself through others.
+    /// - Throws: ``ProxyError`` 404 for a name that is not defined (`kind` says which presets: `preset`, `info
+    ///   preset`), or what `step` throws.
+    func expand(_ names: [String], kind: String, chain: [String],
+                _ step: (ExpansionStep) throws(ProxyError) -> Void) throws(ProxyError) {
+        for name in names where !name.isEmpty {
+            guard let definition = definitions[name] else {
+                throw .invalidURL("unknown \(kind) \"\(name.prefix(40))\"")
+            }
+            guard !chain.contains(name) else { continue }
+            try step(.preset(name))
+            for segment in definition { try step(.segment(segment, chain: chain + [name])) }
+        }
+    }
+
+    /// The preset names of a presets-only URL's option segment (`thumb:pngify`); `preset:NAME` is read as the
+    /// names after it, as in a URL with options, unless a preset is named `preset` or `pr`.
+    func names(inPresetsOnlySegment segment: String) -> [String] {
+        var names = segment.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
+        if let first = names.first, first == "preset" || first == "pr", definitions[first] == nil {
+            names.removeFirst()
+        }
+        return names
+    }
+
     /// Presets from the text of a presets file, imgproxy's format: one `name=option/option/…` per line; blank
     /// lines and lines starting with `#` are skipped.
     /// Presets may name other presets (defined anywhere in the file); a preset that comes back to itself is

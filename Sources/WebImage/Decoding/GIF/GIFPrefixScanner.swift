@@ -68,13 +68,6 @@ struct GIFPrefixScanner: PrefixScanner {
         return .needsMore
     }
 
-    /// Whether `prefix`, cut by a scanner (possibly for another plan) and closed with a trailer, holds all that a
-    /// decode planned by this scanner reads.
-    mutating func isSatisfied(by prefix: UnsafeRawBufferPointer) -> Bool {
-        if case .enough = advance(prefix) { return true }
-        return false
-    }
-
     /// The prefix to decode: the first `length` bytes of `data` and a trailer.
     static func prefix(of data: Data, length: Int) -> Data {
         var prefix = Data(capacity: length + 1)

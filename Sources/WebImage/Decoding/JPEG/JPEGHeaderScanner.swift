@@ -12,8 +12,8 @@ struct JPEGHeaderScanner: PrefixScanner {
         guard verdict == .needsMore else { return verdict }
         guard bytes.count >= position else { return finish(.never) }
         if position == 0 {
-            guard bytes.count >= 3 else { return .needsMore }
-            guard bytes[0] == 0xFF, bytes[1] == 0xD8, bytes[2] == 0xFF else { return finish(.never) }
+            guard let starts = JPEGSegments.startsImage(bytes) else { return .needsMore }
+            guard starts else { return finish(.never) }
             position = 2
         }
         while position < bytes.count {
@@ -31,12 +31,6 @@ struct JPEGHeaderScanner: PrefixScanner {
             }
         }
         return .needsMore
-    }
-
-    /// A prefix cut by any JPEG scanner holds the header when its segments reach a scan header.
-    mutating func isSatisfied(by prefix: UnsafeRawBufferPointer) -> Bool {
-        if case .enough = advance(prefix) { return true }
-        return false
     }
 
     static func prefix(of data: Data, length: Int) -> Data {

@@ -86,8 +86,8 @@ struct JPEGPrefixScanner: PrefixScanner {
         guard verdict == .needsMore else { return verdict }
         guard bytes.count >= position else { return finish(.never) }
         if position == 0 {
-            guard bytes.count >= 3 else { return .needsMore }
-            guard bytes[0] == 0xFF, bytes[1] == 0xD8, bytes[2] == 0xFF else { return finish(.never) }
+            guard let starts = JPEGSegments.startsImage(bytes) else { return .needsMore }
+            guard starts else { return finish(.never) }
             position = 2
         }
         while true {

@@ -43,6 +43,12 @@ enum JPEGSegments {
         return .marker(JPEGSegment(marker: marker, markerIndex: index, payload: (index + 3)..<end))
     }
 
+    /// Whether `bytes` start as a JPEG does (SOI, then a marker's 0xFF); `nil` while fewer than three bytes are in.
+    static func startsImage(_ bytes: UnsafeRawBufferPointer) -> Bool? {
+        guard bytes.count >= 3 else { return nil }
+        return bytes[0] == 0xFF && bytes[1] == 0xD8 && bytes[2] == 0xFF
+    }
+
     /// Markers without a length: a stuffed zero (0xFF 0x00, data rather than a marker), TEM, RST0–RST7, SOI and
     /// EOI.
     static func standsAlone(_ marker: UInt8) -> Bool {

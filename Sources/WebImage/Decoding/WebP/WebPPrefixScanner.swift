@@ -54,13 +54,6 @@ struct WebPPrefixScanner: PrefixScanner {
         return .needsMore
     }
 
-    /// Whether `prefix`, cut by a scanner (possibly for another plan) and closed, holds all that a decode planned
-    /// by this scanner reads.
-    mutating func isSatisfied(by prefix: UnsafeRawBufferPointer) -> Bool {
-        if case .enough = advance(prefix) { return true }
-        return false
-    }
-
     /// The prefix to decode: the first `length` bytes of `data`, the RIFF size saying that is the whole file.
     static func prefix(of data: Data, length: Int) -> Data {
         var prefix = Data(data.prefix(length))
