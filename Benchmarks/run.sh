@@ -13,13 +13,14 @@
 #   animation                                          lazy playback memory, one process per mode (issue 3)
 #   serve                                              `webimage serve` beside thumbor and nginx image_filter (issue 15)
 #   info                                               `/info` beside a full render of the same source (issue 52)
+#   quality                                            autoquality against q:80, format:best against single formats (issue 52)
 #   redis                                              the Redis tier beside redis-benchmark; scripts/cluster (issue 16)
 #   process                                            whole `webimage` processes beside djpeg; first decodes (issue 17)
 #   thumbnail encode                                   streaming thumbnails; encoders beside their C libraries (issue 17)
 # Each suite's JSON lines go to Benchmarks/out/SUITE.jsonl; BENCHMARKS.md is made from every suite's latest run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-all=(decode color placeholders deep formats animated transform incremental throughput cache cache-scale loading manager animation serve info redis
+all=(decode color placeholders deep formats animated transform incremental throughput cache cache-scale loading manager animation serve info quality redis
      process thumbnail encode)
 suites=("$@")
 [ ${#suites[@]} -eq 0 ] && suites=("${all[@]}")
@@ -48,12 +49,19 @@ suite_color() {
     fi
 }
 
-suite_placeholders() {
-    # The references come from PyPI, in a virtual environment of their own (with the system's Pillow).
-    local venv=Benchmarks/.venv-placeholders
+# The placeholders' and the quality suite's references come from PyPI, in a virtual environment of their own (with
+# the system's Pillow).
+placeholders_venv=Benchmarks/.venv-placeholders
+make_placeholders_venv() {
+    local venv=$placeholders_venv
     [ -x "$venv/bin/python" ] && "$venv/bin/python" -c "import blurhash, thumbhash, skimage" 2>/dev/null || {
         python3 -m venv --system-site-packages "$venv" \
             && "$venv/bin/pip" install -q blurhash-python==1.2.2 thumbhash==0.1.2 scikit-image==0.25.2; }
+}
+
+suite_placeholders() {
+    local venv=$placeholders_venv
+    make_placeholders_venv
     taskset -c 0 "$bench" placeholders "$data"
     taskset -c 0 "$venv/bin/python" Benchmarks/placeholder_bench.py "$data"
 }
@@ -293,6 +301,16 @@ suite_info() {
     work="$(mktemp -d)"
     trap 'rm -rf "$work"' EXIT
     /usr/bin/python3 Benchmarks/info_bench.py "$data" "$work" .build/release/webimage
+}
+
+suite_quality() {
+    # Over scikit-image's bundled photos and graphics (the placeholders suite's virtual environment has it), one
+    # request at a time: Benchmarks/quality_bench.py starts nginx and `webimage serve` and stops them.
+    make_placeholders_venv
+    swift build -c release --product webimage 2>&1 | grep -E "error" >&2 || true
+    work="$(mktemp -d)"
+    trap 'rm -rf "$work"' EXIT
+    "$placeholders_venv/bin/python" Benchmarks/quality_bench.py "$work" .build/release/webimage
 }
 
 suite_redis() {
