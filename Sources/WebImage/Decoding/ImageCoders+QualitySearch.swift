@@ -30,7 +30,7 @@ public struct QualitySearchResult: Sendable {
 }
 
 extension ImageCoders {
-    /// Encodes the first frame of `image` at the quality, among the whole percentages in `qualityRange`, that
+    /// Encodes the first frame of `image` (with its colour profile and metadata) at the quality, among the whole percentages in `qualityRange`, that
     /// meets `target`: the lowest quality whose output is at least `.ssim(x)` alike, the first found whose DSSIM
     /// is within the allowed error of `.dssim(x)` (else the lowest whose DSSIM is at most x, else the highest
     /// quality), or the highest whose output fits in `.bytes(n)`. Assumes size and similarity grow with quality
@@ -56,7 +56,9 @@ extension ImageCoders {
         guard validTarget else {
             throw ImageError(.invalidParameter, "an SSIM target is 0 to 1 and a byte target positive, not \(target)")
         }
-        let frame = Image(pixels: image.pixels, hasAlpha: image.hasAlpha)
+        // The first frame, with the image's profile and metadata, which the encoder writes as it would unsearched.
+        var frame = image
+        frame.frames = [image.frames[0]]
         var encodeCount = 0
         var encoded: [Int: Data] = [:]
         var similarity: [Int: Double] = [:]
@@ -71,7 +73,9 @@ extension ImageCoders {
         }
         func ssim(_ quality: Int) throws -> Double {
             if let known = similarity[quality] { return known }
-            let decoded = try decode(try data(quality), options: DecodeOptions(firstFrameOnly: true)).pixels
+            // The samples as stored: an image kept in its own profile is compared in it, not converted.
+            let decoded = try decode(try data(quality), options: DecodeOptions(firstFrameOnly: true,
+                                                                               colorHandling: .original)).pixels
             let score = try StructuralSimilarity.index(frame.pixels, decoded)
             similarity[quality] = score
             return score
