@@ -80,6 +80,18 @@ import WebImage
         }
     }
 
+    @Test func aSearchedAnswerKeepsTheMetadataAFixedOneKeeps() async throws {
+        try await ProxyHarness.with { harness in
+            harness.origin.serve("tagged.jpg", data: try ProxyMetadataTests.taggedPhoto(), contentType: "image/jpeg")
+            let fixed = await harness.get(harness.plainPath(["w:20", "sm:0"], "tagged.jpg", ext: "jpg"))
+            let searched = await harness.get(harness.plainPath(["w:20", "sm:0", "aq:dssim:0.02:20:95"], "tagged.jpg",
+                                                               ext: "jpg"))
+            #expect(searched.status == 200 && searched.bodyData != fixed.bodyData)
+            let kept = ImageMetadata.read(from: searched.bodyData)
+            #expect(kept != nil && kept == ImageMetadata.read(from: fixed.bodyData))
+        }
+    }
+
     @Test func unreadableAutoqualityOptionsAre404() async throws {
         try await Self.withPhoto { harness in
             for option in ["aq:fast", "aq:dssim:x", "aq:size:1000:0", "aq:dssim:0.02:70:80:2", "aq:a:b:c:d:e:f"] {

@@ -179,6 +179,16 @@ import Testing
             #expect(await harness.get(Self.infoPath(harness, [], "text.txt")).status == 422)
             #expect(harness.origin.log.count("/files/text.txt") == 1)
             #expect(await harness.get(Self.infoPath(harness, [], "missing.jpg")).status == 404)
+            // A source read for its header alone is not kept (nothing proved its pixels decode); one whose pixels
+            // were decoded for the answer is, as a render keeps one.
+            #expect(await harness.get(Self.infoPath(harness, ["cb:1"], "logo.png")).status == 200)
+            #expect(await harness.get(harness.plainPath(["w:10"], "logo.png")).status == 200)
+            #expect(harness.origin.log.count("/files/logo.png") == 2)
+            harness.origin.serve("colour.png", data: try ProxyHarness.photo(width: 40, height: 30, as: .png),
+                                 contentType: "image/png")
+            #expect(await harness.get(Self.infoPath(harness, ["avg:1"], "colour.png")).status == 200)
+            #expect(await harness.get(harness.plainPath(["w:10"], "colour.png")).status == 200)
+            #expect(harness.origin.log.count("/files/colour.png") == 1)
         }
     }
 

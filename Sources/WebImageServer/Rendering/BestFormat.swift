@@ -49,9 +49,12 @@ public struct BestFormatSettings: Sendable, Hashable {
     }
 
     /// How each of `fitting` is encoded for an image of `complexity` and `pixels` pixels: (format, lossless).
-    /// Lossless where it pays and the format has it; GIF only for an animation no other candidate holds; above
-    /// ``maximumPixels``, the one encoding that suits the complexity best.
-    func attempts(_ fitting: [OutputFormat], complexity: Double, pixels: Int) -> [(OutputFormat, Bool)] {
+    /// Lossless where it pays and the format has it, lossy otherwise; GIF (a palette of each frame) only for an
+    /// animation, where it often is the smallest; above ``maximumPixels``, the one encoding that suits the
+    /// complexity best.
+    func attempts(_ fitting: [OutputFormat], complexity: Double, pixels: Int, animated: Bool = false)
+        -> [(OutputFormat, Bool)]
+    {
         let lossless = complexity < complexityThreshold
         let losslessFormats: Set<OutputFormat> = [.png, .webp, .jxl]
         let lossyFormats: Set<OutputFormat> = [.jpeg, .webp, .avif, .jxl]
@@ -66,6 +69,9 @@ public struct BestFormatSettings: Sendable, Hashable {
                 losslessFormats.contains(format) ? (format, true) : lossyFormats.contains(format) ? (format, false)
                                                                                                   : nil
             }
+        }
+        if animated, fitting.contains(.gif), !attempts.contains(where: { $0.0 == .gif }) {
+            attempts.append((.gif, false))
         }
         if attempts.isEmpty { attempts = fitting.map { ($0, false) } }
         if let maximumPixels, pixels > maximumPixels {

@@ -100,7 +100,7 @@ public struct ProxyRenderer: Sendable {
             metrics?.transformed(after: encodeStarted - transformStarted)
             let fitting = BestFormatSettings.fitting(candidates, for: image)
             let attempts = settings.attempts(fitting, complexity: image.pixels.complexity,
-                                             pixels: image.size.area)
+                                             pixels: image.size.area, animated: image.frames.count > 1)
             var smallest: (Data, OutputFormat)?
             for (format, lossless) in attempts {
                 var encoding = options

@@ -47,8 +47,9 @@ extension RenderService {
                 }
             }
         }
-        // Only now: the bytes were read as an image. A header is never kept (it serves no decode).
-        if !source.isPrefix { await sourceLoader.keep(source, for: request.source) }
+        // Only a source whose pixels decoded is kept, as a render keeps one; a header read for its description
+        // proves nothing about the rest, and a start of the file is never kept (it serves no other decode).
+        if !source.isPrefix, options.needsPixels { await sourceLoader.keep(source, for: request.source) }
         let body = Data(JSONValue.object(fields).text.utf8)
         let result = RenderedResult(
             data: body, format: .unknown,
