@@ -41,16 +41,12 @@ struct PixelDescriptionOptions: ParsableArguments {
         }
     }
 
-    /// The side the image is decoded to fit for them.
-    static let pixelSide = 100
-
     /// What was asked for of the image in `data`, as JSON fields (`blurHash`, `thumbHash`, `averageColor`,
     /// `perceptualHash`, `palette`, `dominantColors`) in that order; `averageColor` is null for an image with no
     /// pixel that is not fully transparent.
     func describe(_ data: Data, source: String) throws -> [(String, JSONValue)] {
         guard !isEmpty else { return [] }
-        let options = DecodeOptions(thumbnailPixelSize: PixelSize(width: Self.pixelSide, height: Self.pixelSide),
-                                    firstFrameOnly: true, fileNameHint: source)
+        let options = DecodeOptions.describing(fileNameHint: source)
         let pixels = try ImageCoders.shared.decode(data, options: options).pixels
         var fields: [(String, JSONValue)] = []
         if let blurHash {

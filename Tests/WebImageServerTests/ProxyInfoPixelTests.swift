@@ -15,7 +15,7 @@ import Testing
     /// The harness's photo decoded as `/info` decodes it for pixel options.
     static func reducedPhoto() throws -> PixelBuffer {
         let data = try ProxyHarness.photo(width: 400, height: 300, as: .jpeg)
-        let side = SourceDescription.pixelSide
+        let side = DecodeOptions.describingSide
         return try ImageCoders.shared.decode(data, options: DecodeOptions(
             thumbnailPixelSize: PixelSize(width: side, height: side), firstFrameOnly: true)).pixels
     }

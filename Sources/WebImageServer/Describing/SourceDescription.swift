@@ -3,16 +3,13 @@ import Foundation
 
 /// What an `/info` request is answered with: the fields imgproxy Pro names, in a fixed order, made from the
 /// source's bytes. The header's fields (size, format, dimensions, metadata) read no pixel; the others share one
-/// decode that fits the image in ``pixelSide`` pixels (none of them holds more detail than that, and a 12 MP JPEG
+/// decode that fits the image in ``WebImage/DecodeOptions/describingSide`` pixels (none of them holds more detail than that, and a 12 MP JPEG
 /// decodes at an eighth of its size for it), except a transparency check, which looks at every pixel.
 struct SourceDescription {
     let options: InfoOptions
     let coders: ImageCoders
     /// The server's pixel limits, which the URL's `max_src_resolution` replaces.
     let limits: DecodeLimits
-
-    /// The side the pixel options' decode fits the image in.
-    static let pixelSide = 100
 
     /// The answer's fields for `source`, whose whole file has `totalBytes` bytes (`source` may be its header
     /// alone, when ``InfoOptions/readsHeaderOnly``).
@@ -136,12 +133,10 @@ struct SourceDescription {
         return fields
     }
 
-    /// The pixel options' decode: fitted in ``pixelSide`` pixels, of `page`. Also the rule a source's download
+    /// The pixel options' decode: fitted in ``WebImage/DecodeOptions/describingSide`` pixels, of `page`. Also the rule a source's download
     /// may stop early by (a progressive JPEG's first scans, an animation's first frame), so both are made here.
     func reducedDecode(page: Int, sourceName: String) -> DecodeOptions {
-        var decode = DecodeOptions(thumbnailPixelSize: PixelSize(width: Self.pixelSide, height: Self.pixelSide),
-                                   firstFrameOnly: page == 0, fileNameHint: sourceName)
-        if page > 0 { decode.frameIndex = page }
+        var decode = DecodeOptions.describing(frame: page, fileNameHint: sourceName)
         decode.limits = limits
         decode.keepsHighBitDepth = options.sampleFormat || options.colorspace
         return decode
