@@ -64,7 +64,7 @@ struct DNSRebindingTests {
             let dns = try await RebindingDNSServer.start(name: "c2.rebind.example", answers: ["127.0.0.2", "127.0.0.1"])
             try await LoadingTest.withHTTPLoader(try configuration(dns, check: refuseInternal)) { loader in
                 let url = try #require(URL(string: "http://\(host):\(outside.port)/files/a.png"))
-                let response = try await loader.load(ImageLoadRequest(url: url), progress: nil)
+                let response = try await loader.load(LoadingTest.request(url), progress: nil)
                 #expect(response.data == publicImage)
             }
             #expect(intranet.log.requests.isEmpty)
@@ -81,7 +81,7 @@ struct DNSRebindingTests {
             try await LoadingTest.withHTTPLoader(try configuration(dns, check: refuseInternal)) { loader in
                 let target = "http://C2.Rebind.Example:\(outside.port)/files/a.png"
                 let response = try await loader.load(
-                    ImageLoadRequest(url: first.url("/redirect-to?url=\(target)")), progress: nil)
+                    LoadingTest.request(first.url("/redirect-to?url=\(target)")), progress: nil)
                 #expect(response.data == publicImage)
             }
             #expect(first.log.requests.count == 1)
@@ -122,7 +122,7 @@ struct DNSRebindingTests {
         let dns = try await RebindingDNSServer.start(name: "c2.rebind.example", answers: ["127.0.0.1"])
         try await LoadingTest.withHTTPLoader(try configuration(dns, policy: .publicOnly, check: nil)) { loader in
             let url = try #require(URL(string: "http://\(host):\(intranet.port)/files/a.png"))
-            let error = await LoadingTest.failure { try await loader.load(ImageLoadRequest(url: url), progress: nil) }
+            let error = await LoadingTest.failure { try await loader.load(LoadingTest.request(url), progress: nil) }
             #expect(error?.code == .destinationRefused)
             #expect(error?.message.contains(host.lowercased()) == true)
             #expect(error?.message.contains("127.0.0.1") == false)
@@ -141,7 +141,7 @@ struct DNSRebindingTests {
         let dns = try await RebindingDNSServer.start(name: "c2.rebind.example", answers: ["127.0.0.2"])
         try await LoadingTest.withHTTPLoader(try configuration(dns, policy: .publicOnly, check: nil)) { loader in
             let url = try #require(URL(string: "http://8.8.8.8%25x.some.name/a.png"))
-            let error = await LoadingTest.failure { try await loader.load(ImageLoadRequest(url: url), progress: nil) }
+            let error = await LoadingTest.failure { try await loader.load(LoadingTest.request(url), progress: nil) }
             #expect(error?.code == .invalidURL, "\(String(describing: error))")
         }
         // Not looked up either: a name that is not a DNS name is refused before any query.

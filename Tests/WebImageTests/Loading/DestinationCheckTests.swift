@@ -23,7 +23,7 @@ struct DestinationCheckTests {
             server.serve("a.png", data: image, contentType: "image/png")
             try await LoadingTest.withHTTPLoader(configuration(.publicOnly)) { loader in
                 let url = server.url("/files/a.png", host: host)
-                let error = await LoadingTest.failure { try await loader.load(ImageLoadRequest(url: url), progress: nil) }
+                let error = await LoadingTest.failure { try await loader.load(LoadingTest.request(url), progress: nil) }
                 #expect(error?.code == .destinationRefused, "\(url): \(String(describing: error))")
                 #expect(server.log.requests.isEmpty)
             }
@@ -39,7 +39,7 @@ struct DestinationCheckTests {
         try await LoadingTest.withHTTPLoader(configuration(allowLoopback) { hops.append($0); return .allow }) { loader in
             let target = second.url("/files/a.png", host: "localhost")
             let response = try await loader.load(
-                ImageLoadRequest(url: first.url("/redirect-to?url=\(target.absoluteString)")), progress: nil)
+                LoadingTest.request(first.url("/redirect-to?url=\(target.absoluteString)")), progress: nil)
             #expect(response.data == image)
         }
         #expect(hops.all.map(\.index) == [0, 1])
@@ -59,7 +59,7 @@ struct DestinationCheckTests {
         try await LoadingTest.withHTTPLoader(configuration(.unrestricted, check: check)) { loader in
             let target = second.url("/files/a.png")
             let error = await LoadingTest.failure {
-                try await loader.load(ImageLoadRequest(url: first.url("/redirect-to?url=\(target.absoluteString)")),
+                try await loader.load(LoadingTest.request(first.url("/redirect-to?url=\(target.absoluteString)")),
                                       progress: nil)
             }
             #expect(error?.code == .destinationRefused)
@@ -78,7 +78,7 @@ struct DestinationCheckTests {
         try await LoadingTest.withHTTPLoader(configuration(allowLoopback) { _ in .allow }) { loader in
             // The test certificate is self-signed, so the chain is not verified here; what this shows is that a
             // connection pinned to 127.0.0.1 for `localhost` completes a TLS handshake and an HTTP exchange.
-            var request = ImageLoadRequest(url: server.url("/files/a.png", host: "localhost"))
+            var request = LoadingTest.request(server.url("/files/a.png", host: "localhost"))
             request.allowsInvalidCertificates = true
             let response = try await loader.load(request, progress: nil)
             #expect(response.data == image)

@@ -45,6 +45,14 @@ enum LoadingTest {
         return configuration
     }
 
+    /// A request for `url` whose total timeout a loaded sanitizer run cannot miss (the library's default, 15 s, was
+    /// missed by a 1 KB load in a ThreadSanitizer run); a test of a timeout sets its own.
+    static func request(_ url: URL) -> ImageLoadRequest {
+        var request = ImageLoadRequest(url: url)
+        request.timeout = .seconds(120)
+        return request
+    }
+
     /// Runs `body` with a downloader that is shut down afterwards.
     static func withDownloader<T>(_ configuration: ImageDownloaderConfiguration = LoadingTest.configuration(),
                                   _ body: (ImageDownloader) async throws -> T) async throws -> T {

@@ -47,7 +47,7 @@ struct RedirectOriginTests {
             #expect(first.host == second.host && first.port != second.port)
             try await LoadingTest.withHTTPLoader { loader in
                 let target = second.url("/files/a.png").absoluteString
-                var request = ImageLoadRequest(url: first.url("/redirect-to?url=\(target)"))
+                var request = LoadingTest.request(first.url("/redirect-to?url=\(target)"))
                 withSecrets(&request)
                 let response = try await loader.load(request, progress: nil)
                 #expect(response.data == image)
@@ -65,7 +65,7 @@ struct RedirectOriginTests {
         try await withTwoServers(firstIsTLS: true) { secure, plain in
             try await LoadingTest.withHTTPLoader(Self.patient) { loader in
                 let target = plain.url("/files/a.png").absoluteString
-                var request = ImageLoadRequest(url: secure.url("/redirect-to?url=\(target)"))
+                var request = LoadingTest.request(secure.url("/redirect-to?url=\(target)"))
                 request.allowsInvalidCertificates = true
                 withSecrets(&request)
                 let response = try await loader.load(request, progress: nil)
@@ -82,7 +82,7 @@ struct RedirectOriginTests {
         try await withTwoServers(firstIsTLS: true) { secure, plain in
             try await LoadingTest.withHTTPLoader(Self.patient) { loader in
                 let target = secure.url("/files/a.png").absoluteString
-                var request = ImageLoadRequest(url: plain.url("/redirect-to?url=\(target)"))
+                var request = LoadingTest.request(plain.url("/redirect-to?url=\(target)"))
                 request.allowsInvalidCertificates = true
                 withSecrets(&request)
                 let response = try await loader.load(request, progress: nil)
@@ -102,7 +102,7 @@ struct RedirectOriginTests {
             try await LoadingTest.withHTTPLoader(.init(connectTimeout: .seconds(4))) { loader in
                 let target = secure.url("/files/a.png").absoluteString
                 let error = await LoadingTest.failure {
-                    try await loader.load(ImageLoadRequest(url: plain.url("/redirect-to?url=\(target)")), progress: nil)
+                    try await loader.load(LoadingTest.request(plain.url("/redirect-to?url=\(target)")), progress: nil)
                 }
                 // The TLS error, or on a busy machine the connect timeout that ends the client's retries.
                 #expect(error?.code == .connectionFailed || error?.code == .timedOut)
@@ -116,7 +116,7 @@ struct RedirectOriginTests {
         try await withTwoServers(firstIsTLS: true) { secure, plain in
             try await LoadingTest.withHTTPLoader(Self.patient) { loader in
                 func fetch(_ url: URL) async throws {
-                    var request = ImageLoadRequest(url: url)
+                    var request = LoadingTest.request(url)
                     request.handlesCookies = true
                     request.allowsInvalidCertificates = true
                     _ = try await loader.load(request, progress: nil)

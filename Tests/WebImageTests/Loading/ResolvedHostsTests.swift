@@ -75,7 +75,7 @@ import Testing
         try await LoadingTest.withHTTPLoader(try configuration(dns, check: { _ in .allow })) { loader in
             for host in ["kept.example", "KEPT.example", "kept.example", "Kept.Example"] {
                 let url = try #require(URL(string: "http://\(host):\(origin.port)/files/a.png"))
-                #expect(try await loader.load(ImageLoadRequest(url: url), progress: nil).data == image)
+                #expect(try await loader.load(LoadingTest.request(url), progress: nil).data == image)
             }
         }
         #expect(dns.addressQueries == 1)
@@ -92,9 +92,9 @@ import Testing
         let check: HTTPHopCheck = { _ in refusing.withLock { $0 } ? .refuse("now refused") : .allow }
         try await LoadingTest.withHTTPLoader(try configuration(dns, check: check)) { loader in
             let url = try #require(URL(string: "http://kept.example:\(origin.port)/files/a.png"))
-            _ = try await loader.load(ImageLoadRequest(url: url), progress: nil)
+            _ = try await loader.load(LoadingTest.request(url), progress: nil)
             refusing.withLock { $0 = true }
-            let error = await LoadingTest.failure { try await loader.load(ImageLoadRequest(url: url), progress: nil) }
+            let error = await LoadingTest.failure { try await loader.load(LoadingTest.request(url), progress: nil) }
             #expect(error?.code == .destinationRefused)
         }
         #expect(dns.addressQueries == 1)
@@ -111,7 +111,7 @@ import Testing
         try await LoadingTest.withHTTPLoader(settings) { loader in
             for _ in 0..<3 {
                 let url = try #require(URL(string: "http://gone.example:8080/files/a.png"))
-                let error = await LoadingTest.failure { try await loader.load(ImageLoadRequest(url: url), progress: nil) }
+                let error = await LoadingTest.failure { try await loader.load(LoadingTest.request(url), progress: nil) }
                 #expect(error?.code == .connectionFailed)
                 #expect(error?.message.contains("no such name") == true)
             }
