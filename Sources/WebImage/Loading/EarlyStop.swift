@@ -93,7 +93,7 @@ enum PrefixVerdict: Equatable {
 }
 
 /// A format's early-stop scanner: it watches a file's bytes arrive and says once they hold what a decode reads.
-protocol PrefixScanner {
+protocol PrefixScanner: Sendable {
     /// Reads on from where the last call stopped. `bytes` is everything received so far, from the first byte
     /// (each call's bytes must begin with the previous call's).
     mutating func advance(_ bytes: UnsafeRawBufferPointer) -> PrefixVerdict

@@ -264,6 +264,40 @@ struct HTTPImageLoaderTests {
         }
     }
 
+    @Test func anUnwantedSmallBodyIsReadAndDroppedOnAKeptConnectionAndALargeOneEndsIt() async throws {
+        try await LoadingTest.withServer { server in
+            server.serve("a.png", data: image, contentType: "image/png")
+            server.serve("small.png", data: LoadingTest.bytes(1_000, seed: 3), contentType: "image/png")
+            server.serve("large.png", data: LoadingTest.bytes(300_000, seed: 4), contentType: "image/png")
+            try await LoadingTest.withHTTPLoader { loader in
+                // A refusal decided at the head (HTML), a redirect, a 404: each body is small and read to its end.
+                let wrongType = await LoadingTest.failure {
+                    try await load(loader, server.url("/wrong-type/small.png")) { $0.acceptableContentTypes = ["image/*"] }
+                }
+                #expect(wrongType?.code == .invalidDownloadContentType)
+                let target = server.url("/files/a.png").absoluteString
+                let redirected = try await load(loader, server.url("/redirect-to?url=\(target)"))
+                #expect(redirected.data == image)
+                let missing = await LoadingTest.failure { try await load(loader, server.url("/status/404")) }
+                #expect(missing?.statusCode == 404)
+                let direct = try await load(loader, server.url("/files/a.png"))
+                #expect(direct.data == image)
+                // All on the first connection (the pool may have opened another meanwhile, unused).
+                #expect(Set(server.log.requests.map(\.connection)) == [0])
+                // 300 KB of HTML is not read to keep a connection: the transfer ends, the connection with it.
+                let large = await LoadingTest.failure {
+                    try await load(loader, server.url("/wrong-type/large.png")) { $0.acceptableContentTypes = ["image/*"] }
+                }
+                #expect(large?.code == .invalidDownloadContentType)
+                let after = try await load(loader, server.url("/files/a.png"))
+                #expect(after.data == image)
+                let requests = server.log.requests
+                #expect(requests.map(\.path).suffix(2) == ["/wrong-type/large.png", "/files/a.png"])
+                #expect(requests[requests.count - 1].connection != requests[requests.count - 2].connection)
+            }
+        }
+    }
+
     @Test func credentialsAreNotForwardedToAnotherHostAfterARedirect() async throws {
         try await LoadingTest.withServer { server in
             server.serve("a.png", data: image, contentType: "image/png")

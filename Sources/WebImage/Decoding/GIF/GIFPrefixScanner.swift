@@ -11,7 +11,7 @@ import Foundation
 /// frame's graphic control) are kept. A file that is not a GIF, ends (trailer) or breaks before an image, or
 /// whose plan reads more than the first frame, never stops early.
 struct GIFPrefixScanner: PrefixScanner {
-    private let plan: (Data) -> DecodeOptions?
+    private let plan: @Sendable (Data) -> DecodeOptions?
     /// The verdict so far; once it is not ``PrefixVerdict/needsMore`` it no longer changes.
     private var verdict = PrefixVerdict.needsMore
     /// Where the next unread block (or sub-block) starts.
@@ -23,7 +23,7 @@ struct GIFPrefixScanner: PrefixScanner {
     /// A scanner for a decode whose options depend on the file: `plan` is given the file's first frame (every
     /// block up to the end of its image data, and a trailer) and returns the options, or `nil` when the file will
     /// not be decoded.
-    init(planning plan: @escaping (Data) -> DecodeOptions?) {
+    init(planning plan: @escaping @Sendable (Data) -> DecodeOptions?) {
         self.plan = plan
     }
 

@@ -51,7 +51,7 @@ struct JPEGPrefixScanner: PrefixScanner {
     }
 
     /// The decode options, from the file's bytes up to its first scan's data; `nil` when it will not be decoded.
-    private let plan: (UnsafeRawBufferPointer) -> DecodeOptions?
+    private let plan: @Sendable (UnsafeRawBufferPointer) -> DecodeOptions?
     private var position = 0
     private var inEntropyData = false
     private var frameSize: PixelSize?
@@ -76,7 +76,7 @@ struct JPEGPrefixScanner: PrefixScanner {
     /// A scanner for a decode whose options depend on the file: `plan` is given the bytes up to the end of the
     /// first scan header (every marker segment that describes the image) and returns the options, or `nil` when
     /// the file will not be decoded (it is passed on as it is, for one).
-    init(planning plan: @escaping (UnsafeRawBufferPointer) -> DecodeOptions?) {
+    init(planning plan: @escaping @Sendable (UnsafeRawBufferPointer) -> DecodeOptions?) {
         self.plan = plan
     }
 

@@ -13,7 +13,7 @@ import Foundation
 /// header announces `EXIF` or `XMP ` metadata (stored after the frames, and the EXIF orientation turns the
 /// frame), anything that ends or breaks before a frame, and any file whose plan reads more than the first frame.
 struct WebPPrefixScanner: PrefixScanner {
-    private let plan: (Data) -> DecodeOptions?
+    private let plan: @Sendable (Data) -> DecodeOptions?
     /// The verdict so far; once it is not ``PrefixVerdict/needsMore`` it no longer changes.
     private var verdict = PrefixVerdict.needsMore
     /// Where the next unread chunk starts; 0 before the RIFF and `VP8X` headers are read.
@@ -27,7 +27,7 @@ struct WebPPrefixScanner: PrefixScanner {
     /// A scanner for a decode whose options depend on the file: `plan` is given the file's first frame (every
     /// chunk up to the end of the first `ANMF`, closed as ``prefix(of:length:)`` closes it) and returns the
     /// options, or `nil` when the file will not be decoded.
-    init(planning plan: @escaping (Data) -> DecodeOptions?) {
+    init(planning plan: @escaping @Sendable (Data) -> DecodeOptions?) {
         self.plan = plan
     }
 

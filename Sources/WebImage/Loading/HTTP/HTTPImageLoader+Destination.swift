@@ -7,15 +7,15 @@ extension HTTPImageLoader {
     /// as usual. With one, the host is resolved here, each answer is checked, and the request goes over a
     /// connection to the first address that passes (the next one if that connection fails), so what was checked
     /// is what is connected to.
-    func send(_ request: HTTPClientRequest, url: URL, hop index: Int, deadline: NIODeadline) async throws
-        -> HTTPClientResponse {
+    func send(_ request: HTTPClient.Request, url: URL, hop index: Int, deadline: NIODeadline,
+              collector: () -> ResponseCollector) async throws -> HopOutcome {
         guard let pinnedClients else {
-            return try await client.execute(request, deadline: deadline, logger: logger)
+            return try await exchange(request, on: client, collector: collector(), deadline: deadline)
         }
         // The client finds its DNS override under the host exactly as it reads it from the request's URL string;
         // a pin stored under any other spelling (another case, say) is missed and the client resolves the name
         // again, which is the window a rebinding resolver needs. So the pin's key is taken from that string.
-        guard let host = Self.connectionHost(of: request.url) else {
+        guard let host = Self.connectionHost(of: request.url.absoluteString) else {
             throw ImageError(.invalidURL, "no host in \(url.absoluteString)")
         }
         let candidates = try await HostResolver.addresses(of: host, nameServer: configuration.nameServer,
@@ -35,13 +35,16 @@ extension HTTPImageLoader {
                case .refuse(let reason) = check(HTTPHop(url: url, address: address, index: index)) {
                 throw ImageError(.destinationRefused, "\(url.absoluteString) was refused: \(reason)")
             }
+            let attempt = collector()
             do {
                 return try await pinnedClients.withClient(host: host, address: address) { pinned in
-                    try await pinned.execute(request, deadline: deadline, logger: logger)
+                    try await exchange(request, on: pinned, collector: attempt, deadline: deadline)
                 }
             } catch {
-                // Only a failure to connect moves on to the next address; anything later is the answer.
-                guard [.connectionFailed, .connectionRefused].contains(ImageError.fromTransport(error).code) else {
+                // Only a failure to connect moves on to the next address; anything after a response began is the
+                // answer.
+                guard !attempt.receivedHead,
+                      [.connectionFailed, .connectionRefused].contains(ImageError.fromTransport(error).code) else {
                     throw error
                 }
                 lastFailure = error

@@ -55,6 +55,8 @@ public final class HTTPImageLoader: ImageLoader {
     /// Cookies kept for requests that handle cookies.
     public let cookies: CookieJar
     let client: HTTPClient
+    /// The event loops transfers run on, one chosen per host (``eventLoop(for:)``).
+    private let loops: [any EventLoop]
     /// Clients connecting a host to one checked address; `nil` when destinations are not checked.
     let pinnedClients: PinnedClients?
     /// The names this loader resolved itself (when destinations are checked), kept for their time to live.
@@ -69,6 +71,7 @@ public final class HTTPImageLoader: ImageLoader {
         self.cookies = cookies
         self.logger = logger
         client = Self.makeClient(configuration)
+        loops = Array(client.eventLoopGroup.makeIterator())
         let resolvesItself = configuration.addressPolicy.isUnrestricted && configuration.hopCheck == nil
             && configuration.nameServer == nil
         pinnedClients = resolvesItself ? nil : PinnedClients { Self.makeClient(configuration, dnsOverride: $0) }
@@ -137,16 +140,15 @@ public final class HTTPImageLoader: ImageLoader {
         var visited: Set<String> = [url.absoluteString]
         var redirects = 0
         while true {
-            let outgoing = makeClientRequest(request, url: url, sameOrigin: Origin(url) == origin)
+            let outgoing = try makeClientRequest(request, url: url, sameOrigin: Origin(url) == origin)
             logger.debug("request", metadata: ["url": "\(url)"])
-            let response = try await send(outgoing, url: url, hop: redirects, deadline: deadline)
-            if request.handlesCookies {
-                cookies.store(setCookieValues: response.headers["Set-Cookie"], from: url)
+            let hop = { ResponseCollector(url: url, request: request, progress: progress,
+                                          cookies: request.handlesCookies ? self.cookies : nil) }
+            let next: URL
+            switch try await send(outgoing, url: url, hop: redirects, deadline: deadline, collector: hop) {
+            case .response(let response): return response
+            case .redirect(let target): next = target
             }
-            guard let next = redirectTarget(of: response, from: url) else {
-                return try await readBody(of: response, url: url, request: request, progress: progress)
-            }
-            await discardBody(of: response)
             redirects += 1
             guard redirects <= request.maximumRedirects else {
                 throw ImageError(.invalidDownloadResponse,
@@ -163,52 +165,75 @@ public final class HTTPImageLoader: ImageLoader {
         }
     }
 
-    private func makeClientRequest(_ request: ImageLoadRequest, url: URL, sameOrigin: Bool) -> HTTPClientRequest {
-        var outgoing = HTTPClientRequest(url: Self.requestURLString(url))
-        outgoing.method = .GET
+    /// Runs one hop on `client`, its response received by `collector` on the event loop; cancelling the calling
+    /// task cancels the transfer.
+    func exchange(_ request: HTTPClient.Request, on client: HTTPClient, collector: ResponseCollector,
+                  deadline: NIODeadline) async throws -> HopOutcome {
+        // The collector should run on the loop that reads the connection: with `.indifferent` it ran on any loop,
+        // and every body part crossed to it (an eventfd wake-up each). Each host keeps to one loop, preferred for
+        // its connections too, so its kept connections are found there and its transfers stay on one warm thread.
+        // (`.delegateAndChannel` would insist, and AsyncHTTPClient closes a connection opened for such a request
+        // as soon as it is idle: a new connection for every other fetch.)
+        let task = client.execute(request: request, delegate: collector,
+                                  eventLoop: .delegate(on: eventLoop(for: request.host)),
+                                  deadline: deadline, logger: logger)
+        do {
+            return try await withTaskCancellationHandler {
+                try await task.futureResult.get()
+            } onCancel: {
+                task.cancel()
+            }
+        } catch {
+            return try collector.outcome(afterFailure: error)
+        }
+    }
+
+    /// The loop `host`'s transfers run on: the same one for the life of the process.
+    private func eventLoop(for host: String) -> any EventLoop {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325  // FNV-1a: cheap, and stable where `hashValue` is seeded
+        for byte in host.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        return loops[Int(hash % UInt64(loops.count))]
+    }
+
+    private func makeClientRequest(_ request: ImageLoadRequest, url: URL, sameOrigin: Bool) throws
+        -> HTTPClient.Request {
+        var headers = HTTPHeaders()
         for (name, value) in request.headers {
             let lower = name.lowercased()
             // Credentials and cookies the caller set by hand stay with the origin they were meant for.
             if !sameOrigin && (lower == "authorization" || lower == "cookie") { continue }
             // A range only makes sense on the resource that produced the partial body.
             if !sameOrigin && (lower == "range" || lower == "if-range") { continue }
-            outgoing.headers.add(name: name, value: value)
+            headers.add(name: name, value: value)
         }
-        if sameOrigin, let credentials = request.credentials, !outgoing.headers.contains(name: "Authorization") {
-            outgoing.headers.add(name: "Authorization", value: credentials.authorizationHeader)
+        if sameOrigin, let credentials = request.credentials, !headers.contains(name: "Authorization") {
+            headers.add(name: "Authorization", value: credentials.authorizationHeader)
         }
         if request.handlesCookies, let cookie = cookies.cookieHeader(for: url) {
-            outgoing.headers.replaceOrAdd(name: "Cookie", value: cookie)
+            headers.replaceOrAdd(name: "Cookie", value: cookie)
         }
-        if configuration.decompressesBodies, !outgoing.headers.contains(name: "Accept-Encoding") {
-            outgoing.headers.add(name: "Accept-Encoding", value: "gzip, deflate")
+        if configuration.decompressesBodies, !headers.contains(name: "Accept-Encoding") {
+            headers.add(name: "Accept-Encoding", value: "gzip, deflate")
         }
+        var tls: TLSConfiguration?
         if request.allowsInvalidCertificates {
-            var tls = TLSConfiguration.makeClientConfiguration()
-            tls.certificateVerification = .none
-            outgoing.tlsConfiguration = tls
+            tls = TLSConfiguration.makeClientConfiguration()
+            tls?.certificateVerification = .none
         }
-        return outgoing
+        do {
+            return try HTTPClient.Request(url: Self.requestURLString(url), method: .GET, headers: headers,
+                                          tlsConfiguration: tls)
+        } catch {
+            throw ImageError(.invalidURL, "not a URL the HTTP client can request: \(url.absoluteString)")
+        }
     }
 
-    private func redirectTarget(of response: HTTPClientResponse, from url: URL) -> URL? {
-        guard [301, 302, 303, 307, 308].contains(Int(response.status.code)),
-              let location = response.headers.first(name: "Location"),
+    /// Where a redirect response points, or `nil` when `head` is not one.
+    static func redirectTarget(of head: HTTPResponseHead, from url: URL) -> URL? {
+        guard [301, 302, 303, 307, 308].contains(Int(head.status.code)),
+              let location = head.headers.first(name: "Location"),
               let target = URL(string: location, relativeTo: url)?.absoluteURL else { return nil }
         return target
-    }
-
-    /// Reads and drops a small body so the connection can be reused; a large one is abandoned, which closes it.
-    func discardBody(of response: HTTPClientResponse) async {
-        var remaining = 64 * 1024
-        do {
-            for try await chunk in response.body {
-                remaining -= chunk.readableBytes
-                if remaining < 0 { return }
-            }
-        } catch {
-            return
-        }
     }
 }
 

@@ -27,4 +27,10 @@ public struct PartialBody: Sendable, Equatable {
         if let etag = metadata.etag, !etag.hasPrefix("W/") { return etag }
         return metadata.lastModified
     }
+
+    /// What a broken body leaves to resume from: nothing without bytes or a usable validator.
+    static func resumable(_ body: Data, validator: String?) -> PartialBody? {
+        guard !body.isEmpty, let validator else { return nil }
+        return PartialBody(data: body, validator: validator)
+    }
 }

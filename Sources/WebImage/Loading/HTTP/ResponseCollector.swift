@@ -1,0 +1,206 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import NIOHTTP1
+
+/// What one hop of a load ends in.
+enum HopOutcome: Sendable {
+    /// A redirect to follow (its small body was read and dropped, so its connection is kept).
+    case redirect(URL)
+    /// The final response: the whole body, or the prefix an early stop found sufficient.
+    case response(ImageLoadResponse)
+}
+
+/// Receives one hop's response on the event loop that reads it. The head is checked as it arrives; each body part
+/// is appended to one buffer reserved from Content-Length, and progress and the early stop are decided per part,
+/// with no hop to another thread and no async sequence in between (through AsyncHTTPClient's async body, each 64 KB
+/// part made a round trip between the event loop and the consumer, which cost three to five times curl's CPU).
+///
+/// A response whose body is not wanted (a redirect, a refusal decided at the head) has a small body read and
+/// dropped so that its connection can be reused; a larger one ends the transfer, which closes the connection.
+final class ResponseCollector: HTTPClientResponseDelegate {
+    typealias Response = HopOutcome
+
+    /// The most of an unwanted body read to keep its connection.
+    static let droppedBodyLimit = 64 * 1024
+
+    private struct State: Sendable {
+        var metadata: ImageResponseMetadata?
+        var redirect: URL?
+        /// The answer decided at the head for a response whose body is not wanted.
+        var refusal: ImageError?
+        var dropped = 0
+        var body = Data()
+        var limit = 0
+        var validator: String?
+        var earlyStop: EarlyStopWatch?
+        /// Set when an early stop ended the transfer: what the load answers.
+        var prefix: ImageLoadResponse?
+    }
+
+    /// Ends a transfer on purpose (an early stop, an unwanted body too large to drop); the load's answer was
+    /// recorded before it is raised.
+    private struct TransferEnded: Error {}
+
+    // Touched from the task's event loop only; the lock is what makes that checkable (and the type Sendable).
+    private let state = Locked(State())
+    private let url: URL
+    private let request: ImageLoadRequest
+    private let progress: ImageLoadProgressHandler?
+    private let cookies: CookieJar?
+
+    /// A collector for `request`'s hop to `url`; `cookies` stores the response's cookies when the request
+    /// handles them.
+    init(url: URL, request: ImageLoadRequest, progress: ImageLoadProgressHandler?, cookies: CookieJar?) {
+        self.url = url
+        self.request = request
+        self.progress = progress
+        self.cookies = cookies
+    }
+
+    /// Whether a response head arrived: a failure before it is a failure to connect or to send.
+    var receivedHead: Bool {
+        state.withLock { $0.metadata != nil || $0.redirect != nil }
+    }
+
+    func didReceiveHead(task: HTTPClient.Task<HopOutcome>, _ head: HTTPResponseHead) -> EventLoopFuture<Void> {
+        if let cookies {
+            cookies.store(setCookieValues: head.headers["Set-Cookie"], from: url)
+        }
+        do {
+            let started = try state.withLock { try receive(head, into: &$0) }
+            if let started { progress?(started) }
+            return task.eventLoop.makeSucceededVoidFuture()
+        } catch {
+            return task.eventLoop.makeFailedFuture(error)
+        }
+    }
+
+    func didReceiveBodyPart(task: HTTPClient.Task<HopOutcome>, _ buffer: ByteBuffer) -> EventLoopFuture<Void> {
+        let (report, ending) = state.withLock { receive(buffer, into: &$0) }
+        // Reported outside the lock: a handler may ask the collector (or anything else) for what it holds.
+        if let report { progress?(report) }
+        if let ending { return task.eventLoop.makeFailedFuture(ending) }
+        return task.eventLoop.makeSucceededVoidFuture()
+    }
+
+    func didFinishRequest(task: HTTPClient.Task<HopOutcome>) throws -> HopOutcome {
+        try state.withLock { state in
+            if let redirect = state.redirect { return .redirect(redirect) }
+            if let refusal = state.refusal { throw refusal }
+            guard let metadata = state.metadata else {
+                throw ImageError(.invalidDownloadResponse, "the response from \(url.absoluteString) has no head")
+            }
+            if let expected = metadata.expectedContentLength, Int64(state.body.count) < expected {
+                throw ImageError(.connectionFailed, "the body ended after \(state.body.count) of \(expected) bytes",
+                                 statusCode: metadata.statusCode,
+                                 partialBody: PartialBody.resumable(state.body, validator: state.validator))
+            }
+            guard !state.body.isEmpty else {
+                throw ImageError(.badImageData, "the response from \(url.absoluteString) has an empty body")
+            }
+            return .response(ImageLoadResponse(data: state.body, metadata: metadata))
+        }
+    }
+
+    /// What the hop answers after its transfer failed with `error`: an answer recorded before the transfer ended
+    /// (an early stop's prefix, a redirect, a refusal), else the error, with the body so far when a broken
+    /// transfer can be resumed from it.
+    func outcome(afterFailure error: any Error) throws -> HopOutcome {
+        try state.withLock { state in
+            if let prefix = state.prefix { return .response(prefix) }
+            if let redirect = state.redirect { return .redirect(redirect) }
+            if let refusal = state.refusal { throw refusal }
+            let mapped = ImageError.fromTransport(error)
+            guard let metadata = state.metadata, mapped.code == .connectionFailed || mapped.code == .timedOut else {
+                throw mapped
+            }
+            throw ImageError(mapped.code, mapped.message, statusCode: metadata.statusCode,
+                             partialBody: PartialBody.resumable(state.body, validator: state.validator))
+        }
+    }
+
+    /// Checks the head and prepares for the body; returns the first progress report when the body is wanted.
+    private func receive(_ head: HTTPResponseHead, into state: inout State) throws -> ImageLoadProgress? {
+        if let target = HTTPImageLoader.redirectTarget(of: head, from: url) {
+            state.redirect = target
+            return nil
+        }
+        let status = Int(head.status.code)
+        let headers = HTTPHeaderFields(head.headers.map { ($0.name, $0.value) })
+        let encoded = headers["Content-Encoding"].map { $0.lowercased() != "identity" } ?? false
+        let announced = headers["Content-Length"].flatMap { Int64($0.trimmingCharacters(in: .whitespaces)) }
+        let metadata = ImageResponseMetadata(
+            url: url, statusCode: status, headers: headers,
+            mimeType: ImageResponseMetadata.mimeType(fromContentType: headers["Content-Type"]),
+            expectedContentLength: encoded ? nil : announced, httpVersion: "\(head.version)")
+        state.metadata = metadata
+        if status == 304 {
+            state.refusal = ImageError(.cacheNotModified,
+                                       "the server says the cached copy of \(url.absoluteString) is current",
+                                       response: metadata)
+            return nil
+        }
+        let askedForRange = request.headers["Range"] != nil
+        if !(status == 206 && askedForRange) && !request.acceptableStatusCodes.contains(status) {
+            state.refusal = ImageError(.invalidDownloadStatusCode, "HTTP \(status) for \(url.absoluteString)",
+                                       statusCode: status, response: metadata)
+            return nil
+        }
+        guard request.accepts(mimeType: metadata.mimeType) else {
+            state.refusal = ImageError(.invalidDownloadContentType, "content type \(metadata.mimeType ?? "none") is "
+                + "not acceptable for \(url.absoluteString)", response: metadata)
+            return nil
+        }
+        // A continuation of a broken transfer (a 206 to our `Range`) is checked together with the bytes before
+        // it: the limit is on the whole image, or each resumed attempt could bring nearly another limit's worth.
+        let alreadyHeld = status == 206 && askedForRange ? ContentRange.start(ofRange: request.headers["Range"]) ?? 0 : 0
+        state.limit = max(0, request.maximumBodySize - alreadyHeld)
+        if status == 206, let total = ContentRange(headers["Content-Range"])?.total,
+           total > Int64(request.maximumBodySize) {
+            state.refusal = ImageError(.responseTooLarge,
+                                       "the body of \(total) bytes exceeds the limit of \(request.maximumBodySize)")
+            return nil
+        }
+        let expected = metadata.expectedContentLength
+        if let expected, expected > Int64(state.limit) {
+            throw ImageError(.responseTooLarge, "the body of \(expected + Int64(alreadyHeld)) bytes exceeds the limit "
+                + "of \(request.maximumBodySize)")
+        }
+        state.validator = PartialBody.resumeValidator(for: metadata)
+        if let expected { state.body.reserveCapacity(Int(expected)) }
+        // A continuation of a broken transfer lacks the file's start, which the early stop reads from.
+        state.earlyStop = askedForRange ? nil : request.earlyStop.map(EarlyStopWatch.init)
+        return ImageLoadProgress(receivedBytes: 0, expectedBytes: expected,
+                                 partialData: request.wantsPartialData ? state.body : nil, response: metadata)
+    }
+
+    /// Appends one body part; returns the progress to report and, when the transfer is to end here, the error
+    /// that ends it.
+    private func receive(_ buffer: ByteBuffer, into state: inout State) -> (ImageLoadProgress?, (any Error)?) {
+        guard state.refusal == nil && state.redirect == nil else {
+            state.dropped += buffer.readableBytes
+            return (nil, state.dropped > Self.droppedBodyLimit ? TransferEnded() : nil)
+        }
+        guard state.body.count + buffer.readableBytes <= state.limit else {
+            // Failing the part ends the transfer, which closes the connection at the limit.
+            return (nil, ImageError(.responseTooLarge, "the body exceeds the limit of \(request.maximumBodySize) bytes"))
+        }
+        buffer.withUnsafeReadableBytes { state.body.append(contentsOf: $0) }
+        let expected = state.metadata?.expectedContentLength
+        guard let prefix = state.earlyStop?.sufficientPrefix(of: state.body) else {
+            return (ImageLoadProgress(receivedBytes: Int64(state.body.count), expectedBytes: expected,
+                                      partialData: request.wantsPartialData ? state.body : nil), nil)
+        }
+        // Enough for the decode: the answer is recorded, and ending the transfer closes the connection.
+        state.body = prefix
+        state.earlyStop = nil
+        if let metadata = state.metadata {
+            var loaded = ImageLoadResponse(data: prefix, metadata: metadata)
+            loaded.isPrefix = true
+            state.prefix = loaded
+        }
+        return (ImageLoadProgress(receivedBytes: Int64(prefix.count), expectedBytes: expected,
+                                  partialData: request.wantsPartialData ? prefix : nil), TransferEnded())
+    }
+}
