@@ -9,6 +9,7 @@
 #   cache                                              memory and disk caches (issue 4)
 #   cache-scale                                        the disk cache at a million entries (issue 18; ~6 GB of disk)
 #   loading                                            downloads from nginx on loopback, curl, aiohttp (issue 5)
+#   fetch                                              CPU per origin fetch (320 KB, 4 MB, 30 MB) beside curl (issue 51)
 #   manager                                            ImageManager end to end vs aiohttp + Pillow (issue 6)
 #   animation                                          lazy playback memory, one process per mode (issue 3)
 #   serve                                              `webimage serve` beside thumbor and nginx image_filter (issue 15)
@@ -20,7 +21,7 @@
 # Each suite's JSON lines go to Benchmarks/out/SUITE.jsonl; BENCHMARKS.md is made from every suite's latest run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-all=(decode color placeholders deep formats animated transform incremental throughput cache cache-scale loading manager animation serve info quality redis
+all=(decode color placeholders deep formats animated transform incremental throughput cache cache-scale loading fetch manager animation serve info quality redis
      process thumbnail encode)
 suites=("$@")
 [ ${#suites[@]} -eq 0 ] && suites=("${all[@]}")
@@ -238,6 +239,21 @@ print(json.dumps({"suite": "loading", "name": "200 × 100 KB from nginx on loopb
                   "impl": "curl --parallel", "value": median, "unit": "ms"}, ensure_ascii=False))' "$work/curl.json"
     /usr/bin/python3 Benchmarks/aio_bench.py "$base"
     "$bench" loading "$base"
+}
+
+suite_fetch() {
+    # One nginx (one worker) serves three random files; our loader and curl fetch each over one kept connection,
+    # alternating round by round (fetch_bench.py). Runs in the pipe's subshell: the EXIT trap stops nginx.
+    port=18091
+    work="$(mktemp -d)"
+    chmod 755 "$work"  # nginx workers run as nobody when the master is root
+    trap 'kill "$(cat "$work/nginx.pid" 2>/dev/null)" 2>/dev/null || true; rm -rf "$work"' EXIT
+    mkdir -p "$work/www"
+    head -c 327680 /dev/urandom > "$work/www/320k.bin"
+    head -c 4194304 /dev/urandom > "$work/www/4m.bin"
+    head -c 31457280 /dev/urandom > "$work/www/30m.bin"
+    start_nginx "$work" "$work/www" "$port"
+    FETCH_ROOT="$work/www" /usr/bin/python3 Benchmarks/fetch_bench.py "$bench" "http://127.0.0.1:$port" "${FETCH_ROUNDS:-5}"
 }
 
 suite_manager() {

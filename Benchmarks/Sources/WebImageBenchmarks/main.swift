@@ -5,6 +5,7 @@ let usage = """
     usage: WebImageBenchmarks decode|color|placeholders|deep|formats|animated|transform|incremental|throughput|thumbnail-peak|cache|encode|encode-gif DATA_FOLDER
            WebImageBenchmarks loading BASE_URL
            WebImageBenchmarks redis REDIS_URL
+           WebImageBenchmarks fetch-cpu URL COUNT
            WebImageBenchmarks manager DATA_FOLDER BASE_URL
            WebImageBenchmarks manager-cold BASE_URL
            WebImageBenchmarks animation eager|lazy FILE [FRAMES|auto]
@@ -43,6 +44,11 @@ do {
         try await ManagerSuite.runCold(base: base)
     case "loading": try await LoadingSuite.run(base: arguments[2])
     case "redis": try await RedisSuite.run(url: arguments[2])
+    case "fetch-cpu":
+        guard arguments.count == 4, let url = URL(string: arguments[2]), let count = Int(arguments[3]) else {
+            throw CocoaError(.fileReadUnknown)
+        }
+        try await FetchCostSuite.run(url: url, count: count)
     case "first-decode": try FirstDecodeSuite.run(file: folder)
     case "thumbnail": try StreamingThumbnailSuite.run(data: folder)
     case "serve-floor":
