@@ -149,7 +149,13 @@ import Glibc
     /// How many connections wait in the accept queue of the socket listening on 127.0.0.1:`port` (Linux shows
     /// it as a listening socket's receive queue in `/proc/net/tcp`); `nil` if there is no such socket.
     static func acceptQueue(port: Int) -> Int? {
-        guard let table = try? String(contentsOfFile: "/proc/net/tcp", encoding: .utf8) else { return nil }
+        // Read to its end through a handle: `String(contentsOfFile:)` stops after the first 4 KB of a /proc file (it
+        // sizes its read from the file's size, which /proc gives as 0), about 26 sockets, and a busy test process
+        // has many more, so the listening socket's line was missed now and then.
+        guard let handle = FileHandle(forReadingAtPath: "/proc/net/tcp"),
+              let bytes = try? handle.readToEnd() else { return nil }
+        try? handle.close()
+        let table = String(decoding: bytes, as: UTF8.self)
         let local = "0100007F:" + String(format: "%04X", port)
         for line in table.split(separator: "\n") {
             let fields = line.split(separator: " ")
