@@ -95,8 +95,8 @@ extension TestImageServer {
         return true
     }
 
-    /// The file with validators: 304 for a matching `If-None-Match`, 206 for a satisfiable `Range` whose
-    /// `If-Range` (if any) still matches.
+    /// The file with validators: 304 for a matching `If-None-Match`, 206 for a satisfiable `Range` (to its end
+    /// or the file's) whose `If-Range` (if any) still matches.
     private func serveFile(_ exchange: Exchange, name: String) async throws -> Bool {
         guard let file = exchange.file(name) else { return try await notFound(exchange) }
         var headers: HTTPHeaders = [
@@ -109,7 +109,8 @@ extension TestImageServer {
             try await exchange.send(.notModified, headers: headers)
             return true
         }
-        if let range = exchange.header("Range"), let start = Self.rangeStart(range) {
+        if let range = exchange.header("Range"), let start = Self.rangeStart(range),
+           (Self.rangeEnd(range) ?? start) >= start {
             let ifRange = exchange.header("If-Range")
             let stillValid = ifRange == nil || ifRange == file.etag || ifRange == file.lastModified
             if stillValid {
@@ -118,8 +119,9 @@ extension TestImageServer {
                     try await exchange.send(.rangeNotSatisfiable, headers: headers)
                     return true
                 }
-                headers.add(name: "Content-Range", value: "bytes \(start)-\(file.data.count - 1)/\(file.data.count)")
-                try await exchange.send(.partialContent, headers: headers, body: file.data.subdata(in: start..<file.data.count))
+                let end = min(Self.rangeEnd(range) ?? file.data.count - 1, file.data.count - 1)
+                headers.add(name: "Content-Range", value: "bytes \(start)-\(end)/\(file.data.count)")
+                try await exchange.send(.partialContent, headers: headers, body: file.data.subdata(in: start..<end + 1))
                 return true
             }
         }
@@ -129,6 +131,12 @@ extension TestImageServer {
         try await exchange.sendBody(file.data, inPiecesOf: 16 * 1024)
         try await exchange.sendEnd()
         return true
+    }
+
+    /// The end of a `bytes=START-END` range; `nil` for `bytes=START-`.
+    static func rangeEnd(_ header: String) -> Int? {
+        guard let dash = header.firstIndex(of: "-") else { return nil }
+        return Int(header[header.index(after: dash)...])
     }
 
     /// The start of a `bytes=START-` or `bytes=START-END` range.

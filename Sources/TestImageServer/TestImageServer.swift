@@ -117,7 +117,8 @@ public final class TestImageServer: Sendable {
     /// `cacheControl`, when given, is sent as `Cache-Control` with the file and with its `304` answers.
     public func serve(_ name: String, data: Data, contentType: String = "application/octet-stream",
                       etag: String? = nil, lastModified: String? = nil, cacheControl: String? = nil) {
-        let file = ServedFile(data: data, contentType: contentType,
+        // Rebased to index 0 (a slice keeps its parent's indices), which the range answers count from.
+        let file = ServedFile(data: Data(data), contentType: contentType,
                               etag: etag ?? "\"\(data.count)-\(ServedFile.fnv1a(data))\"",
                               lastModified: lastModified ?? "Wed, 21 Oct 2015 07:28:00 GMT", cacheControl: cacheControl)
         files.withLock { $0[name] = file }
