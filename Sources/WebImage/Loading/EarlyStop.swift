@@ -124,6 +124,9 @@ struct EarlyStopWatch {
         self.rule = rule
     }
 
+    /// Whether this body is known to be read whole: its format has no scanner, or the scanner said never.
+    var readsWhole: Bool { gaveUp }
+
     /// The body to deliver instead of reading on, once `body` (everything received so far) is enough; `nil`
     /// while it is not, or when this body will never stop early.
     mutating func sufficientPrefix(of body: Data) -> Data? {

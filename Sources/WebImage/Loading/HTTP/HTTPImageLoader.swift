@@ -59,6 +59,8 @@ public final class HTTPImageLoader: ImageLoader {
     private let loops: [any EventLoop]
     /// Clients connecting a host to one checked address; `nil` when destinations are not checked.
     let pinnedClients: PinnedClients?
+    /// Which origins serve byte ranges, for early stops fetched by ranges.
+    let originRanges = OriginRanges()
     /// The names this loader resolved itself (when destinations are checked), kept for their time to live.
     let resolvedHosts = ResolvedHosts()
     let logger: Logger
@@ -139,15 +141,25 @@ public final class HTTPImageLoader: ImageLoader {
         var url = request.url
         var visited: Set<String> = [url.absoluteString]
         var redirects = 0
+        var rangeStep = firstRangeStep(request, url: url)
         while true {
-            let outgoing = try makeClientRequest(request, url: url, sameOrigin: Origin(url) == origin)
+            let outgoing = try makeClientRequest(request, url: url, sameOrigin: Origin(url) == origin,
+                                                 range: rangeStep?.headers ?? [])
             logger.debug("request", metadata: ["url": "\(url)"])
+            let step = rangeStep
             let hop = { ResponseCollector(url: url, request: request, progress: progress,
-                                          cookies: request.handlesCookies ? self.cookies : nil) }
+                                          cookies: request.handlesCookies ? self.cookies : nil,
+                                          rangeStep: step, originRanges: self.originRanges) }
             let next: URL
             switch try await send(outgoing, url: url, hop: redirects, deadline: deadline, collector: hop) {
-            case .response(let response): return response
-            case .redirect(let target): next = target
+            case .response(let response):
+                return response
+            case .moreRange(let prefix):
+                // Without a validator a next range could be bytes of another version: the file is read plainly.
+                rangeStep = prefix.validator == nil ? nil : .next(prefix)
+                continue
+            case .redirect(let target):
+                next = target
             }
             redirects += 1
             guard redirects <= request.maximumRedirects else {
@@ -162,6 +174,7 @@ public final class HTTPImageLoader: ImageLoader {
             }
             logger.debug("redirect", metadata: ["from": "\(url)", "to": "\(next)"])
             url = next
+            rangeStep = firstRangeStep(request, url: url)
         }
     }
 
@@ -195,8 +208,16 @@ public final class HTTPImageLoader: ImageLoader {
         return loops[Int(hash % UInt64(loops.count))]
     }
 
-    private func makeClientRequest(_ request: ImageLoadRequest, url: URL, sameOrigin: Bool) throws
-        -> HTTPClient.Request {
+    /// An early stop is fetched by ranges from an origin known to serve them, unless the caller asked for a range
+    /// of its own (a resumed transfer).
+    private func firstRangeStep(_ request: ImageLoadRequest, url: URL) -> RangeStep? {
+        guard request.earlyStop != nil, request.headers["Range"] == nil,
+              originRanges.servesRanges(Origin(url)) == true else { return nil }
+        return .first
+    }
+
+    private func makeClientRequest(_ request: ImageLoadRequest, url: URL, sameOrigin: Bool,
+                                   range: [(String, String)]) throws -> HTTPClient.Request {
         var headers = HTTPHeaders()
         for (name, value) in request.headers {
             let lower = name.lowercased()
@@ -212,7 +233,11 @@ public final class HTTPImageLoader: ImageLoader {
         if request.handlesCookies, let cookie = cookies.cookieHeader(for: url) {
             headers.replaceOrAdd(name: "Cookie", value: cookie)
         }
-        if configuration.decompressesBodies, !headers.contains(name: "Accept-Encoding") {
+        if !range.isEmpty {
+            // Ranges count the bytes of the file as stored: an encoded body would count others.
+            headers.replaceOrAdd(name: "Accept-Encoding", value: "identity")
+            for (name, value) in range { headers.replaceOrAdd(name: name, value: value) }
+        } else if configuration.decompressesBodies, !headers.contains(name: "Accept-Encoding") {
             headers.add(name: "Accept-Encoding", value: "gzip, deflate")
         }
         var tls: TLSConfiguration?
@@ -238,7 +263,7 @@ public final class HTTPImageLoader: ImageLoader {
 }
 
 /// Scheme, host and port: what must match for credentials to be sent.
-struct Origin: Equatable {
+struct Origin: Hashable {
     let scheme: String
     let host: String
     let port: Int

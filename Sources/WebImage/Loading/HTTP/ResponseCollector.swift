@@ -9,6 +9,8 @@ enum HopOutcome: Sendable {
     case redirect(URL)
     /// The final response: the whole body, or the prefix an early stop found sufficient.
     case response(ImageLoadResponse)
+    /// A range of a ranged prefix that was not enough: ask for the next one.
+    case moreRange(RangedPrefix)
 }
 
 /// Receives one hop's response on the event loop that reads it. The head is checked as it arrives; each body part
@@ -36,6 +38,8 @@ final class ResponseCollector: HTTPClientResponseDelegate {
         var earlyStop: EarlyStopWatch?
         /// Set when an early stop ended the transfer: what the load answers.
         var prefix: ImageLoadResponse?
+        /// The answer to a ranged prefix's range: the file's size and the range's last byte.
+        var range: (total: Int, end: Int)?
     }
 
     /// Ends a transfer on purpose (an early stop, an unwanted body too large to drop); the load's answer was
@@ -48,14 +52,20 @@ final class ResponseCollector: HTTPClientResponseDelegate {
     private let request: ImageLoadRequest
     private let progress: ImageLoadProgressHandler?
     private let cookies: CookieJar?
+    private let rangeStep: RangeStep?
+    private let originRanges: OriginRanges?
 
     /// A collector for `request`'s hop to `url`; `cookies` stores the response's cookies when the request
-    /// handles them.
-    init(url: URL, request: ImageLoadRequest, progress: ImageLoadProgressHandler?, cookies: CookieJar?) {
+    /// handles them; `rangeStep` is the range of a ranged prefix the hop asked for; `originRanges` learns
+    /// whether the origin serves ranges.
+    init(url: URL, request: ImageLoadRequest, progress: ImageLoadProgressHandler?, cookies: CookieJar?,
+         rangeStep: RangeStep? = nil, originRanges: OriginRanges? = nil) {
         self.url = url
         self.request = request
         self.progress = progress
         self.cookies = cookies
+        self.rangeStep = rangeStep
+        self.originRanges = originRanges
     }
 
     /// Whether a response head arrived: a failure before it is a failure to connect or to send.
@@ -91,6 +101,7 @@ final class ResponseCollector: HTTPClientResponseDelegate {
             guard let metadata = state.metadata else {
                 throw ImageError(.invalidDownloadResponse, "the response from \(url.absoluteString) has no head")
             }
+            if let range = state.range { return try rangeOutcome(range, metadata: metadata, state: state) }
             if let expected = metadata.expectedContentLength, Int64(state.body.count) < expected {
                 throw ImageError(.connectionFailed, "the body ended after \(state.body.count) of \(expected) bytes",
                                  statusCode: metadata.statusCode,
@@ -134,6 +145,13 @@ final class ResponseCollector: HTTPClientResponseDelegate {
             url: url, statusCode: status, headers: headers,
             mimeType: ImageResponseMetadata.mimeType(fromContentType: headers["Content-Type"]),
             expectedContentLength: encoded ? nil : announced, httpVersion: "\(head.version)")
+        if let originRanges, (200..<300).contains(status) {
+            let accepts = headers["Accept-Ranges"]?.lowercased().contains("bytes") ?? false
+            originRanges.note(Origin(url), servesRanges: accepts || (status == 206 && rangeStep != nil))
+        }
+        if let rangeStep, status == 206 {
+            return try receiveRange(rangeStep, head: metadata, into: &state)
+        }
         state.metadata = metadata
         if status == 304 {
             state.refusal = ImageError(.cacheNotModified,
@@ -175,6 +193,63 @@ final class ResponseCollector: HTTPClientResponseDelegate {
                                  partialData: request.wantsPartialData ? state.body : nil, response: metadata)
     }
 
+    /// Prepares for the bytes of a ranged prefix's range: they continue what earlier ranges brought, under the
+    /// early stop that read those.
+    private func receiveRange(_ step: RangeStep, head: ImageResponseMetadata, into state: inout State) throws
+        -> ImageLoadProgress? {
+        guard let range = ContentRange(head.headers["Content-Range"]), let total = range.total.map(Int.init) else {
+            throw ImageError(.invalidDownloadResponse, "a 206 without the file's size in Content-Range from "
+                + url.absoluteString)
+        }
+        if case .next(let held) = step {
+            guard range.start == held.body.count, total == held.total else {
+                throw ImageError(.invalidDownloadResponse, "asked for bytes from \(held.body.count) of \(held.total), "
+                    + "got \(head.headers["Content-Range"] ?? "") from \(url.absoluteString)")
+            }
+            state.metadata = held.metadata
+            state.body = held.body
+            state.earlyStop = held.watch
+            state.validator = held.validator
+        } else {
+            guard range.start == 0 else {
+                throw ImageError(.invalidDownloadResponse, "asked for the first bytes, got \(head.headers["Content-Range"] ?? "")")
+            }
+            let whole = RangedPrefix.wholeFileMetadata(of: head, total: total)
+            guard request.accepts(mimeType: whole.mimeType) else {
+                state.refusal = ImageError(.invalidDownloadContentType, "content type \(whole.mimeType ?? "none") is "
+                    + "not acceptable for \(url.absoluteString)", response: whole)
+                return nil
+            }
+            guard total <= request.maximumBodySize else {
+                throw ImageError(.responseTooLarge, "the body of \(total) bytes exceeds the limit of "
+                    + "\(request.maximumBodySize)")
+            }
+            state.metadata = whole
+            state.validator = PartialBody.resumeValidator(for: head)
+            state.earlyStop = request.earlyStop.map(EarlyStopWatch.init)
+        }
+        state.range = (total, range.end)
+        state.limit = range.end + 1
+        state.body.reserveCapacity(range.end + 1)
+        return ImageLoadProgress(receivedBytes: Int64(state.body.count), expectedBytes: Int64(total),
+                                 partialData: request.wantsPartialData ? state.body : nil, response: state.metadata)
+    }
+
+    /// What a ranged prefix's range, read to its end, answers: the prefix the early stop found, the whole file
+    /// when that was its last byte, else a next range.
+    private func rangeOutcome(_ range: (total: Int, end: Int), metadata: ImageResponseMetadata, state: State) throws
+        -> HopOutcome {
+        if let prefix = state.prefix { return .response(prefix) }
+        guard state.body.count == range.end + 1 else {
+            throw ImageError(.connectionFailed, "the range ended after \(state.body.count) of \(range.end + 1) bytes")
+        }
+        guard state.body.count < range.total, let watch = state.earlyStop else {
+            return .response(ImageLoadResponse(data: state.body, metadata: metadata))
+        }
+        return .moreRange(RangedPrefix(body: state.body, watch: watch, metadata: metadata, validator: state.validator,
+                                       total: range.total))
+    }
+
     /// Appends one body part; returns the progress to report and, when the transfer is to end here, the error
     /// that ends it.
     private func receive(_ buffer: ByteBuffer, into state: inout State) -> (ImageLoadProgress?, (any Error)?) {
@@ -182,6 +257,8 @@ final class ResponseCollector: HTTPClientResponseDelegate {
             state.dropped += buffer.readableBytes
             return (nil, state.dropped > Self.droppedBodyLimit ? TransferEnded() : nil)
         }
+        // A range is read to its end, whatever the early stop said, so its connection is kept.
+        if state.range != nil && state.prefix != nil { return (nil, nil) }
         guard state.body.count + buffer.readableBytes <= state.limit else {
             // Failing the part ends the transfer, which closes the connection at the limit.
             return (nil, ImageError(.responseTooLarge, "the body exceeds the limit of \(request.maximumBodySize) bytes"))
@@ -192,7 +269,8 @@ final class ResponseCollector: HTTPClientResponseDelegate {
             return (ImageLoadProgress(receivedBytes: Int64(state.body.count), expectedBytes: expected,
                                       partialData: request.wantsPartialData ? state.body : nil), nil)
         }
-        // Enough for the decode: the answer is recorded, and ending the transfer closes the connection.
+        // Enough for the decode: the answer is recorded, and ending the transfer closes the connection (a range is
+        // read to its end instead, and its connection kept).
         state.body = prefix
         state.earlyStop = nil
         if let metadata = state.metadata {
@@ -201,6 +279,7 @@ final class ResponseCollector: HTTPClientResponseDelegate {
             state.prefix = loaded
         }
         return (ImageLoadProgress(receivedBytes: Int64(prefix.count), expectedBytes: expected,
-                                  partialData: request.wantsPartialData ? prefix : nil), TransferEnded())
+                                  partialData: request.wantsPartialData ? prefix : nil),
+                state.range == nil ? TransferEnded() : nil)
     }
 }
