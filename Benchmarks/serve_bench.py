@@ -59,8 +59,8 @@ load_module /usr/lib/nginx/modules/ngx_http_image_filter_module.so;
 events {{ worker_connections 4096; }}
 http {{
     # On, as `webimage serve` writes a line per request too: the hot rows compare the same work. The bytes sent
-    # of each body say how much of a source a server read.
-    log_format sent '$request_uri $body_bytes_sent';
+    # of each body say how much of a source a server read; the connection serial, how many connections it opened.
+    log_format sent '$request_uri $body_bytes_sent $connection';
     access_log {WORK}/nginx-access.log sent;
     sendfile on;
     keepalive_requests 1000000;
@@ -214,17 +214,19 @@ def downloaded_bytes():
 
 
 def origin_bytes_sent(name):
-    """(requests, mean bytes sent) of the origin's answers for /v/N/`name` so far, and forgets them."""
+    """(requests, mean bytes sent, connections used) of the origin's answers for /v/N/`name` so far, and forgets
+    them."""
     log = os.path.join(WORK, "nginx-access.log")
-    sent = []
+    sent, connections = [], set()
     with open(log) as handle:
         for line in handle:
-            uri, _, count = line.rstrip().rpartition(" ")
+            uri, count, connection = line.rstrip().rsplit(" ", 2)
             if uri.startswith("/v/") and uri.endswith("/" + name):
                 sent.append(int(count))
+                connections.add(connection)
     open(log, "w").close()
     subprocess.run(["nginx", "-c", os.path.join(WORK, "nginx.conf"), "-p", WORK + "/", "-s", "reopen"], check=True)
-    return len(sent), (sum(sent) / len(sent) if sent else 0)
+    return len(sent), (sum(sent) / len(sent) if sent else 0), len(connections)
 
 
 def floor_times(name, width):
@@ -361,6 +363,8 @@ def main():
                  [thumbor.pid]),
             ]
             runs = {impl: [] for impl, _, _ in alternating}
+            # What the origin did for each request served: bytes sent, connections opened, requests answered.
+            origin_side = {impl: [] for impl, _, _ in alternating}
             for _ in range(ROUNDS):
                 if ext == "jpg":
                     wait_until_quiet()
@@ -373,8 +377,11 @@ def main():
                     result = wrk(url)
                     # What the origin sent overstates what a server that stops reading took: loopback's socket
                     # buffers accept megabytes before the server closes. Ours counts what it read.
-                    sent = origin_bytes_sent(name)[1] if impl != OURS else (downloaded_bytes() - downloaded) / max(1, result[3])
+                    requests, origin_sent, connections = origin_bytes_sent(name)
+                    sent = origin_sent if impl != OURS else (downloaded_bytes() - downloaded) / max(1, result[3])
                     runs[impl].append((result, sent))
+                    served = max(1, result[3])
+                    origin_side[impl].append((origin_sent * requests / served, connections / served, requests / served))
             for impl, _, pids in alternating:
                 results = [result for result, _ in runs[impl]]
                 rates = [round(result[0], 1) for result in results]
@@ -432,6 +439,15 @@ def main():
                 sent = median([bytes_sent for _, bytes_sent in runs[impl]])
                 print(json.dumps({"suite": "serve", "name": f"{case}, distinct URLs: source bytes read a request",
                                   "impl": impl, "value": 100 * sent / size, "unit": f"% of {size} bytes"},
+                                 ensure_ascii=False))
+                origin_sent = median([row[0] for row in origin_side[impl]])
+                print(json.dumps({"suite": "serve", "name": f"{case}, distinct URLs: bytes the origin sent a request "
+                                  "(nginx's $body_bytes_sent)", "impl": impl, "value": 100 * origin_sent / size,
+                                  "unit": f"% of {size} bytes"}, ensure_ascii=False))
+                print(json.dumps({"suite": "serve", "name": f"{case}, distinct URLs: origin connections and requests "
+                                  "a request", "impl": impl, "value": median([row[1] for row in origin_side[impl]]),
+                                  "unit": "connections a request (requests a request: "
+                                          f"{median([row[2] for row in origin_side[impl]]):.2f})"},
                                  ensure_ascii=False))
             extra = [("nginx image_filter, 2 workers", f"http://127.0.0.1:{FILTER}/w{width}{distinct}", None)]
             if ext == "gif":  # the others answer the first frame only: so does this row
