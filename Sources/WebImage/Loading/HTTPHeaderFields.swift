@@ -110,3 +110,15 @@ public struct HTTPHeaderFields: Sendable, Hashable, Sequence, ExpressibleByDicti
         (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte | 0x20 : byte
     }
 }
+
+extension StringProtocol {
+    /// The text without the spaces and tabs HTTP allows around a field value or its parts (RFC 9110's OWS),
+    /// read without Foundation: it runs on every response's Content-Length and Content-Type.
+    func trimmingHTTPWhitespace() -> String {
+        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" }
+        guard let first = firstIndex(where: { !isSpace($0) }), let last = lastIndex(where: { !isSpace($0) }) else {
+            return ""
+        }
+        return String(self[first...last])
+    }
+}

@@ -55,7 +55,7 @@ public struct ImageResponseMetadata: Sendable, Equatable {
     static func mimeType(fromContentType value: String?) -> String? {
         guard let value else { return nil }
         let type = value.split(separator: ";", maxSplits: 1).first.map(String.init) ?? value
-        let trimmed = type.trimmingCharacters(in: .whitespaces).lowercased()
+        let trimmed = type.trimmingHTTPWhitespace().lowercased()
         return trimmed.isEmpty ? nil : trimmed
     }
 }

@@ -23,6 +23,6 @@ struct ContentRange: Equatable {
         guard let header, header.lowercased().hasPrefix("bytes=") else { return nil }
         let spec = header.dropFirst("bytes=".count)
         guard let dash = spec.firstIndex(of: "-") else { return nil }
-        return Int(spec[..<dash].trimmingCharacters(in: .whitespaces))
+        return Int(spec[..<dash].trimmingHTTPWhitespace())
     }
 }

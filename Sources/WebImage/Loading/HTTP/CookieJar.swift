@@ -41,9 +41,9 @@ public final class CookieJar: Sendable {
     }
 
     private static func parse(_ header: String) -> (name: String, value: String, expired: Bool, secure: Bool)? {
-        let parts = header.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
+        let parts = header.split(separator: ";").map { $0.trimmingHTTPWhitespace() }
         guard let pair = parts.first, let equals = pair.firstIndex(of: "=") else { return nil }
-        let name = String(pair[..<equals]).trimmingCharacters(in: .whitespaces)
+        let name = String(pair[..<equals]).trimmingHTTPWhitespace()
         let value = String(pair[pair.index(after: equals)...])
         guard !name.isEmpty else { return nil }
         var expired = false, secure = false

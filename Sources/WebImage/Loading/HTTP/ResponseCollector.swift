@@ -140,7 +140,7 @@ final class ResponseCollector: HTTPClientResponseDelegate {
         let status = Int(head.status.code)
         let headers = HTTPHeaderFields(head.headers.map { ($0.name, $0.value) })
         let encoded = headers["Content-Encoding"].map { $0.lowercased() != "identity" } ?? false
-        let announced = headers["Content-Length"].flatMap { Int64($0.trimmingCharacters(in: .whitespaces)) }
+        let announced = headers["Content-Length"].flatMap { Int64($0.trimmingHTTPWhitespace()) }
         let metadata = ImageResponseMetadata(
             url: url, statusCode: status, headers: headers,
             mimeType: ImageResponseMetadata.mimeType(fromContentType: headers["Content-Type"]),

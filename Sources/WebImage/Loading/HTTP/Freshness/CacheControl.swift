@@ -45,7 +45,7 @@ struct CacheControl: Sendable, Equatable {
         }
         pieces.append(current)
         return pieces.compactMap { piece in
-            let parts = piece.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+            let parts = piece.split(separator: "=", maxSplits: 1).map { $0.trimmingHTTPWhitespace() }
             guard let name = parts.first?.lowercased(), !name.isEmpty else { return nil }
             let argument = parts.count == 2 ? parts[1].trimmingCharacters(in: CharacterSet(charactersIn: "\"")) : nil
             return (name, argument)

@@ -24,7 +24,7 @@ extension HTTPValidators {
             nil
         }
         let apparentAge = date.map { max(0, now.timeIntervalSince($0)) } ?? 0
-        let ageHeader = headers["Age"].flatMap { Double($0.trimmingCharacters(in: .whitespaces)) } ?? 0
+        let ageHeader = headers["Age"].flatMap { Double($0.trimmingHTTPWhitespace()) } ?? 0
         let initialAge = max(apparentAge, max(0, ageHeader))
         let expires = lifetime.map { now.timeIntervalSince1970 + max(0, $0 - initialAge) }
         self.init(etag: response.etag, lastModified: response.lastModified, expires: expires)
