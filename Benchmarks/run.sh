@@ -210,13 +210,19 @@ CONF
     nginx -c "$work/nginx.conf" -p "$work/"
 }
 
+# Makes `work`, a folder for start_nginx that its workers can read, removed (and nginx stopped) when the suite's
+# subshell exits.
+make_nginx_work() {
+    work="$(mktemp -d)"
+    chmod 755 "$work"  # nginx workers run as nobody when the master is root
+    trap 'kill "$(cat "$work/nginx.pid" 2>/dev/null)" 2>/dev/null || true; rm -rf "$work"' EXIT
+}
+
 suite_loading() {
     # nginx (one worker) serves 200 files of 100 KB and, under /drip/, the same at 64 bytes a second.
     # Runs in the subshell of the pipe below, so the EXIT trap stops nginx when this suite ends.
     port=18089
-    work="$(mktemp -d)"
-    chmod 755 "$work"  # nginx workers run as nobody when the master is root
-    trap 'kill "$(cat "$work/nginx.pid" 2>/dev/null)" 2>/dev/null || true; rm -rf "$work"' EXIT
+    make_nginx_work
     mkdir -p "$work/www"
     /usr/bin/python3 -c '
 import os, random, sys
@@ -245,9 +251,7 @@ suite_fetch() {
     # One nginx (one worker) serves three random files; our loader and curl fetch each over one kept connection,
     # alternating round by round (fetch_bench.py). Runs in the pipe's subshell: the EXIT trap stops nginx.
     port=18091
-    work="$(mktemp -d)"
-    chmod 755 "$work"  # nginx workers run as nobody when the master is root
-    trap 'kill "$(cat "$work/nginx.pid" 2>/dev/null)" 2>/dev/null || true; rm -rf "$work"' EXIT
+    make_nginx_work
     mkdir -p "$work/www"
     head -c 327680 /dev/urandom > "$work/www/320k.bin"
     head -c 4194304 /dev/urandom > "$work/www/4m.bin"
@@ -260,9 +264,7 @@ suite_manager() {
     # ImageManager beside aiohttp + Pillow, both against one nginx on loopback serving 200 640x480 JPEGs.
     # Runs in the subshell of the pipe below, so the EXIT trap stops nginx when this suite ends.
     local port=18090
-    work="$(mktemp -d)"
-    chmod 755 "$work"  # nginx workers run as nobody when the master is root
-    trap 'kill "$(cat "$work/nginx.pid" 2>/dev/null)" 2>/dev/null || true; rm -rf "$work"' EXIT
+    make_nginx_work
     /usr/bin/python3 Benchmarks/manager_bench.py make "$data/manager"
     chmod -R a+rX "$data/manager"
     start_nginx "$work" "$PWD/$data/manager" "$port"
