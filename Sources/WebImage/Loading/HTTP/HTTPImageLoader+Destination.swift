@@ -20,7 +20,8 @@ extension HTTPImageLoader {
         }
         let candidates = try await HostResolver.addresses(of: host, nameServer: configuration.nameServer,
                                                           kept: resolvedHosts,
-                                                          failureLifetime: configuration.failedLookupLifetime)
+                                                          failureLifetime: configuration.failedLookupLifetime,
+                                                          within: .nanoseconds((deadline - .now()).nanoseconds))
         var refusal: ImageError?
         var lastFailure: (any Error)?
         for address in candidates {

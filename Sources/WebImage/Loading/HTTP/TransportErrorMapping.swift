@@ -63,7 +63,7 @@ extension ImageError {
              .httpProxyHandshakeTimeout:
             return ImageError(.timedOut, "the connection could not be made in time (\(error.shortDescription))")
         case .deadlineExceeded:
-            // The same words as the total timeout that races it (HTTPImageLoader.withTimeout): they are one limit.
+            // The load's total timeout: every hop runs under one deadline.
             return ImageError(.timedOut, "the download took longer than its total timeout")
         case .invalidURL, .emptyHost, .emptyScheme:
             return ImageError(.invalidURL, "the URL cannot be requested (\(error.shortDescription))")

@@ -13,9 +13,10 @@ enum HostResolver {
     /// holds an unexpired answer (or failure) for the name, else looked up and kept there (a failure for
     /// `failureLifetime`). Throws
     /// ``ImageError/Code/invalidURL`` for a host that is neither an address literal nor a DNS name (it is not
-    /// looked up at all) and ``ImageError/Code/connectionFailed`` when the name does not resolve.
+    /// looked up at all), ``ImageError/Code/connectionFailed`` when the name does not resolve and
+    /// ``ImageError/Code/timedOut`` when a lookup takes longer than `limit` (the load's time left).
     static func addresses(of host: String, nameServer: NameServer? = nil, kept: ResolvedHosts? = nil,
-                          failureLifetime: Duration) async throws
+                          failureLifetime: Duration, within limit: Duration = .seconds(3_600)) async throws
         -> [IPAddress] {
         if let literal = IPAddress(host) { return [literal] }
         guard DNSMessage.isValidName(host) else {
@@ -26,17 +27,8 @@ enum HostResolver {
         if let known = kept?.outcome(for: name) {
             outcome = known
         } else {
-            let (found, lifetime) = try await NIOThreadPool.singleton.runIfActive {
-                () -> (ResolvedHosts.Outcome, Duration) in
-                guard let nameServer else {
-                    let found = lookUp(host)
-                    if case .failure = found { return (found, failureLifetime) }
-                    return (found, ResolvedHosts.systemResolverLifetime)
-                }
-                switch DNSClient(server: nameServer).addresses(of: host) {
-                case .success(let answer): return (.addresses(answer.addresses), answer.ttl)
-                case .failure(.message(let message)): return (.failure(message), failureLifetime)
-                }
+            let (found, lifetime) = try await withTimeout(limit) {
+                try await Self.lookUp(host, nameServer: nameServer, failureLifetime: failureLifetime)
             }
             kept?.keep(found, for: name, lifetime: lifetime)
             outcome = found
@@ -44,6 +36,22 @@ enum HostResolver {
         switch outcome {
         case .addresses(let addresses): return addresses
         case .failure(let message): throw ImageError(.connectionFailed, "cannot resolve \(host): \(message)")
+        }
+    }
+
+    /// One lookup, on NIO's blocking-work pool, and how long its answer may be kept.
+    private static func lookUp(_ host: String, nameServer: NameServer?, failureLifetime: Duration) async throws
+        -> (ResolvedHosts.Outcome, Duration) {
+        try await NIOThreadPool.singleton.runIfActive { () -> (ResolvedHosts.Outcome, Duration) in
+            guard let nameServer else {
+                let found = lookUp(host)
+                if case .failure = found { return (found, failureLifetime) }
+                return (found, ResolvedHosts.systemResolverLifetime)
+            }
+            switch DNSClient(server: nameServer).addresses(of: host) {
+            case .success(let answer): return (.addresses(answer.addresses), answer.ttl)
+            case .failure(.message(let message)): return (.failure(message), failureLifetime)
+            }
         }
     }
 
@@ -85,5 +93,23 @@ enum HostResolver {
         default:
             return nil
         }
+    }
+}
+
+/// Runs `operation`, failing with ``ImageError/Code/timedOut`` if it has not finished after `timeout`; the
+/// operation is then cancelled (a lookup blocked in the system resolver finishes on its pool thread, unawaited).
+func withTimeout<T: Sendable>(_ timeout: Duration, _ operation: @escaping @Sendable () async throws -> T)
+    async throws -> T {
+    try await withThrowingTaskGroup(of: T?.self) { group in
+        group.addTask { try await operation() }
+        group.addTask {
+            try await Task.sleep(for: timeout)
+            return nil
+        }
+        defer { group.cancelAll() }
+        guard let first = try await group.next(), let value = first else {
+            throw ImageError(.timedOut, "the download took longer than \(timeout)")
+        }
+        return value
     }
 }
