@@ -197,17 +197,27 @@ import Testing
     @Test func thousandsOfInfoRequestsWithLeaversLeaveNothingInFlight() async throws {
         try await ProxyHarness.with(configuring: { $0.workers = 2 }) { harness in
             let total = 2_000
+            // The first answer of each kind other than 200, to say what went wrong if anything does.
+            let unexpected = Locked<[String: String]>([:])
             let answered = await ProxyLoadTests.statusesWithEveryThirdLeaving(total) { index in
+                let response: ProxyResponse
                 switch index % 4 {
-                case 0: await harness.get(harness.plainPath(["w:\(20 + index % 30)"], "photo.jpg"))
-                case 1: await harness.get(Self.infoPath(harness, ["bh:\(1 + index % 9):3"], "photo.jpg"))
-                case 2: await harness.get(Self.infoPath(harness, ["cb:\(index % 50)"], "logo.png"))
-                default: await harness.get(Self.infoPath(harness, ["pn:1", "avg:\(index % 2)"], "anim.gif"))
+                case 0: response = await harness.get(harness.plainPath(["w:\(20 + index % 30)"], "photo.jpg"))
+                case 1: response = await harness.get(Self.infoPath(harness, ["bh:\(1 + index % 9):3"], "photo.jpg"))
+                case 2: response = await harness.get(Self.infoPath(harness, ["cb:\(index % 50)"], "logo.png"))
+                default:
+                    response = await harness.get(Self.infoPath(harness, ["pn:1", "avg:\(index % 2)"], "anim.gif"))
                 }
+                if response.status != 200, index % 3 != 0 {
+                    let reason = String(buffer: response.body)
+                    let kind = "kind \(index % 4), \(response.status)"
+                    unexpected.withLock { $0[kind] = $0[kind] ?? reason }
+                }
+                return response
             }
             let statuses = Dictionary(answered.map { ($0, 1) }, uniquingKeysWith: +)
             #expect(answered.count == total - (total + 2) / 3 && statuses == [200: answered.count],
-                    "statuses: \(statuses)")
+                    "statuses: \(statuses), first reasons: \(unexpected.withLock { $0 })")
             #expect(await ProxyLoadTests.eventually { harness.proxy.load == .idle })
         }
     }
