@@ -166,8 +166,7 @@ final class ResponseCollector: HTTPClientResponseDelegate {
             return nil
         }
         guard request.accepts(mimeType: metadata.mimeType) else {
-            state.refusal = ImageError(.invalidDownloadContentType, "content type \(metadata.mimeType ?? "none") is "
-                + "not acceptable for \(url.absoluteString)", response: metadata)
+            state.refusal = contentTypeRefusal(metadata)
             return nil
         }
         // A continuation of a broken transfer (a 206 to our `Range`) is checked together with the bytes before
@@ -193,6 +192,12 @@ final class ResponseCollector: HTTPClientResponseDelegate {
                                  partialData: request.wantsPartialData ? state.body : nil, response: metadata)
     }
 
+    /// The answer to a response whose content type the request does not accept.
+    private func contentTypeRefusal(_ metadata: ImageResponseMetadata) -> ImageError {
+        ImageError(.invalidDownloadContentType, "content type \(metadata.mimeType ?? "none") is not acceptable for "
+            + url.absoluteString, response: metadata)
+    }
+
     /// Prepares for the bytes of a ranged prefix's range: they continue what earlier ranges brought, under the
     /// early stop that read those.
     private func receiveRange(_ step: RangeStep, head: ImageResponseMetadata, into state: inout State) throws
@@ -212,12 +217,12 @@ final class ResponseCollector: HTTPClientResponseDelegate {
             state.validator = held.validator
         } else {
             guard range.start == 0 else {
-                throw ImageError(.invalidDownloadResponse, "asked for the first bytes, got \(head.headers["Content-Range"] ?? "")")
+                throw ImageError(.invalidDownloadResponse,
+                                 "asked for the first bytes, got \(head.headers["Content-Range"] ?? "")")
             }
             let whole = RangedPrefix.wholeFileMetadata(of: head, total: total)
             guard request.accepts(mimeType: whole.mimeType) else {
-                state.refusal = ImageError(.invalidDownloadContentType, "content type \(whole.mimeType ?? "none") is "
-                    + "not acceptable for \(url.absoluteString)", response: whole)
+                state.refusal = contentTypeRefusal(whole)
                 return nil
             }
             guard total <= request.maximumBodySize else {
