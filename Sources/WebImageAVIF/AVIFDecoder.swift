@@ -1,5 +1,5 @@
 import CAVIF
-@_spi(CoderSupport) import WebImage
+import WebImage
 
 /// Decodes AVIF through libavif (AV1 by dav1d, or libaom when that is what libavif was built with).
 ///

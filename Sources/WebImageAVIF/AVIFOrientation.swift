@@ -1,5 +1,5 @@
 import CAVIF
-@_spi(CoderSupport) import WebImage
+import WebImage
 
 /// The orientation of an AVIF image, from its HEIF transformative properties or, failing those, its Exif tag.
 ///

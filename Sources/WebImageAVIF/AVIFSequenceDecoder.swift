@@ -1,4 +1,4 @@
-@_spi(CoderSupport) import WebImage
+import WebImage
 
 /// Decodes every frame of an AVIF image sequence (`avis`). AV1 frames in a sequence are whole pictures of the
 /// track's size (no compositing as in GIF or WebP), predicted from earlier frames, so they are decoded in

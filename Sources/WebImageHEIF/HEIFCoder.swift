@@ -1,6 +1,6 @@
 import CHeif
 import Foundation
-@_spi(CoderSupport) import WebImage
+import WebImage
 
 /// HEIC and HEIF through libheif (the `WebImageHEIF` product; register it with
 /// `ImageCoders.shared.add(HEIFCoder())`). One coder reads both ``ImageFormat/heic`` (HEVC brands) and

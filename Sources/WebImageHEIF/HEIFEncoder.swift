@@ -1,6 +1,6 @@
 import CHeif
 import Foundation
-@_spi(CoderSupport) import WebImage
+import WebImage
 
 /// HEIC through libheif's HEVC encoder (x265, built into Debian's and Homebrew's libheif): one still image, RGBA
 /// with straight alpha, at the options' quality (``EncodeOptions/lossless`` asks x265 for lossless).

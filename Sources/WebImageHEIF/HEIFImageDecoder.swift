@@ -1,5 +1,5 @@
 import CHeif
-@_spi(CoderSupport) import WebImage
+import WebImage
 
 /// Decodes one image handle (the primary image or an embedded thumbnail) to RGBA8 with straight alpha.
 enum HEIFImageDecoder {

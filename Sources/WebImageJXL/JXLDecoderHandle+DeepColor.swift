@@ -1,5 +1,5 @@
 import CJXL
-@_spi(CoderSupport) import WebImage
+import WebImage
 
 extension JXLDecoderHandle {
     /// Decodes the current frame as RGBA16 into a temporary (8 bytes a pixel) and takes it to RGBA8 in `output`

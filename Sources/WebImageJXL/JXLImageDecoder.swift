@@ -1,5 +1,5 @@
 import CJXL
-@_spi(CoderSupport) import WebImage
+import WebImage
 
 /// Decodes a JPEG XL file, still or animated, through libjxl's event loop into RGBA8 frames. The frames of a file
 /// with more than 8 bits a sample whose colour is converted come out of libjxl as RGBA16 and are converted from

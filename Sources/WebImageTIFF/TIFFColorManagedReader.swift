@@ -1,5 +1,5 @@
 import CTIFF
-@_spi(CoderSupport) import WebImage
+import WebImage
 
 /// Pages whose colour is converted from the samples as stored rather than from libtiff's RGBA raster:
 /// - CMYK pages (8 or 16 bits) with a CMYK ICC profile, which that raster would turn into RGB by the naive formula

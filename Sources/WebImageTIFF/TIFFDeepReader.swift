@@ -1,5 +1,5 @@
 import CTIFF
-@_spi(CoderSupport) import WebImage
+import WebImage
 
 /// 16-bit RGB and gray pages kept with their 16 bits (``DecodeOptions/keepsHighBitDepth``): read from the samples as
 /// stored, straight alpha when the page has unassociated alpha, colour converted in 16 bits. Pages with associated

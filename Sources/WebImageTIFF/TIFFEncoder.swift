@@ -1,6 +1,6 @@
 import CTIFF
 import Foundation
-@_spi(CoderSupport) import WebImage
+import WebImage
 
 /// TIFF through libtiff, written into memory: one page of 8-bit RGB, or RGBA with unassociated (straight) alpha,
 /// in strips compressed with Deflate and the horizontal predictor.

@@ -1,5 +1,5 @@
 import CTIFF
-@_spi(CoderSupport) import WebImage
+import WebImage
 
 /// One page (image file directory) of a TIFF, read through libtiff's RGBA interface, which converts every common
 /// photometric interpretation (bilevel and gray either way round, RGB, palette, CMYK, YCbCr, CIE Lab, LogLuv;

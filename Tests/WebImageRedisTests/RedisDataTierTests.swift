@@ -2,7 +2,7 @@ import Foundation
 import MetricsTestKit
 import TestImageServer
 import Testing
-@_spi(CacheTiers) import WebImage
+import WebImage
 @testable import WebImageRedis
 
 /// Redis as a tier of bytes in a chain: behind an image cache's memory and disk (a hit copied to the disk), stores

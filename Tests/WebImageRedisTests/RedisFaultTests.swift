@@ -2,7 +2,7 @@ import Foundation
 import MetricsTestKit
 import TestImageServer
 import Testing
-@_spi(CacheTiers) import WebImage
+import WebImage
 @testable import WebImageRedis
 
 /// Redis failing under the tier: killed and restarted, full, and a lease holder that never comes back. The tier

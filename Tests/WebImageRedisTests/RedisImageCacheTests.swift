@@ -3,7 +3,7 @@ import MetricsTestKit
 import NIOCore
 import TestImageServer
 import Testing
-@_spi(CacheTiers) import WebImage
+import WebImage
 @testable import WebImageRedis
 
 /// The cache tier against a real redis-server: entries, damage, expiry, namespaces, and a place in `ImageCaches`.

@@ -1,7 +1,7 @@
 import CoderTestSupport
 import Foundation
 import Testing
-@_spi(ServerSupport) import WebImage
+import WebImage
 
 @testable import WebImageServer
 

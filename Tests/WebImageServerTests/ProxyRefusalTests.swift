@@ -2,7 +2,7 @@ import Dispatch
 import Foundation
 import NIOCore
 import Testing
-@_spi(ServerSupport) import WebImage
+import WebImage
 
 @testable import WebImageServer
 

@@ -1,6 +1,6 @@
 import Foundation
 import FuzzSupport
-@_spi(CoderSupport) @testable import WebImage
+@testable import WebImage
 
 /// The EXIF orientation reader and directory on any bytes (with or without the `Exif\0\0` header): `nil` or a
 /// valid orientation, text tags, an orientation set upright, never a read out of bounds.

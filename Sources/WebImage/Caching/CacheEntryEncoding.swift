@@ -3,9 +3,9 @@ import Foundation
 /// The disk cache's entry format (``DiskEntryHeader`` followed by the payload) as one value in memory, for cache
 /// tiers that keep entries elsewhere (a cache server). The same checksums guard both: a value damaged on the way
 /// or in storage is detected, never served.
-@_spi(CacheTiers) public enum CacheEntryEncoding {
+package enum CacheEntryEncoding {
     /// The header bytes that go in front of `payload` when it is stored under `key`.
-    public static func header(for payload: Data, key: String, validators: HTTPValidators, created: Double)
+    package static func header(for payload: Data, key: String, validators: HTTPValidators, created: Double)
         throws(ImageError) -> [UInt8]
     {
         let checksum = payload.withUnsafeBytes { EntryChecksum.hash($0) }
@@ -20,7 +20,7 @@ import Foundation
     }
 
     /// The entry `bytes` holds if it is complete, verified and stored under `key`; otherwise why not.
-    public static func decode(_ bytes: UnsafeRawBufferPointer, key: String) -> Result<CachedImageData, CacheEntryRejection> {
+    package static func decode(_ bytes: UnsafeRawBufferPointer, key: String) -> Result<CachedImageData, CacheEntryRejection> {
         let header: DiskEntryHeader
         do {
             let (headerLength, payloadLength) = try DiskEntryHeader.declaredLengths(bytes)
@@ -44,7 +44,7 @@ import Foundation
 }
 
 /// Why a stored entry was not accepted: it is treated as a miss and deleted.
-@_spi(CacheTiers) public struct CacheEntryRejection: Error, CustomStringConvertible {
-    public let description: String
+package struct CacheEntryRejection: Error, CustomStringConvertible {
+    package let description: String
     init(_ description: String) { self.description = description }
 }

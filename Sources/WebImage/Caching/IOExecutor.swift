@@ -6,10 +6,10 @@ import Dispatch
 /// Work is spread over lanes by a caller-chosen number, usually a hash of the cache key: operations on one key
 /// stay in the order they were submitted (a store followed by a query finds the stored entry, as with
 /// SDWebImage's serial I/O queue), while different keys proceed in parallel.
-@_spi(ServerSupport) public final class IOExecutor: Sendable {
+package final class IOExecutor: Sendable {
     /// The executor the caches use unless given another: two lanes (this library's target machines have two or
     /// more cores, and a disk rarely gains from more readers than that).
-    public static let shared = IOExecutor(lanes: 2)
+    package static let shared = IOExecutor(lanes: 2)
 
     private let lanes: [DispatchQueue]
 
@@ -22,14 +22,14 @@ import Dispatch
     var laneCount: Int { lanes.count }
 
     /// Runs `work` on the lane picked by `lane` and returns its result.
-    public func run<T: Sendable>(lane: Int = 0, _ work: @escaping @Sendable () throws -> T) async throws -> T {
+    package func run<T: Sendable>(lane: Int = 0, _ work: @escaping @Sendable () throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { continuation in
             queue(lane).async { continuation.resume(with: Result { try work() }) }
         }
     }
 
     /// Runs `work`, which cannot fail, on the lane picked by `lane`.
-    public func run<T: Sendable>(lane: Int = 0, _ work: @escaping @Sendable () -> T) async -> T {
+    package func run<T: Sendable>(lane: Int = 0, _ work: @escaping @Sendable () -> T) async -> T {
         await withCheckedContinuation { continuation in
             queue(lane).async { continuation.resume(returning: work()) }
         }

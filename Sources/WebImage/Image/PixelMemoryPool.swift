@@ -13,12 +13,12 @@ import Darwin
 /// machine. Keeping a few freed blocks per size class removes that cost. Blocks below ``minimumPooledBytes`` are
 /// cheap for malloc and are not pooled; the largest fresh blocks come from ``LargePageMemory``, in huge pages, so
 /// that the first decode in a fresh process pays few faults too.
-@_spi(ServerSupport) public final class PixelMemoryPool: Sendable {
+package final class PixelMemoryPool: Sendable {
     /// The pool every ``PixelBuffer`` allocates from.
-    public static let shared = PixelMemoryPool()
+    package static let shared = PixelMemoryPool()
 
     /// Blocks smaller than this go straight to malloc.
-    public static let minimumPooledBytes = 1 << 20
+    package static let minimumPooledBytes = 1 << 20
 
     private struct State: @unchecked Sendable {  // C boundary: raw malloc blocks, only touched under the lock
         var freeBlocks: [Int: [UnsafeMutableRawPointer]] = [:]
@@ -29,12 +29,12 @@ import Darwin
     private let state: Locked<State>
 
     /// Creates a pool that keeps at most `maximumRetainedBytes` of idle memory.
-    public init(maximumRetainedBytes: Int = 256 << 20) {
+    package init(maximumRetainedBytes: Int = 256 << 20) {
         state = Locked(State(maximumRetainedBytes: maximumRetainedBytes))
     }
 
     /// The most idle memory the pool keeps; lowering it frees blocks at once.
-    public var maximumRetainedBytes: Int {
+    package var maximumRetainedBytes: Int {
         get { state.withLock { $0.maximumRetainedBytes } }
         set {
             state.withLock { $0.maximumRetainedBytes = newValue }
@@ -43,10 +43,10 @@ import Darwin
     }
 
     /// Bytes currently held idle by the pool.
-    public var retainedBytes: Int { state.withLock { $0.retainedBytes } }
+    package var retainedBytes: Int { state.withLock { $0.retainedBytes } }
 
     /// Frees every idle block (for memory pressure).
-    public func drain() { trim(to: 0) }
+    package func drain() { trim(to: 0) }
 
     /// The capacity actually reserved for a request of `byteCount` bytes: small requests exactly, large ones
     /// rounded up to a quarter-power-of-two class so that similar sizes share blocks. Pages past the requested

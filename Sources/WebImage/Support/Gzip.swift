@@ -46,7 +46,7 @@ public enum Gzip {
 
     /// `bytes` as one gzip member, compressed at zlib's default level: what a server sends with
     /// `Content-Encoding: gzip` (the proxy's trace exports). `nil` only when zlib cannot get memory.
-    @_spi(ServerSupport) public static func compress(_ bytes: [UInt8]) -> [UInt8]? {
+    package static func compress(_ bytes: [UInt8]) -> [UInt8]? {
         let stream = UnsafeMutablePointer<z_stream>.allocate(capacity: 1)
         stream.initialize(to: z_stream())
         defer { stream.deallocate() }

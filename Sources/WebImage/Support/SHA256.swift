@@ -1,14 +1,14 @@
-/// SHA-256 as FIPS 180-4 defines it, for the names of disk cache entries (and, through the `ServerSupport` SPI,
-/// the image proxy's URL signatures).
+/// SHA-256 as FIPS 180-4 defines it, for the names of disk cache entries (and, as `package` API, the image
+/// proxy's URL signatures).
 ///
 /// The package needs one digest of short keys, and the dependency that used to provide it (swift-crypto) compiled a
 /// copy of BoringSSL into every build: four builds in CI (plain, two sanitizers, fuzzing), 95 s of the plain build
 /// alone. Names are not secrets, so constant time does not matter here; the digest must simply be the standard one,
 /// because the names of entries written by earlier versions are SHA-256 too (tests pin it with NIST's vectors and
 /// Python's hashlib).
-@_spi(ServerSupport) public struct SHA256: Sendable {
+package struct SHA256: Sendable {
     /// Bytes in a block: HMAC pads its key to this.
-    public static let blockByteCount = 64
+    package static let blockByteCount = 64
 
     /// The eight words of the running hash.
     private var state = SIMD8<UInt32>(
@@ -20,10 +20,10 @@
     private var length: UInt64 = 0
 
     /// A hasher with nothing hashed yet.
-    public init() {}
+    package init() {}
 
     /// The digest of `bytes`, as its eight 32-bit words (the digest's bytes, big-endian, first word first).
-    public static func hash(_ bytes: UnsafeRawBufferPointer) -> SIMD8<UInt32> {
+    package static func hash(_ bytes: UnsafeRawBufferPointer) -> SIMD8<UInt32> {
         var hasher = SHA256()
         hasher.update(bytes)
         return hasher.finalize()
@@ -31,7 +31,7 @@
 
     /// The first `words` words of `digest` in lowercase hex, 8 digits a word (all 64 digits by default), written
     /// in one allocation: the image proxy's ETags and the Redis tier's keys are made on every request.
-    public static func hex(_ digest: SIMD8<UInt32>, words: Int = 8) -> String {
+    package static func hex(_ digest: SIMD8<UInt32>, words: Int = 8) -> String {
         let digits = Array("0123456789abcdef".utf8)
         return String(unsafeUninitializedCapacity: words * 8) { buffer in
             for word in 0..<words {
@@ -44,7 +44,7 @@
     }
 
     /// Adds bytes to the message.
-    public mutating func update(_ bytes: UnsafeRawBufferPointer) {
+    package mutating func update(_ bytes: UnsafeRawBufferPointer) {
         guard var next = bytes.baseAddress, !bytes.isEmpty else { return }
         var remaining = bytes.count
         length &+= UInt64(remaining)
@@ -74,7 +74,7 @@
     }
 
     /// Pads the message (a 1 bit, zeros, its length in bits) and returns the digest's eight words.
-    public consuming func finalize() -> SIMD8<UInt32> {
+    package consuming func finalize() -> SIMD8<UInt32> {
         var bitLength = (length &* 8).bigEndian
         var marker: UInt8 = 0x80
         withUnsafeBytes(of: &marker) { update($0) }
@@ -86,7 +86,7 @@
     }
 
     /// The digest's 32 bytes, in order.
-    public consuming func finalizeBytes() -> [UInt8] {
+    package consuming func finalizeBytes() -> [UInt8] {
         let words = finalize()
         var bytes = [UInt8]()
         bytes.reserveCapacity(32)

@@ -1,4 +1,4 @@
-@_spi(ServerSupport) import WebImage
+import WebImage
 
 /// HMAC-SHA256 (RFC 2104 over FIPS 180-4), the MAC of imgproxy's URL signatures.
 package enum HMACSHA256 {

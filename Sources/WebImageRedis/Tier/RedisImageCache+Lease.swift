@@ -1,4 +1,4 @@
-@_spi(CacheTiers) import WebImage
+import WebImage
 import Foundation
 
 /// What a node should do about a value no tier has: render it itself, or use the one another node just stored.

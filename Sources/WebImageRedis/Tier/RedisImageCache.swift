@@ -1,4 +1,4 @@
-@_spi(ServerSupport) @_spi(CacheTiers) import WebImage
+import WebImage
 import CoreMetrics
 import Foundation
 import NIOCore

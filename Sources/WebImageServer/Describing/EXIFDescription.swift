@@ -1,4 +1,4 @@
-@_spi(ServerSupport) import WebImage
+import WebImage
 import Foundation
 
 /// An EXIF block as the `/info` answer's `exif` object: each known tag of the main directory and of the Exif and

@@ -1,4 +1,4 @@
-@_spi(ServerSupport) import WebImage
+import WebImage
 import Foundation
 
 /// What an `/info` request is answered with: the fields imgproxy Pro names, in a fixed order, made from the

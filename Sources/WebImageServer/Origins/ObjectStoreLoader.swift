@@ -1,6 +1,6 @@
 import Foundation
 import Logging
-@_spi(ServerSupport) import WebImage
+import WebImage
 
 /// Loads `s3://` and `gs://` sources: each request is turned into a GET of the object at its store's endpoint,
 /// signed when it is sent (so a retry is signed afresh, within the store's 15 minutes), and sent by an HTTP loader

@@ -1,5 +1,5 @@
 import Foundation
-@_spi(ServerSupport) import WebImage
+import WebImage
 import WebImageProxyURL
 
 /// Signs requests with AWS Signature Version 4, in the header form: S3 (`AWS4-HMAC-SHA256`) and Google Cloud

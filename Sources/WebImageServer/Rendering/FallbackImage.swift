@@ -1,5 +1,5 @@
 import Foundation
-@_spi(ServerSupport) import WebImage
+import WebImage
 
 /// The fallback image as loaded at start-up (``ImageProxy/loadFallbackImage()``): its encoded bytes, which each
 /// request whose source cannot be fetched renders as it would have rendered the source, and a digest of them.

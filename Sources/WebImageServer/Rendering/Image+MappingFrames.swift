@@ -1,4 +1,4 @@
-@_spi(ServerSupport) import WebImage
+import WebImage
 
 extension Image {
     /// A copy with `body` applied to every frame's pixels, flagged transformed, durations and loop count kept.

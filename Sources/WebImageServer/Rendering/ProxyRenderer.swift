@@ -1,5 +1,5 @@
 import Foundation
-@_spi(ServerSupport) import WebImage
+import WebImage
 
 /// Turns a decoded source into the bytes of an answer, in imgproxy's order: the frame choice, trimming, rotation
 /// and flipping, the crop of the source, scaling, the crop of a fill, blur, sharpening, pixelation, rounded

@@ -1,5 +1,5 @@
 import Foundation
-@_spi(ServerSupport) import WebImage
+import WebImage
 
 /// The server's watermark image, which the `watermark` option draws (imgproxy's `IMGPROXY_WATERMARK_PATH` and
 /// `IMGPROXY_WATERMARK_URL`): decoded once when the server starts, then scaled and placed per request.

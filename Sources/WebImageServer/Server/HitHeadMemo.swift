@@ -1,4 +1,4 @@
-@_spi(ServerSupport) import WebImage
+import WebImage
 import HTTPTypes
 
 /// The header fields of a route's answer to a plain `GET` for its result in memory, kept for the rest of the

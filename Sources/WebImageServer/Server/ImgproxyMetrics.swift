@@ -1,6 +1,6 @@
 import Foundation
 import Prometheus
-@_spi(ServerSupport) import WebImage
+import WebImage
 
 /// The metrics imgproxy exports to Prometheus, under imgproxy's names, types, labels and buckets, so that its
 /// dashboards and alerts read this server too. They live in a registry of their own, served on the Prometheus

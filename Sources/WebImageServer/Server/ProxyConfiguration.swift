@@ -1,6 +1,6 @@
 import Foundation
 import Prometheus
-@_spi(ServerSupport) import WebImage
+import WebImage
 import WebImageRedis
 
 /// Everything `webimage serve` is started with (each property is one of its flags).

@@ -1,7 +1,7 @@
 import Metrics
 import Foundation
 import Prometheus
-@_spi(ServerSupport) import WebImage
+import WebImage
 
 /// The proxy's metrics, in one Prometheus registry with the library's own (the downloader's requests, bytes,
 /// joined fetches and errors), served as text by `GET /metrics`. The stages timed here are also the steps of the

@@ -1,4 +1,4 @@
-@_spi(ServerSupport) import WebImage
+import WebImage
 import Foundation
 
 /// Image routes read lately, by what they were read from: a hot URL's path is parsed, its signature verified and

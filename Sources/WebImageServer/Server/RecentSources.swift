@@ -1,4 +1,4 @@
-@_spi(ServerSupport) import WebImage
+import WebImage
 import Foundation
 
 /// The memory tier of the source loader: recent sources' bytes, bounded by their size, each with whether the disk

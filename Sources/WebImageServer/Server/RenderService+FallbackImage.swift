@@ -1,4 +1,4 @@
-@_spi(ServerSupport) import WebImage
+import WebImage
 import Foundation
 
 /// A source that could not be fetched (imgproxy's download errors): the one failure a fallback image answers.

@@ -1,4 +1,4 @@
-@_spi(ServerSupport) import WebImage
+import WebImage
 import Foundation
 
 /// The memory tier of the result cache: rendered results as they are answered (their body a `ByteBuffer`), so a

@@ -1,4 +1,4 @@
-@_spi(ServerSupport) import WebImage
+import WebImage
 import Foundation
 
 /// A result's entity tag. The result key names everything a rendering depends on but the source's bytes, so the

@@ -1,4 +1,4 @@
-@_spi(ServerSupport) import WebImage
+import WebImage
 import Foundation
 
 /// How long an origin says its source may be cached, read once when the source is fetched and kept with its

@@ -1,4 +1,4 @@
-@_spi(ServerSupport) import WebImage
+import WebImage
 
 /// One traced request: its span (`/request`, a server span, as imgproxy names it) and the spans of the steps it
 /// went through. Steps are recorded where they are timed for the metrics (``ProxyMetrics``), which find the trace

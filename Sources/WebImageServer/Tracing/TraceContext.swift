@@ -1,5 +1,5 @@
 import Foundation
-@_spi(ServerSupport) import WebImage
+import WebImage
 
 /// Where a span belongs: its trace's 16-byte identifier, its own 8-byte one, and whether its trace is recorded.
 /// Read from and written as a W3C Trace Context `traceparent` header (`00-TRACEID-SPANID-FLAGS`).

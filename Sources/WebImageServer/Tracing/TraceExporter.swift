@@ -3,7 +3,7 @@ import Logging
 import NIOCore
 import NIOSSL
 import ServiceLifecycle
-@_spi(ServerSupport) import WebImage
+import WebImage
 
 /// Sends finished spans to the collector in batches, as the SDKs' batch span processor does: spans wait in a
 /// bounded line (past ``ProxyTracing/maximumQueuedSpans`` they are dropped and counted, never slowing a request),

@@ -1,7 +1,7 @@
 import AsyncHTTPClient
 import Logging
 import NIOCore
-@_spi(ServerSupport) import WebImage
+import WebImage
 
 /// One batch of spans to the collector: an OTLP/HTTP export (`POST`, `application/x-protobuf`, gzip-compressed when
 /// asked), answered 2xx when taken. A collector that refuses or does not answer is said once in the log, and

@@ -1,5 +1,5 @@
 import Testing
-@_spi(CoderSupport) @testable import WebImage
+@testable import WebImage
 
 @Suite struct EXIFReaderTests {
     /// A minimal TIFF block with one IFD holding the given entries (tag, type, value), in either byte order.

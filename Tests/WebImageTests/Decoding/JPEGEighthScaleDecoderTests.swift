@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@_spi(CoderSupport) @testable import WebImage
+@testable import WebImage
 
 /// The 1/8-scale reader of progressive JPEGs cut after their first scans, against libjpeg's decode of the whole
 /// file, and against itself on the same coefficients sent in other progressions.

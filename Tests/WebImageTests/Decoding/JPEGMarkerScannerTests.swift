@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@_spi(CoderSupport) @testable import WebImage
+@testable import WebImage
 
 @Suite struct JPEGMarkerScannerTests {
     func scan(_ name: String) throws -> JPEGMarkers {

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@_spi(CoderSupport) @testable import WebImage
+@testable import WebImage
 
 /// large-quadrants.jpg is 1600×1200: red, green / blue, yellow quadrants.
 @Suite struct JPEGThumbnailTests {

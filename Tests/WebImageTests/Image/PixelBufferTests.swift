@@ -1,5 +1,5 @@
 import Testing
-@_spi(ServerSupport) @testable import WebImage
+@testable import WebImage
 
 @Suite struct PixelBufferTests {
     @Test func storesRowsTopToBottomInRGBAOrder() throws {

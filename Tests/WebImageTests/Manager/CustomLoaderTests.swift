@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@_spi(ServerSupport) @testable import WebImage
+@testable import WebImage
 
 /// A loader of `gate://NAME` URLs that is not the downloader: each load waits until its gate opens, and the
 /// loader records which loads started, in what order, with which headers, and which were cancelled.

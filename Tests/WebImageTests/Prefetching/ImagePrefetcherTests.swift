@@ -1,7 +1,7 @@
 import Foundation
 import TestImageServer
 import Testing
-@_spi(ServerSupport) @testable import WebImage
+@testable import WebImage
 
 @Suite("Image prefetcher")
 struct ImagePrefetcherTests {

@@ -2,7 +2,7 @@ import Dispatch
 import Foundation
 import Testing
 
-@_spi(ServerSupport) @testable import WebImage
+@testable import WebImage
 
 /// The slots every queue of the library and the proxy waits in: a slot taken is always given back, whatever order
 /// reservations, work and cancellations happen in.

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@_spi(ServerSupport) @testable import WebImage
+@testable import WebImage
 
 /// The digest behind disk cache names must be standard SHA-256: entries written by earlier versions (named through
 /// swift-crypto) keep their names.

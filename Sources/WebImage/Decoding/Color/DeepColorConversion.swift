@@ -3,19 +3,18 @@
 /// ``DecodeOptions/colorHandling`` asks for. Converting after rounding to 8 bits would lose what the extra bits
 /// hold; for PQ and HLG sources, whose tone mapping is part of the transform, most of their darker tones.
 ///
-/// Not for users: public only behind `@_spi(CoderSupport)`, for the decoders of deep formats in their own modules.
-@_spi(CoderSupport)
-public struct DeepColorConversion: Sendable {
+/// Not for users: `package`, for the decoders of deep formats in this package's other modules.
+package struct DeepColorConversion: Sendable {
     private let transform: ColorTransform
     /// The profile the converted image carries: `nil` for sRGB, ``ColorProfile/displayP3`` for Display P3.
-    public let resultProfile: ColorProfile?
+    package let resultProfile: ColorProfile?
 
     /// The conversion of samples described by `profile` for `handling`; `nil` when there is nothing to convert
     /// (no profile, samples kept, already the target's space, CMYK, or gray going to 8 bits) or Little CMS cannot
     /// build it. The decoder then rounds to 8 bits and the usual conversion follows.
     /// With `keepingDepth` the result has 16 bits a sample too (``DecodeOptions/keepsHighBitDepth``); a gray
     /// profile's conversion (gray in R of RGBA16) must then be done in place, as it leaves alpha where it is.
-    public init?(from profile: ColorProfile?, for handling: DecodeOptions.ColorHandling, keepingDepth: Bool = false) {
+    package init?(from profile: ColorProfile?, for handling: DecodeOptions.ColorHandling, keepingDepth: Bool = false) {
         guard let profile, profile.space != .cmyk, keepingDepth || profile.space != .gray else { return nil }
         let target: ColorTransform.Target
         switch handling {
@@ -39,7 +38,7 @@ public struct DeepColorConversion: Sendable {
 
     /// Converts `count` pixels of RGBA16 (machine byte order, alpha straight) into RGBA8, or into RGBA16 for a
     /// conversion that keeps the depth (the same memory may be both then).
-    public func convert(_ rgba16: UnsafeRawPointer, into rgba8: UnsafeMutableRawPointer, count: Int) {
+    package func convert(_ rgba16: UnsafeRawPointer, into rgba8: UnsafeMutableRawPointer, count: Int) {
         transform.convert(rgba16, into: rgba8, count: count)
     }
 }

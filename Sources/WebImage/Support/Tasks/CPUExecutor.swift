@@ -17,7 +17,7 @@ public final class CPUExecutor: Sendable {
     public static let shared = CPUExecutor(width: ProcessInfo.processInfo.activeProcessorCount, queueLimit: 1024)
 
     /// The slots jobs wait for (their gauges: `running`, `waiting`).
-    @_spi(ServerSupport) public let slots: PrioritySlots
+    package let slots: PrioritySlots
     private let threads: DispatchQueue
 
     /// Jobs running now.
@@ -42,7 +42,7 @@ public final class CPUExecutor: Sendable {
 
     /// `body`'s result, computed on an executor thread once a slot is free for `work`, whose priority it follows
     /// while it waits.
-    @_spi(ServerSupport) public func run<Value: Sendable, Update: Sendable, T: Sendable>(
+    package func run<Value: Sendable, Update: Sendable, T: Sendable>(
         for work: SharedTask<Value, Update>, _ body: @escaping @Sendable () throws -> T
     ) async throws -> T {
         try await slots.run(for: work) { try await onThread(body) }

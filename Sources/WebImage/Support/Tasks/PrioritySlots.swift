@@ -15,15 +15,15 @@
 /// place itself, so a reservation that comes late (after the work already ran and gave its slot back, which
 /// happens when the work's task outruns the caller that reserved for it) finds the place done and takes nothing:
 /// were it to take a slot then, nobody would ever give that slot back.
-@_spi(ServerSupport) public final class PrioritySlots: Sendable {
+package final class PrioritySlots: Sendable {
     /// The order waiters of equal priority are let in.
-    public enum Order: Sendable {
+    package enum Order: Sendable {
         case fifo
         case lifo
     }
 
     /// One piece of work's place in line. Reserve it when the work is created; the work then runs in it.
-    public final class Place: Sendable {
+    package final class Place: Sendable {
         fileprivate enum Stage { case new, inLine, done }
         /// Read and written only under the slots' lock; its own lock makes the class safely shareable.
         fileprivate let stage = Locked(Stage.new)
@@ -31,7 +31,7 @@
         let group: String?
 
         /// A place for work of `group` (`nil`: no group, bound by the width alone).
-        public init(group: String? = nil) {
+        package init(group: String? = nil) {
             self.group = group
         }
     }
@@ -140,14 +140,14 @@
 
     /// Slots for `width` pieces of work at once, at most `widthPerGroup` of one group (no bound by default);
     /// past that, at most `queueLimit` wait (unlimited by default).
-    public init(width: Int, widthPerGroup: Int? = nil, order: Order = .fifo, queueLimit: Int = .max) {
+    package init(width: Int, widthPerGroup: Int? = nil, order: Order = .fifo, queueLimit: Int = .max) {
         self.order = order
         state = Locked(State(width: max(1, width), widthPerGroup: widthPerGroup.map { max(1, $0) },
                              queueLimit: max(0, queueLimit)))
     }
 
     /// How many may run at once; raising it lets waiters in at once.
-    public var width: Int {
+    package var width: Int {
         get { state.withLock { $0.width } }
         set {
             let resumed = state.withLock { state in
@@ -160,7 +160,7 @@
 
     /// How many of one group may run at once (`nil`: no bound but ``width``); raising or removing it lets
     /// waiters in at once, lowering it lets running work finish.
-    public var widthPerGroup: Int? {
+    package var widthPerGroup: Int? {
         get { state.withLock { $0.widthPerGroup } }
         set {
             let resumed = state.withLock { state in
@@ -172,9 +172,9 @@
     }
 
     /// Running now (including places admitted whose work has not arrived yet).
-    public var running: Int { state.withLock { $0.running } }
+    package var running: Int { state.withLock { $0.running } }
     /// Waiting now.
-    public var waiting: Int { state.withLock { $0.waiting.count } }
+    package var waiting: Int { state.withLock { $0.waiting.count } }
 
     /// Takes `place` in line at `priority`. Call it when the work is created, in the order callers asked; calling
     /// it again, after the work arrived, or after it finished does nothing. The queue limit does not apply: the
@@ -186,7 +186,7 @@
     /// Runs `body` in a slot for `work`, waiting in `place` first at the work's priority, which it follows while it
     /// waits. A task cancelled before its turn throws ``ImageError/Code/cancelled`` and never runs `body`.
     /// - Throws: ``SlotQueueFull`` when the place was not reserved and `queueLimit` others already wait.
-    public func run<Value: Sendable, Update: Sendable, T: Sendable>(
+    package func run<Value: Sendable, Update: Sendable, T: Sendable>(
         in place: Place, for work: SharedTask<Value, Update>, _ body: () async throws -> T
     ) async throws -> T {
         try await acquire(place, priority: work.priority) { [weak work] update in
@@ -201,14 +201,14 @@
 
     /// Runs `body` in a slot for `work`, taking a place in line when it gets here (for work whose tasks are
     /// already ordered by the stages above it).
-    public func run<Value: Sendable, Update: Sendable, T: Sendable>(
+    package func run<Value: Sendable, Update: Sendable, T: Sendable>(
         for work: SharedTask<Value, Update>, _ body: () async throws -> T
     ) async throws -> T {
         try await run(in: Place(), for: work, body)
     }
 
     /// Runs `body` in a slot at a fixed `priority`, taking a place in line when it gets here.
-    public func run<T: Sendable>(priority: ImagePriority = .normal, _ body: () async throws -> T) async throws -> T {
+    package func run<T: Sendable>(priority: ImagePriority = .normal, _ body: () async throws -> T) async throws -> T {
         let place = Place()
         try await acquire(place, priority: priority, follow: nil)
         defer { release(place) }

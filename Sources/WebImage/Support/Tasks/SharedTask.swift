@@ -5,9 +5,9 @@
 /// State is one enum of phases; every transition is computed under the lock and returns the action to take
 /// outside it (start the work, cancel it, deliver a result, announce a new priority), so no callback ever runs
 /// with the lock held.
-@_spi(ServerSupport) public final class SharedTask<Value: Sendable, Update: Sendable>: Sendable {
+package final class SharedTask<Value: Sendable, Update: Sendable>: Sendable {
     /// The work: reads ``priority``, reports updates with ``report(_:)``, returns the value or throws.
-    public typealias Work = @Sendable (SharedTask<Value, Update>) async throws -> Value
+    package typealias Work = @Sendable (SharedTask<Value, Update>) async throws -> Value
 
     struct Subscriber: Sendable {
         var priority: ImagePriority
@@ -182,15 +182,15 @@
     // MARK: For the work
 
     /// The highest priority among the subscribers now.
-    public var priority: ImagePriority { state.withLock { $0.priority } }
+    package var priority: ImagePriority { state.withLock { $0.priority } }
 
     /// Calls `observer` with every later priority change (dependencies and queue slots follow it this way).
-    public func observePriority(_ observer: @escaping @Sendable (ImagePriority) -> Void) {
+    package func observePriority(_ observer: @escaping @Sendable (ImagePriority) -> Void) {
         state.withLock { $0.priorityObservers.append(observer) }
     }
 
     /// Hands `update` to every subscriber still here.
-    public func report(_ update: Update) {
+    package func report(_ update: Update) {
         let handlers = state.withLock { state -> [@Sendable (Update) -> Void] in
             guard case .running = state.phase else { return [] }
             return state.subscribers.values.map { $0.onUpdate }
@@ -199,7 +199,7 @@
     }
 
     /// Whether anybody still waits (the work may skip what only they would see).
-    public var hasSubscribers: Bool { state.withLock { !$0.subscribers.isEmpty } }
+    package var hasSubscribers: Bool { state.withLock { !$0.subscribers.isEmpty } }
 
     /// How many wait now (tests check that callers joined one piece of work).
     var subscriberCount: Int { state.withLock { $0.subscribers.count } }
@@ -230,9 +230,9 @@
 
 /// One subscriber's hold on a ``SharedTask``: change its priority, or leave (silently: the caller reports its own
 /// cancellation).
-@_spi(ServerSupport) public struct SharedTaskSubscription: Sendable {
+package struct SharedTaskSubscription: Sendable {
     /// Changes this subscriber's priority (the task follows the highest).
-    public let setPriority: @Sendable (ImagePriority) -> Void
+    package let setPriority: @Sendable (ImagePriority) -> Void
     /// Leaves the task; the last subscriber to leave cancels its work.
-    public let cancel: @Sendable () -> Void
+    package let cancel: @Sendable () -> Void
 }

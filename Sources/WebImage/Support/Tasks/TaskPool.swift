@@ -1,8 +1,8 @@
 /// The running ``SharedTask``s of one stage by their typed key: a subscriber with the key of a running task joins
 /// it, anyone else starts a new one. A task leaves the pool when it closes (result delivered or last subscriber
 /// gone), so a later subscriber starts afresh.
-@_spi(ServerSupport) public final class TaskPool<Key: Hashable & Sendable, Value: Sendable, Update: Sendable>: Sendable {
-    public typealias PooledTask = SharedTask<Value, Update>
+package final class TaskPool<Key: Hashable & Sendable, Value: Sendable, Update: Sendable>: Sendable {
+    package typealias PooledTask = SharedTask<Value, Update>
 
     /// Shared tasks by key; tasks without a key by identity (they are listed so they can be cancelled).
     private enum Slot: Hashable {
@@ -12,11 +12,11 @@
 
     private let tasks = Locked<[Slot: PooledTask]>([:])
 
-    public init() {}
+    package init() {}
 
     /// Subscribes to the task for `key`, making it with `work` when none runs. A `nil` key never shares.
     /// `joined` tells whether a running task was joined.
-    public func subscribe(
+    package func subscribe(
         _ key: Key?, priority: ImagePriority,
         onUpdate: @escaping @Sendable (Update) -> Void = { _ in },
         onCompletion: @escaping @Sendable (Result<Value, ImageError>) -> Void,
@@ -44,7 +44,7 @@
     var all: [PooledTask] { tasks.withLock { Array($0.values) } }
 
     /// How many tasks run.
-    public var count: Int { tasks.withLock { $0.count } }
+    package var count: Int { tasks.withLock { $0.count } }
 
     private func forget(_ slot: Slot, ifItIs task: PooledTask) {
         tasks.withLock { tasks in
@@ -56,7 +56,7 @@
 extension TaskPool {
     /// The value of the task for `key` (joined when one runs, else made with `work`). Cancelling the calling
     /// task leaves it at once with ``ImageError/Code/cancelled``; the work stops when nobody else waits for it.
-    public func value(forKey key: Key?, priority: ImagePriority = .normal,
+    package func value(forKey key: Key?, priority: ImagePriority = .normal,
                       work: @escaping PooledTask.Work) async throws -> Value {
         let waiter = SharedTaskWaiter<Value>()
         return try await withTaskCancellationHandler {

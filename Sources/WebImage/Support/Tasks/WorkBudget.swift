@@ -12,9 +12,9 @@ import Synchronization
 /// filter chain over 50 megapixels of 16-bit samples) stops within a few rows of its limit, and a render nobody
 /// waits for stops within a few rows of being abandoned. Without a budget installed, checkpoints cost one
 /// thread-local read and never throw.
-@_spi(ServerSupport) public final class WorkBudget: Sendable {
+package final class WorkBudget: Sendable {
     /// Why a budget stopped its work.
-    public enum Reason: Int, Sendable {
+    package enum Reason: Int, Sendable {
         /// More CPU time than ``cpuLimit`` was spent.
         case cpu = 1
         /// ``cancel()`` was called: nobody waits for the work any more.
@@ -22,20 +22,20 @@ import Synchronization
     }
 
     /// The CPU time the work may spend, over every thread and every ``run(_:)``.
-    public let cpuLimit: Duration
+    package let cpuLimit: Duration
     private let spentNanoseconds = Atomic<Int64>(0)
     private let stopReason = Atomic<Int>(0)
     private let interrupted = Atomic<Bool>(false)
 
     /// A budget of `cpuLimit` of CPU time.
-    public init(cpuLimit: Duration) {
+    package init(cpuLimit: Duration) {
         self.cpuLimit = cpuLimit
     }
 
     /// How many times slower than a release build this build runs pixel loops, roughly: 10 for a debug build,
     /// 10 more under a sanitizer. Defaults calibrated on release builds are multiplied by it, so that a debug or
     /// sanitized build (the test suites) refuses what a release build would, not every large render.
-    public static let buildSlowdown: Int = {
+    package static let buildSlowdown: Int = {
         var factor = 1
         #if DEBUG
         factor *= 10
@@ -46,20 +46,20 @@ import Synchronization
     }()
 
     /// Why the work was stopped, `nil` while it may go on.
-    public var reason: Reason? { Reason(rawValue: stopReason.load(ordering: .relaxed)) }
+    package var reason: Reason? { Reason(rawValue: stopReason.load(ordering: .relaxed)) }
 
     /// Whether a checkpoint stopped work in progress (a budget cancelled before its work ran stopped none).
-    public var stoppedWork: Bool { interrupted.load(ordering: .relaxed) }
+    package var stoppedWork: Bool { interrupted.load(ordering: .relaxed) }
 
     /// CPU time spent so far by finished ``run(_:)`` calls.
-    public var spent: Duration { .nanoseconds(spentNanoseconds.load(ordering: .relaxed)) }
+    package var spent: Duration { .nanoseconds(spentNanoseconds.load(ordering: .relaxed)) }
 
     /// Stops the work at its next checkpoint (from any thread).
-    public func cancel() { stop(.cancelled) }
+    package func cancel() { stop(.cancelled) }
 
     /// Runs `body` on this thread with the budget installed, so that its checkpoints count this thread's CPU time
     /// against it. Nested calls keep the outer budget.
-    public func run<T>(_ body: () throws -> T) throws -> T {
+    package func run<T>(_ body: () throws -> T) throws -> T {
         if Self.installed != nil { return try body() }
         let installation = Installation(budget: self, startedAt: Self.threadCPUNanoseconds())
         Self.installed = installation
@@ -74,7 +74,7 @@ import Synchronization
     /// Throws ``Exceeded`` when the budget installed on this thread is spent or cancelled; returns at once when
     /// none is installed. The thread's CPU clock is read on every 8th call: checkpoints sit in row loops, where a
     /// clock read per row would cost a few percent.
-    public static func checkpoint() throws(Exceeded) {
+    package static func checkpoint() throws(Exceeded) {
         guard let installation = installed else { return }
         if let reason = installation.budget.reason {
             installation.budget.interrupted.store(true, ordering: .relaxed)
@@ -93,7 +93,7 @@ import Synchronization
 
     /// ``checkpoint()`` for loops that cannot throw: `true` when they should leave early, and let their caller's
     /// next ``checkpoint()`` throw (the budget stays stopped).
-    public static func shouldStop() -> Bool {
+    package static func shouldStop() -> Bool {
         do {
             try checkpoint()
             return false
@@ -103,9 +103,9 @@ import Synchronization
     }
 
     /// The error a checkpoint throws: the work is over its budget or abandoned.
-    public struct Exceeded: Error, Sendable, CustomStringConvertible {
-        public let reason: Reason
-        public var description: String {
+    package struct Exceeded: Error, Sendable, CustomStringConvertible {
+        package let reason: Reason
+        package var description: String {
             reason == .cpu ? "the work used up its CPU time" : "the work was cancelled: nobody waits for it"
         }
     }

@@ -1,7 +1,7 @@
 import CoderTestSupport
 import Foundation
 import Testing
-@_spi(CoderSupport) @testable import WebImage
+@testable import WebImage
 @testable import WebImageAVIF
 
 /// EXIF, XMP and IPTC are read from every container that holds them, kept through transforms, written back by
