@@ -139,7 +139,10 @@ let package = Package(
         .systemLibrary(name: "CHeif", pkgConfig: "libheif", providers: [.apt(["libheif-dev"]), .brew(["libheif"])]),
         .systemLibrary(name: "CJXL", pkgConfig: pkgConfigOffLinux("libjxl"),
                        providers: [.apt(["libjxl-dev"]), .brew(["jpeg-xl"])]),
-        .systemLibrary(name: "CRsvg", pkgConfig: "librsvg-2.0", providers: [.apt(["librsvg2-dev"]), .brew(["librsvg"])]),
+        // librsvg's headers need GLib's, which only pkg-config finds, and its flags carry `-pthread` (the same
+        // warning): the shim declares the few functions the SVG coder calls instead of including them.
+        .systemLibrary(name: "CRsvg", pkgConfig: pkgConfigOffLinux("librsvg-2.0"),
+                       providers: [.apt(["librsvg2-dev"]), .brew(["librsvg"])]),
         .systemLibrary(name: "CPoppler", pkgConfig: "poppler-glib",
                        providers: [.apt(["libpoppler-glib-dev"]), .brew(["poppler"])]),
         .systemLibrary(name: "CTIFF", pkgConfig: "libtiff-4", providers: [.apt(["libtiff-dev"]), .brew(["libtiff"])]),
@@ -149,7 +152,8 @@ let package = Package(
         .systemLibrary(name: "CCairo", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"]), .brew(["cairo"])]),
         // What the two vector coders share: drawing with cairo into a pixel buffer, and the size to draw at.
         .target(name: "WebImageCairo", dependencies: ["WebImage", "CCairo"], swiftSettings: strict),
-        .target(name: "WebImageSVG", dependencies: ["WebImage", "WebImageCairo", "CRsvg"], swiftSettings: strict),
+        .target(name: "WebImageSVG", dependencies: ["WebImage", "WebImageCairo", "CCairo", "CRsvg"],
+                swiftSettings: strict),
         .target(name: "WebImagePDF", dependencies: ["WebImage", "WebImageCairo", "CPoppler"], swiftSettings: strict),
         .target(name: "WebImageTIFF", dependencies: ["WebImage", "CTIFF"], swiftSettings: strict),
         .target(

@@ -1,3 +1,4 @@
+import CCairo
 import CRsvg
 import Foundation
 import WebImage
@@ -11,7 +12,7 @@ import WebImageCairo
 /// entity expansion and document depth, so an entity bomb ends in a parse error instead of gigabytes.
 /// Used by one decode at a time; not shared between tasks.
 final class SVGDocument {
-    private let handle: UnsafeMutablePointer<RsvgHandle>
+    private let handle: OpaquePointer
 
     /// Parses the whole document (librsvg reads it all before it answers anything, even the size).
     init(_ data: Data) throws {
@@ -22,7 +23,7 @@ final class SVGDocument {
         var error: UnsafeMutablePointer<GError>?
         let made = data.withUnsafeBytes { bytes in
             rsvg_handle_new_from_data(
-                bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), gsize(bytes.count), &error)
+                bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), UInt(bytes.count), &error)
         }
         guard let made else { throw Self.error(error, action: "parsing the document") }
         handle = made

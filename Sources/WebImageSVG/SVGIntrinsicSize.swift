@@ -16,10 +16,10 @@ enum SVGIntrinsicSize {
     /// The resolution for physical units (set on every handle), and librsvg's default font size for `em`/`ex`.
     static let dpi = 96.0, fontSize = 12.0
 
-    static func resolve(_ handle: UnsafeMutablePointer<RsvgHandle>) -> (width: Double, height: Double) {
+    static func resolve(_ handle: OpaquePointer) -> (width: Double, height: Double) {
         var width = 0.0, height = 0.0
         if rsvg_handle_get_intrinsic_size_in_pixels(handle, &width, &height) != 0 { return (width, height) }
-        var hasWidth: gboolean = 0, hasHeight: gboolean = 0, hasViewBox: gboolean = 0
+        var hasWidth: Int32 = 0, hasHeight: Int32 = 0, hasViewBox: Int32 = 0
         var widthLength = RsvgLength(), heightLength = RsvgLength(), viewBox = RsvgRectangle()
         rsvg_handle_get_intrinsic_dimensions(handle, &hasWidth, &widthLength, &hasHeight, &heightLength,
                                              &hasViewBox, &viewBox)
