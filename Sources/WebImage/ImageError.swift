@@ -55,8 +55,9 @@ public struct ImageError: Error, Sendable, Equatable, CustomStringConvertible {
     /// for every other failure. ``httpStatus(for:)`` is what a server answers its own client.
     public let statusCode: Int?
 
-    /// What arrived of a body that broke off, when it can be continued (see ``PartialBody``); `nil` otherwise.
-    public let partialBody: PartialBody?
+    /// What arrived of a body that broke off, when it can be continued; `nil` otherwise. The library's own
+    /// retries resume from it.
+    package let partialBody: PartialBody?
 
     /// The HTTP response behind the failure, when there was one: an unacceptable status, content type, or a
     /// ``Code/cacheNotModified`` answer (whose headers refresh a cached entry's validators and freshness).
@@ -67,10 +68,17 @@ public struct ImageError: Error, Sendable, Equatable, CustomStringConvertible {
     /// equality.
     public let underlyingError: (any Error)?
 
-    /// Creates an error with a code, a human-readable message and, for HTTP failures, the status, the response
-    /// and what arrived of a broken body; `underlyingError` is the error it was made from, if any.
-    public init(_ code: Code, _ message: String, statusCode: Int? = nil, partialBody: PartialBody? = nil,
-                response: ImageResponseMetadata? = nil, underlyingError: (any Error)? = nil) {
+    /// Creates an error with a code, a human-readable message and, for HTTP failures, the status and the
+    /// response; `underlyingError` is the error it was made from, if any.
+    public init(_ code: Code, _ message: String, statusCode: Int? = nil, response: ImageResponseMetadata? = nil,
+                underlyingError: (any Error)? = nil) {
+        self.init(code, message, statusCode: statusCode, partialBody: nil, response: response,
+                  underlyingError: underlyingError)
+    }
+
+    /// The same, with what arrived of a broken body (the library's loaders keep it for resuming).
+    package init(_ code: Code, _ message: String, statusCode: Int? = nil, partialBody: PartialBody?,
+                 response: ImageResponseMetadata? = nil, underlyingError: (any Error)? = nil) {
         self.code = code
         self.message = message
         self.statusCode = statusCode ?? response?.statusCode

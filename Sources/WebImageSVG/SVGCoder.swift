@@ -12,7 +12,7 @@ import WebImageCairo
 /// ``DecodeOptions/limits`` before any bitmap exists. A document is one frame: ``DecodeOptions/frameIndex``
 /// other than 0 throws ``ImageError/Code/invalidParameter``.
 ///
-/// A gzipped document (`.svgz`) is read the same way once inflated here, within ``Gzip/defaultLimit`` bytes
+/// A gzipped document (`.svgz`) is read the same way once inflated here, within 16 MiB
 /// (librsvg would inflate it without a limit, and the embedded-image scan must see the text); a gzip bomb throws
 /// ``ImageError/Code/imageTooLarge`` before librsvg sees it.
 ///

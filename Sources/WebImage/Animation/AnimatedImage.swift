@@ -17,10 +17,10 @@ import Synchronization
 /// canvas); reading a buffered frame never waits for a decode in progress.
 ///
 /// GIF and animated WebP are decoded lazily; any other data (still images, APNG) is decoded at once by the
-/// coders and played from memory. Plug in another lazy format through ``AnimatedImageSource``.
+/// coders and played from memory. Other formats plug in as coders.
 public final class AnimatedImage: Sendable {
     /// Where the frames come from.
-    public let source: any AnimatedImageSource
+    package let source: any AnimatedImageSource
     /// The options the image was made with.
     public let options: Options
     /// The byte budget in force (``Options/maxBufferSize`` or the automatic one).
@@ -68,7 +68,7 @@ public final class AnimatedImage: Sendable {
     }
 
     /// Plays the frames of `source`. Throws only when ``Options/preloadAllFrames`` is set and preloading fails.
-    public convenience init(source: any AnimatedImageSource, options: Options = Options()) throws {
+    package convenience init(source: any AnimatedImageSource, options: Options = Options()) throws {
         self.init(checkedSource: source, options: options)
         if options.preloadAllFrames { try preloadAllFrames() }
     }

@@ -3,7 +3,7 @@
 /// **Time, not ticks.** The current frame follows from the time read from ``clock``: animation time advances
 /// at ``playbackRate`` while playing, and each frame is shown for its duration, in ``mode`` order, for
 /// ``loopCount`` loops. A slow caller therefore skips frames rather than slowing the animation down, like video.
-/// With ``ManualPlaybackClock`` everything is deterministic.
+/// With a clock that advances only when told (see ``PlaybackClock``) everything is deterministic.
 ///
 /// **Driving it.** The player has no timer. Whoever shows the frames (a display link, a render loop, a task that
 /// sleeps until ``nextFrameChangeTime``) calls ``update()`` when it wants to draw, then draws ``currentFrame()``

@@ -6,7 +6,7 @@
 /// then adds the frame buffer, key frames, limits and thread safety.
 ///
 /// Implementations must be immutable values or otherwise safe to share between tasks.
-public protocol AnimatedImageSource: Sendable {
+package protocol AnimatedImageSource: Sendable {
     /// The encoded format the frames come from (``ImageFormat/unknown`` for frames made in memory).
     var format: ImageFormat { get }
     /// The size of every frame a cursor produces (after thumbnail reduction and orientation).
@@ -39,7 +39,7 @@ public protocol AnimatedImageSource: Sendable {
 
 extension AnimatedImageSource {
     /// Sources decode on demand unless they say otherwise.
-    public var retainsFrames: Bool { false }
+    package var retainsFrames: Bool { false }
 }
 
 /// Composites the frames of one animation in order, holding the canvas between them.
@@ -48,7 +48,7 @@ extension AnimatedImageSource {
 /// ``AnimatedImage`` keeps such copies as key frames, so a seek resumes from the nearest one instead of replaying
 /// from frame 0. Store canvases in copy-on-write storage (arrays) so that a copy costs nothing until one side
 /// draws again.
-public protocol AnimationCursor: Sendable {
+package protocol AnimationCursor: Sendable {
     /// The index of the frame ``drawNextFrame()`` draws; the canvas shows frame `nextFrameIndex - 1`.
     var nextFrameIndex: Int { get }
     /// Bytes of memory held by the canvas and whatever else the cursor keeps between frames.

@@ -1,5 +1,5 @@
 /// The time source of an ``AnimatedImagePlayer``: seconds on a monotonic scale whose origin does not matter.
-/// Inject ``ManualPlaybackClock`` to make playback deterministic (tests, rendering frames at chosen times).
+/// Inject a clock of your own (`now` set by hand) to make playback deterministic: tests, frames at chosen times.
 public protocol PlaybackClock: Sendable {
     /// The current time in seconds; never goes backwards.
     var now: Double { get }
@@ -22,25 +22,25 @@ public struct SystemPlaybackClock: PlaybackClock {
 }
 
 /// A clock that moves only when told to: for tests and for rendering an animation at chosen times.
-public final class ManualPlaybackClock: PlaybackClock {
+package final class ManualPlaybackClock: PlaybackClock {
     private let time: Locked<Double>
 
     /// A clock reading `now` seconds.
-    public init(now: Double = 0) {
+    package init(now: Double = 0) {
         time = Locked(now)
     }
 
     /// The time the clock was set to.
-    public var now: Double { time.withLock { $0 } }
+    package var now: Double { time.withLock { $0 } }
 
     /// Moves the clock forward by `seconds` (negative or non-finite amounts are ignored: time never goes back).
-    public func advance(by seconds: Double) {
+    package func advance(by seconds: Double) {
         guard seconds.isFinite, seconds > 0 else { return }
         time.withLock { $0 += seconds }
     }
 
     /// Sets the clock to `seconds` if that is later than now.
-    public func set(to seconds: Double) {
+    package func set(to seconds: Double) {
         guard seconds.isFinite else { return }
         time.withLock { $0 = max($0, seconds) }
     }

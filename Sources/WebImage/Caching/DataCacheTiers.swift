@@ -32,13 +32,13 @@ public final class DataCacheTiers: ImageDataCaching {
     }
 
     /// A lookup's answer and the tier that gave it.
-    public struct Hit: Sendable {
+    package struct Hit: Sendable {
         /// The bytes and metadata; its `tier` is the answering tier's ``Tier/kind``.
-        public var entry: CachedImageData
+        package var entry: CachedImageData
         /// The position of the answering tier in ``DataCacheTiers/tiers``.
-        public var index: Int
+        package var index: Int
         /// The kind of the answering tier.
-        public var kind: ImageCacheType { entry.tier }
+        package var kind: ImageCacheType { entry.tier }
     }
 
     /// The tiers, fastest first.
@@ -52,7 +52,7 @@ public final class DataCacheTiers: ImageDataCaching {
     /// The first hit for `key` among the tiers from position `first` on, after it was copied into the faster
     /// back-filled tiers (those before `first` included, so a caller that looked at its fastest tier itself still
     /// gets it filled). A back-fill that fails is ignored: the hit is answered all the same.
-    public func lookup(forKey key: String, from first: Int = 0) async -> Hit? {
+    package func lookup(forKey key: String, from first: Int = 0) async -> Hit? {
         guard first < tiers.count else { return nil }
         for index in max(0, first)..<tiers.count {
             guard var entry = await tiers[index].cache.cachedData(forKey: key) else { continue }
@@ -67,7 +67,7 @@ public final class DataCacheTiers: ImageDataCaching {
 
     /// The first hit for `key` that a tier answers synchronously, without back-fill (a synchronous call cannot
     /// wait for the writes).
-    public func lookupSynchronously(forKey key: String) -> Hit? {
+    package func lookupSynchronously(forKey key: String) -> Hit? {
         for (index, tier) in tiers.enumerated() {
             guard var entry = tier.cache.cachedDataSynchronously(forKey: key) else { continue }
             entry.tier = tier.kind

@@ -101,11 +101,11 @@ public final class DiskCache: Sendable {
     }
 
     /// An entry's bytes with what is recorded about them.
-    public struct Entry: Sendable {
+    package struct Entry: Sendable {
         /// The stored bytes.
-        public var data: Data
+        package var data: Data
         /// The entry's header and times.
-        public var metadata: CacheEntryMetadata
+        package var metadata: CacheEntryMetadata
     }
 
     // MARK: Reading
@@ -117,7 +117,7 @@ public final class DiskCache: Sendable {
 
     /// The bytes and metadata stored for `key`, or `nil`. A hit counts as an access for the age limit and
     /// the least-recently-used order.
-    public func entry(forKey key: String) -> Entry? {
+    package func entry(forKey key: String) -> Entry? {
         lookUp(key, withPayload: true).map { Entry(data: $0.payload ?? Data(), metadata: $0.metadata) }
     }
 

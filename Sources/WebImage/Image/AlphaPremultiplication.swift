@@ -3,12 +3,12 @@
 /// Filters and blends work premultiplied (a transparent pixel then contributes nothing, whatever colour it
 /// stores, so no dark fringes); ``PixelBuffer`` stores straight alpha. Opaque pixels are the common case and
 /// take a fast path in both directions. Public for coders whose libraries hand back premultiplied pixels.
-public enum AlphaPremultiplication {
+package enum AlphaPremultiplication {
     /// The bytes of an opaque pixel's alpha, as a mask over one native-endian `UInt32` pixel.
     static let alphaMask: UInt32 = RGBA(0, 0, 0, 255).packed
 
     /// Straight → premultiplied for `pixels` pixels, rounding to nearest. `source` may equal `destination`.
-    public static func premultiply(_ source: UnsafePointer<UInt8>, into destination: UnsafeMutablePointer<UInt8>,
+    package static func premultiply(_ source: UnsafePointer<UInt8>, into destination: UnsafeMutablePointer<UInt8>,
                             pixels: Int) {
         let sourceWords = UnsafeRawPointer(source), destinationWords = UnsafeMutableRawPointer(destination)
         for pixel in 0..<pixels {
@@ -28,7 +28,7 @@ public enum AlphaPremultiplication {
 
     /// Premultiplied → straight in place for `pixels` pixels. Colour above its alpha (which ringing filters can
     /// leave) saturates; fully transparent pixels become (0, 0, 0, 0).
-    public static func unpremultiply(_ bytes: UnsafeMutablePointer<UInt8>, pixels: Int) {
+    package static func unpremultiply(_ bytes: UnsafeMutablePointer<UInt8>, pixels: Int) {
         let words = UnsafeRawPointer(bytes)
         for pixel in 0..<pixels {
             if words.loadUnaligned(fromByteOffset: pixel &* 4, as: UInt32.self) & alphaMask == alphaMask {

@@ -1,7 +1,7 @@
 /// The display scale named in a file name or URL path, as SDWebImage reads it: `icon@2x.png` is 2, `icon@3x` is 3.
-public enum ScaleFactor {
+package enum ScaleFactor {
     /// The scale in `name` (a file name, path or URL string), or 1 when it names none.
-    public static func fromName(_ name: String) -> Double {
+    package static func fromName(_ name: String) -> Double {
         // Only the last path component counts, and never the query or fragment.
         let path = name.split(separator: "?", maxSplits: 1).first.map(String.init) ?? name
         let file = path.split(separator: "/").last.map(String.init) ?? path

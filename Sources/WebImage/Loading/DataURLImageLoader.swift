@@ -7,16 +7,16 @@ import Foundation
 /// ``ImageError/Code/responseTooLarge``. The size is estimated from the URL's length and checked before anything
 /// is decoded, then checked exactly after decoding. A URL without a comma or with a broken `%` escape is
 /// ``ImageError/Code/invalidURL``; undecodable base64 or an empty payload is ``ImageError/Code/badImageData``.
-public struct DataURLImageLoader: ImageLoader {
+package struct DataURLImageLoader: ImageLoader {
     /// Creates a `data:` URL loader.
-    public init() {}
+    package init() {}
 
     /// `data` URLs.
-    public func canLoad(_ url: URL) -> Bool {
+    package func canLoad(_ url: URL) -> Bool {
         url.scheme?.lowercased() == "data"
     }
 
-    public func load(_ request: ImageLoadRequest, progress: ImageLoadProgressHandler?) async throws
+    package func load(_ request: ImageLoadRequest, progress: ImageLoadProgressHandler?) async throws
         -> ImageLoadResponse {
         try Task.checkCancellation()
         let decoded = try Self.decode(request.url.absoluteString, maximumSize: request.maximumBodySize)

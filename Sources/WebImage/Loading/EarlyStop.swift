@@ -17,7 +17,7 @@ import Foundation
 /// Loaders that cannot save anything by stopping (files, `data:` URLs) ignore it. Two rules are equal when they
 /// were made from equal decode options, or with equal identities: a transfer is shared only by requests whose
 /// rules are equal, and it stops for the request that started it (see ``isSatisfied(by:)`` for the others).
-public struct EarlyStop: Sendable, Hashable {
+package struct EarlyStop: Sendable, Hashable {
     private enum Identity: Hashable {
         case options(DecodeOptions)
         case named(String)
@@ -30,7 +30,7 @@ public struct EarlyStop: Sendable, Hashable {
 
     /// A rule for bytes that will be decoded with `decodeOptions`; only the size-deciding options (thumbnail
     /// box, aspect ratio, scale-down limit, orientation) change where the transfer can stop.
-    public init(decoding decodeOptions: DecodeOptions) {
+    package init(decoding decodeOptions: DecodeOptions) {
         identity = .options(decodeOptions)
         plan = { _ in decodeOptions }
     }
@@ -41,7 +41,7 @@ public struct EarlyStop: Sendable, Hashable {
     /// coder's properties reader takes it for a whole file. It returns the options the file will be decoded with,
     /// or `nil` when it will not be decoded (passed on as it is, for one). Rules with equal `identity` must plan
     /// alike.
-    public init(identity: String, decodeOptions: @escaping @Sendable (_ header: Data) -> DecodeOptions?) {
+    package init(identity: String, decodeOptions: @escaping @Sendable (_ header: Data) -> DecodeOptions?) {
         self.identity = .named(identity)
         plan = decodeOptions
     }
@@ -50,7 +50,7 @@ public struct EarlyStop: Sendable, Hashable {
     /// and none of its pixels: a JPEG's transfer ends once its header has arrived (every segment up to the first
     /// scan's header), a few kilobytes of a 12 MP photo. Every other format is read whole. The prefix serves a
     /// properties reader (``ImageCoders/properties(of:)``) and ``ImageMetadata/read(from:)``, never a decode.
-    public static let header = EarlyStop(header: ())
+    package static let header = EarlyStop(header: ())
 
     private init(header: Void) {
         identity = .header
@@ -64,14 +64,14 @@ public struct EarlyStop: Sendable, Hashable {
     /// that this rule's decode reads. A rule shared under one identity by callers that decode differently (several
     /// thumbnail sizes) stops where the caller that started the transfer is served; another caller checks here
     /// and, when the prefix falls short, loads the whole file.
-    public func isSatisfied(by prefix: Data) -> Bool {
+    package func isSatisfied(by prefix: Data) -> Bool {
         var watch = EarlyStopWatch(self)
         return prefix.withUnsafeBytes { watch.isSatisfied(by: $0) }
     }
 
-    public static func == (lhs: EarlyStop, rhs: EarlyStop) -> Bool { lhs.identity == rhs.identity }
+    package static func == (lhs: EarlyStop, rhs: EarlyStop) -> Bool { lhs.identity == rhs.identity }
 
-    public func hash(into hasher: inout Hasher) { hasher.combine(identity) }
+    package func hash(into hasher: inout Hasher) { hasher.combine(identity) }
 }
 
 /// What the bytes of a transfer so far allow, as a prefix scanner sees them.

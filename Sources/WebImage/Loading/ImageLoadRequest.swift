@@ -32,7 +32,7 @@ public struct ImageLoadRequest: Sendable {
     /// When set, the transfer may end as soon as the bytes received are all a decode with its options reads (see
     /// ``EarlyStop``); the response then holds that prefix and says so (``ImageLoadResponse/isPrefix``). `nil`
     /// (the default) reads the whole body.
-    public var earlyStop: EarlyStop?
+    package var earlyStop: EarlyStop?
 
     /// The `Accept` header sent by default: the formats ``ImageCoders/shared`` decodes, modern ones first (see
     /// ``ImageCoders/acceptHeader``). Read when a request is made, so coders registered later count.
@@ -102,10 +102,3 @@ public struct BasicCredentials: Sendable, Hashable {
         "Basic " + Data("\(user):\(password)".utf8).base64EncodedString()
     }
 }
-
-/// The priority of a download in the downloader's queue, which is the same scale as an image load's.
-///
-/// Kept so that code written against the earlier name still compiles: downloads and loads share one
-/// ``ImagePriority``, so new code names that.
-@available(*, deprecated, renamed: "ImagePriority")
-public typealias DownloadPriority = ImagePriority

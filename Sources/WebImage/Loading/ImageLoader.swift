@@ -5,8 +5,8 @@ import Foundation
 ///
 /// Loaders throw ``ImageError`` (anything else is mapped to ``ImageError/Code/connectionFailed``) and stop
 /// promptly when the calling task is cancelled, throwing ``ImageError/Code/cancelled``. What a failed attempt
-/// learned travels in the error (``ImageError/statusCode``, ``ImageError/partialBody``); retrying is the job of
-/// a wrapping loader (``RetryingImageLoader``).
+/// learned travels in the error (``ImageError/statusCode``, and what arrived of a broken body); retrying is the job of
+/// a wrapping loader (the downloader's retries).
 ///
 /// A loader only moves bytes: the request arrives made (headers, credentials, timeout, limits), and merging,
 /// queueing and the response hooks belong to whoever calls it. The manager gives every loader, built in or yours,

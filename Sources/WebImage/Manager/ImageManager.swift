@@ -161,7 +161,7 @@ public final class ImageManager: Sendable {
     public var isRunning: Bool { finalTasks.count > 0 || counters.withLock { $0.pendingStores > 0 } }
 
     /// A stream of pipeline events from now on.
-    public func eventStream() -> AsyncStream<ImageManagerEvent> { events.makeStream() }
+    package func eventStream() -> AsyncStream<ImageManagerEvent> { events.makeStream() }
 
     /// Unblocks `url` after a permanent failure.
     public func removeFailedURL(_ url: URL) { failedURLs.remove(url) }

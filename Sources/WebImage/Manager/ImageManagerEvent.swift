@@ -2,7 +2,7 @@ import Foundation
 import Metrics
 
 /// What happens inside the manager, for dashboards and tests (``ImageManager/eventStream()``).
-public enum ImageManagerEvent: Sendable, Equatable {
+package enum ImageManagerEvent: Sendable, Equatable {
     /// A load started (after the options processor).
     case started(URL)
     /// The final image was found in the cache (``ImageCacheType/memory`` or ``ImageCacheType/disk``).

@@ -8,7 +8,7 @@ public struct ImageResult: Sendable {
     /// delivery (miss, memory hit, disk hit) the same bytes. Otherwise the download's (or the disk entry's) when
     /// they were asked for (``ImageOptions/queryMemoryData``), came along anyway (a download, a disk hit), or
     /// ``ImageOptions/avoidDecodeImage`` kept frames undecoded; `nil` for a memory hit without
-    /// ``ImageOptions/queryMemoryData``, and for a thumbnail whose download stopped early (see ``EarlyStop``).
+    /// ``ImageOptions/queryMemoryData``, and for a thumbnail whose download stopped early (<doc:LoadingImages>).
     public var data: Data?
     /// Where the image came from: ``ImageCacheType/none`` (loaded), ``ImageCacheType/memory`` or
     /// ``ImageCacheType/disk``.

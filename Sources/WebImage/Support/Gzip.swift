@@ -3,13 +3,13 @@ import Foundation
 
 /// Gzip-compressed data (RFC 1952) inflated by zlib, never past a limit: how an SVG document stored as `.svgz`
 /// (and served that way, often without `Content-Encoding`) is read. A gzip bomb costs at most the limit.
-public enum Gzip {
+package enum Gzip {
     /// The most bytes ``inflate(_:limit:)`` produces by default: 16 MiB, far beyond any real compressed SVG
     /// document, and less than one 12-megapixel photo's pixels.
-    public static let defaultLimit = 16 << 20
+    package static let defaultLimit = 16 << 20
 
     /// Whether `data` starts like a gzip member: the magic bytes 1F 8B, then 8 (deflate, the only method).
-    public static func isCompressed(_ data: Data) -> Bool { data.withUnsafeBytes(isCompressed) }
+    package static func isCompressed(_ data: Data) -> Bool { data.withUnsafeBytes(isCompressed) }
 
     static func isCompressed(_ bytes: UnsafeRawBufferPointer) -> Bool {
         bytes.count >= 3 && bytes[0] == 0x1F && bytes[1] == 0x8B && bytes[2] == 8
@@ -20,7 +20,7 @@ public enum Gzip {
     /// Throws ``ImageError/Code/imageTooLarge`` when the content is longer than `limit` bytes, known once `limit`
     /// bytes have been inflated and never more; ``ImageError/Code/badImageData`` when `data` is not gzip, is
     /// damaged (its CRC-32 and length included) or ends before its trailer.
-    public static func inflate(_ data: Data, limit: Int = defaultLimit) throws -> Data {
+    package static func inflate(_ data: Data, limit: Int = defaultLimit) throws -> Data {
         let inflated = try data.withUnsafeBytes { try inflate($0, upTo: limit) }
         guard inflated.complete else {
             throw ImageError(.imageTooLarge, "gzip: the data inflates to more than \(limit) bytes")
@@ -30,7 +30,7 @@ public enum Gzip {
 
     /// `data` itself, or its content when it is gzip-compressed (an `.svgz` document), inflated within `limit`;
     /// throws as ``inflate(_:limit:)`` does.
-    public static func inflatedIfCompressed(_ data: Data, limit: Int = defaultLimit) throws -> Data {
+    package static func inflatedIfCompressed(_ data: Data, limit: Int = defaultLimit) throws -> Data {
         isCompressed(data) ? try inflate(data, limit: limit) : data
     }
 

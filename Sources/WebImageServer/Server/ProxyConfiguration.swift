@@ -64,7 +64,7 @@ public struct ProxyConfiguration: Sendable {
     public var sourceURLRewriting = SourceURLRewriting()
     /// A DNS server asked for source hosts instead of the system resolver (`--dns-server`); `nil`: the system's.
     /// For split-horizon networks, where the machine's resolver answers with internal addresses, and for tests.
-    public var nameServer: NameServer?
+    package var nameServer: NameServer?
     /// Where the source and result caches live (`sources/` and `results/` inside).
     public var cacheDirectory = DiskCache.defaultFolder(namespace: "webimage-serve")
     /// Memory for cached results, in bytes. Default 256 MB.

@@ -29,7 +29,7 @@ public struct GIFCoder: SingleFormatImageCoder {
     /// What ``decodeCompleteFrames(_:options:)`` read: the frames and the error that stopped reading. The error is
     /// ``ImageError/Code/badImageData``; a file that simply lacks its trailer byte reports one too ("without a
     /// trailer"), since it cannot be told apart from one cut between two frames.
-    public typealias PartialDecode = CompleteFrames
+    package typealias PartialDecode = CompleteFrames
 
     public let format = ImageFormat.gif
     /// Spread the error of colour reduction with Floyd–Steinberg dithering when an image has more than 256
@@ -52,7 +52,7 @@ public struct GIFCoder: SingleFormatImageCoder {
     ///
     /// Throws ``ImageError/Code/badImageData`` when not even the first frame could be read, and
     /// ``ImageError/Code/imageTooLarge`` when the file exceeds ``DecodeOptions/limits``.
-    public func decodeCompleteFrames(_ data: Data, options: DecodeOptions) throws -> PartialDecode {
+    package func decodeCompleteFrames(_ data: Data, options: DecodeOptions) throws -> PartialDecode {
         let progress = try data.withUnsafeBytes { bytes in
             try GIFFrameDecoder(options: options).decode(bytes)
         }

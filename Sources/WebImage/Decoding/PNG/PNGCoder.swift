@@ -44,7 +44,7 @@ public struct PNGCoder: SingleFormatImageCoder {
     }
 
     /// What ``decodeCompleteFrames(_:options:)`` read: the frames and the error that stopped reading.
-    public typealias PartialDecode = CompleteFrames
+    package typealias PartialDecode = CompleteFrames
 
     /// Decodes every frame of an APNG that can be read completely, for showing a cut or damaged file the way
     /// browsers do; ``decode(_:options:)`` stays strict and throws for the same data.
@@ -59,7 +59,7 @@ public struct PNGCoder: SingleFormatImageCoder {
     /// Throws ``ImageError/Code/badImageData`` when not even the first frame could be read (a cut still PNG among
     /// others), and ``ImageError/Code/imageTooLarge`` when the canvas or acTL's frame count exceeds
     /// ``DecodeOptions/limits`` (never lenient).
-    public func decodeCompleteFrames(_ data: Data, options: DecodeOptions) throws -> PartialDecode {
+    package func decodeCompleteFrames(_ data: Data, options: DecodeOptions) throws -> PartialDecode {
         if data.withUnsafeBytes(APNGFile.declaresAnimation) {
             return try data.withUnsafeBytes { try APNGDecoder.decodeFrames($0, options: options, lenient: true) }
         }

@@ -3,7 +3,7 @@ import Foundation
 
 extension WebPCoder {
     /// What ``decodeCompleteFrames(_:options:)`` read: the frames and the error that stopped reading.
-    public typealias PartialDecode = CompleteFrames
+    package typealias PartialDecode = CompleteFrames
 
     /// Decodes every frame of an animated WebP that can be read completely, for showing a cut or damaged file
     /// the way browsers do; ``decode(_:options:)`` stays strict and throws for the same data.
@@ -19,7 +19,7 @@ extension WebPCoder {
     /// Throws ``ImageError/Code/badImageData`` when not even the first frame could be read (a cut still image
     /// among others), and ``ImageError/Code/imageTooLarge`` when the canvas or the complete frames exceed
     /// ``DecodeOptions/limits``.
-    public func decodeCompleteFrames(_ data: Data, options: DecodeOptions) throws -> PartialDecode {
+    package func decodeCompleteFrames(_ data: Data, options: DecodeOptions) throws -> PartialDecode {
         let (isAnimated, whole) = data.withUnsafeBytes { bytes in
             var features = WebPBitstreamFeatures()
             let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self)

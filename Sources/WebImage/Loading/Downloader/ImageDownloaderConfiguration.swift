@@ -59,10 +59,10 @@ public struct ImageDownloaderConfiguration: Sendable {
     /// ``AddressPolicy/unrestricted``; see ``HTTPImageLoader/Configuration/addressPolicy``).
     public var addressPolicy = AddressPolicy.unrestricted
     /// A check of every hop's URL and address for the HTTP loader the downloader creates.
-    public var hopCheck: HTTPHopCheck?
+    package var hopCheck: HTTPHopCheck?
     /// A DNS server the HTTP loader the downloader creates asks instead of the system resolver (`nil`, the
     /// default: the system's). For tests and split-horizon setups; see ``NameServer``.
-    public var nameServer: NameServer?
+    package var nameServer: NameServer?
     /// The smallest step of `fractionCompleted` between two progress reports to one caller (0 reports every
     /// chunk; the final report is always sent).
     public var minimumProgressInterval = 0.0

@@ -4,15 +4,15 @@ import Foundation
 /// domain or path scoping; like a browser's, not per port or scheme), replaced by name, and removed by
 /// `Max-Age=0` or a past `Expires`. A `Secure` cookie is stored only from `https` and sent only over `https`.
 /// Enough for image servers that gate access with a session cookie; not a browser's jar.
-public final class CookieJar: Sendable {
+package final class CookieJar: Sendable {
     private let cookies = Locked<[String: [(name: String, value: String, secure: Bool)]]>([:])
 
     /// An empty jar.
-    public init() {}
+    package init() {}
 
     /// The `Cookie` header value for `url`'s host, or `nil` when none is stored (`Secure` cookies count only
     /// for `https`).
-    public func cookieHeader(for url: URL) -> String? {
+    package func cookieHeader(for url: URL) -> String? {
         guard let host = url.host?.lowercased() else { return nil }
         let isSecure = url.scheme?.lowercased() == "https"
         let stored = cookies.withLock { $0[host] ?? [] }.filter { isSecure || !$0.secure }
@@ -21,7 +21,7 @@ public final class CookieJar: Sendable {
     }
 
     /// Stores the cookies of every `Set-Cookie` value received from `url` (a `Secure` one only from `https`).
-    public func store(setCookieValues values: [String], from url: URL) {
+    package func store(setCookieValues values: [String], from url: URL) {
         guard let host = url.host?.lowercased(), !values.isEmpty else { return }
         let isSecure = url.scheme?.lowercased() == "https"
         cookies.withLock { jar in
@@ -36,7 +36,7 @@ public final class CookieJar: Sendable {
     }
 
     /// Forgets every cookie.
-    public func removeAll() {
+    package func removeAll() {
         cookies.withLock { $0.removeAll() }
     }
 

@@ -29,11 +29,11 @@ public final class HTTPImageLoader: ImageLoader {
         /// ``AddressPolicy/unrestricted``; an image server uses ``AddressPolicy/publicOnly``).
         public var addressPolicy: AddressPolicy = .unrestricted
         /// A check of every hop's URL and address, after the ``addressPolicy``; `nil` checks nothing.
-        public var hopCheck: HTTPHopCheck?
+        package var hopCheck: HTTPHopCheck?
         /// A DNS server asked for every host instead of the system resolver; `nil` (the default) uses the
         /// system's. For tests (a resolver whose answers they control) and split-horizon setups; see
         /// ``NameServer``.
-        public var nameServer: NameServer?
+        package var nameServer: NameServer?
         /// How long a name that did not resolve is remembered as failing (default 5 s), so that a burst of
         /// requests for a dead name costs one lookup; zero asks again every time.
         public var failedLookupLifetime: Duration = .seconds(5)
@@ -53,7 +53,7 @@ public final class HTTPImageLoader: ImageLoader {
     /// The loader's settings.
     public let configuration: Configuration
     /// Cookies kept for requests that handle cookies.
-    public let cookies: CookieJar
+    package let cookies: CookieJar
     let client: HTTPClient
     /// The event loops transfers run on, one chosen per host (``eventLoop(for:)``).
     private let loops: [any EventLoop]
@@ -67,10 +67,10 @@ public final class HTTPImageLoader: ImageLoader {
     private let isShutDown = Atomic<Bool>(false)
 
     /// Creates a loader with its own client.
-    public init(configuration: Configuration = Configuration(), cookies: CookieJar = CookieJar(),
+    public init(configuration: Configuration = Configuration(),
                 logger: Logger = Logger(label: "swift-web-image.http")) {
         self.configuration = configuration
-        self.cookies = cookies
+        cookies = CookieJar()
         self.logger = logger
         client = Self.makeClient(configuration)
         loops = Array(client.eventLoopGroup.makeIterator())

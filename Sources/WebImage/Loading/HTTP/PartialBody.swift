@@ -1,22 +1,22 @@
 import Foundation
 
 /// The bytes of a body that broke off, and the validator that lets a new attempt ask for the rest with `Range`
-/// and `If-Range` (only if the resource is still the same). Travels in ``ImageError/partialBody``, so a loader
-/// that retries (``RetryingImageLoader``) can continue where the failed attempt stopped.
-public struct PartialBody: Sendable, Equatable {
+/// and `If-Range` (only if the resource is still the same). Travels in `ImageError.partialBody`, so a loader
+/// that retries (`RetryingImageLoader`) can continue where the failed attempt stopped.
+package struct PartialBody: Sendable, Equatable {
     /// What arrived, from the first byte.
-    public var data: Data
+    package var data: Data
     /// A strong `ETag` or `Last-Modified` value for `If-Range`.
-    public var validator: String
+    package var validator: String
 
     /// Creates a partial body.
-    public init(data: Data, validator: String) {
+    package init(data: Data, validator: String) {
         self.data = data
         self.validator = validator
     }
 
     /// The headers that ask for the bytes after ``data``, only if they are still the same representation.
-    public var rangeHeaders: HTTPHeaderFields {
+    package var rangeHeaders: HTTPHeaderFields {
         ["Range": "bytes=\(data.count)-", "If-Range": validator]
     }
 

@@ -4,17 +4,17 @@ import Foundation
 /// body that broke off, continuing from the bytes that arrived (`Range` + `If-Range`, when the failed attempt's
 /// error carried a ``PartialBody``). The wrapped loader knows nothing about retries: what it learned travels in
 /// the error it throws (status code, partial body).
-public struct RetryingImageLoader: ImageLoader {
+package struct RetryingImageLoader: ImageLoader {
     /// The loader asked for each attempt.
-    public let base: any ImageLoader
+    package let base: any ImageLoader
     /// When and how often to try again.
-    public let policy: RetryPolicy
+    package let policy: RetryPolicy
     let rateLimiter: TokenBucket?
     /// Told before every attempt (`retry` is 0 for the first).
     let onAttempt: @Sendable (_ url: URL, _ retry: Int) -> Void
 
     /// Wraps `base`.
-    public init(_ base: any ImageLoader, policy: RetryPolicy = RetryPolicy()) {
+    package init(_ base: any ImageLoader, policy: RetryPolicy = RetryPolicy()) {
         self.init(base, policy: policy, rateLimiter: nil, onAttempt: { _, _ in })
     }
 
@@ -26,9 +26,9 @@ public struct RetryingImageLoader: ImageLoader {
         self.onAttempt = onAttempt
     }
 
-    public func canLoad(_ url: URL) -> Bool { base.canLoad(url) }
+    package func canLoad(_ url: URL) -> Bool { base.canLoad(url) }
 
-    public func load(_ request: ImageLoadRequest, progress: ImageLoadProgressHandler?) async throws
+    package func load(_ request: ImageLoadRequest, progress: ImageLoadProgressHandler?) async throws
         -> ImageLoadResponse {
         let scheme = request.url.scheme?.lowercased()
         let isNetwork = scheme == "http" || scheme == "https"

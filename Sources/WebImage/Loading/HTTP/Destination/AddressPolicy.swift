@@ -6,10 +6,10 @@
 /// the local network. A server fetching what strangers ask for uses ``publicOnly``.
 public struct AddressPolicy: Sendable, Hashable {
     /// The ranges connections are refused to.
-    public var refused: Set<AddressRange>
+    package var refused: Set<AddressRange>
 
     /// A policy refusing `refused`.
-    public init(refusing refused: Set<AddressRange>) {
+    package init(refusing refused: Set<AddressRange>) {
         self.refused = refused
     }
 
@@ -25,7 +25,7 @@ public struct AddressPolicy: Sendable, Hashable {
     public var isUnrestricted: Bool { refused.isEmpty }
 
     /// The refused range `address` falls in, or `nil` when it may be connected to.
-    public func refusal(of address: IPAddress) -> AddressRange? {
+    package func refusal(of address: IPAddress) -> AddressRange? {
         let range = AddressRange(of: address)
         return refused.contains(range) ? range : nil
     }

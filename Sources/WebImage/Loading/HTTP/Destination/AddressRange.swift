@@ -1,6 +1,6 @@
 /// The kinds of address an image proxy must not be talked into fetching from (server-side request forgery):
 /// the machine itself, its local networks, and addresses that are not one host.
-public enum AddressRange: String, Sendable, Hashable, CaseIterable {
+package enum AddressRange: String, Sendable, Hashable, CaseIterable {
     /// `127.0.0.0/8`, `::1`.
     case loopback
     /// `10/8`, `172.16/12`, `192.168/16`, `100.64/10` (carrier-grade NAT), `fc00::/7` (unique local) and the
@@ -16,7 +16,7 @@ public enum AddressRange: String, Sendable, Hashable, CaseIterable {
     case global
 
     /// The range `address` belongs to, after unwrapping an IPv4 address carried inside an IPv6 one.
-    public init(of address: IPAddress) {
+    package init(of address: IPAddress) {
         if let inner = address.embeddedIPv4 {
             self.init(ipv4: inner.bytes)
         } else if address.isIPv4 {

@@ -5,16 +5,16 @@ import Darwin
 #endif
 
 /// An IPv4 or IPv6 address as its bytes, parsed from the textual forms the resolver and URLs use.
-public struct IPAddress: Sendable, Hashable, CustomStringConvertible {
+package struct IPAddress: Sendable, Hashable, CustomStringConvertible {
     /// Four bytes for IPv4, sixteen for IPv6, in network order.
-    public let bytes: [UInt8]
+    package let bytes: [UInt8]
 
     /// Parses dotted IPv4 (`10.0.0.1`) or IPv6 (`fe80::1`, `::ffff:127.0.0.1`; brackets and a zone suffix such
     /// as `%eth0` are accepted). `nil` for anything else, including host names.
     ///
     /// Only an IPv6 literal has a zone: `8.8.8.8%x.example` is a (malformed) host name, not 8.8.8.8, since a
     /// resolver would look it up as a name and a check must not see an address the connection never goes to.
-    public init?(_ text: String) {
+    package init?(_ text: String) {
         var text = Substring(text)
         if text.hasPrefix("["), text.hasSuffix("]") { text = text.dropFirst().dropLast() }
         var v4 = in_addr()
@@ -35,13 +35,13 @@ public struct IPAddress: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// An address from its raw bytes (4 or 16 of them).
-    public init?(bytes: [UInt8]) {
+    package init?(bytes: [UInt8]) {
         guard bytes.count == 4 || bytes.count == 16 else { return nil }
         self.bytes = bytes
     }
 
     /// Whether this is an IPv4 address.
-    public var isIPv4: Bool { bytes.count == 4 }
+    package var isIPv4: Bool { bytes.count == 4 }
 
     /// The IPv4 address an IPv6 address carries inside it, by the encodings that reach an IPv4 host: mapped
     /// (`::ffff:a.b.c.d`, `::ffff:0:0/96`), translated (`::ffff:0:a.b.c.d`, `::ffff:0:0:0/96`, RFC 2765's
@@ -49,7 +49,7 @@ public struct IPAddress: Sendable, Hashable, CustomStringConvertible {
     /// (`64:ff9b::/96` and the local-use `64:ff9b:1::/48`). Without unwrapping, `::ffff:127.0.0.1` would pass
     /// a loopback check written for IPv4, and a translated `::ffff:0:7f00:1` would leave by the default route
     /// for whatever translator (or host on the path) answers for it.
-    public var embeddedIPv4: IPAddress? {
+    package var embeddedIPv4: IPAddress? {
         guard bytes.count == 16 else { return nil }
         let tail = Array(bytes[12..<16])
         if bytes[0..<10].allSatisfy({ $0 == 0 }) && bytes[10] == 0xff && bytes[11] == 0xff {
@@ -71,7 +71,7 @@ public struct IPAddress: Sendable, Hashable, CustomStringConvertible {
         return nil
     }
 
-    public var description: String {
+    package var description: String {
         var text = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN) + 1)
         let family = isIPv4 ? AF_INET : AF_INET6
         let written = bytes.withUnsafeBytes { raw in

@@ -3,21 +3,21 @@
 /// Meant for tests (a resolver on loopback whose answers the test controls) and for split-horizon setups in
 /// which an image server must see the public view of names while the machine's own resolver answers with
 /// internal addresses. The answers go through the same ``AddressPolicy`` and hop checks as the system's.
-public struct NameServer: Sendable, Hashable, CustomStringConvertible {
+package struct NameServer: Sendable, Hashable, CustomStringConvertible {
     /// The server's address (an IPv4 or IPv6 literal: a resolver cannot be found by name).
-    public let address: IPAddress
+    package let address: IPAddress
     /// Its UDP port (53 for an ordinary server).
-    public let port: Int
+    package let port: Int
 
     /// A server at `address` and `port`.
-    public init(address: IPAddress, port: Int = 53) {
+    package init(address: IPAddress, port: Int = 53) {
         self.address = address
         self.port = port
     }
 
     /// Parses `HOST:PORT` or `[IPV6]:PORT` (HOST an address literal; the port defaults to 53 when left out).
     /// `nil` for anything else.
-    public init?(_ text: String) {
+    package init?(_ text: String) {
         var hostPart = Substring(text)
         var port = 53
         if text.hasPrefix("[") {
@@ -39,7 +39,7 @@ public struct NameServer: Sendable, Hashable, CustomStringConvertible {
         self.init(address: address, port: port)
     }
 
-    public var description: String {
+    package var description: String {
         address.isIPv4 ? "\(address):\(port)" : "[\(address)]:\(port)"
     }
 }
