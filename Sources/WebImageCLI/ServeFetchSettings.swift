@@ -36,10 +36,6 @@ extension ServeSettings {
             options.setCanonicalHeader, "SET_CANONICAL_HEADER", imgproxy: ["IMGPROXY_SET_CANONICAL_HEADER"])
     }
 
-    /// What imgproxy's `%current_version` becomes: the version in the library's own `User-Agent`
-    /// (`swift-web-image/1.0` gives `1.0`).
-    static var version: String {
-        let agent = ImageLoadRequest.defaultUserAgent
-        return agent.firstIndex(of: "/").map { String(agent[agent.index(after: $0)...]) } ?? agent
-    }
+    /// What imgproxy's `%current_version` becomes: this package's version, as in the library's own `User-Agent`.
+    static var version: String { LibraryVersion.current }
 }

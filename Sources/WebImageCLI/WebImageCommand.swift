@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import WebImage
 
 /// `webimage`: the library's front door on the command line. See DESIGN.md for the contract.
 @main
@@ -20,6 +21,7 @@ struct WebImageCommand: AsyncParsableCommand {
               webimage cache stats --json
               webimage serve --insecure --bind 127.0.0.1:9000
             """,
+        version: LibraryVersion.current,
         subcommands: [InfoCommand.self, ConvertCommand.self, FetchCommand.self, PrefetchCommand.self,
                       CacheCommand.self, ServeCommand.self, HealthCommand.self, DemoCommand.self, DecodeHelperCommand.self]
     )

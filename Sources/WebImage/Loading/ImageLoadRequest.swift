@@ -38,7 +38,7 @@ public struct ImageLoadRequest: Sendable {
     /// ``ImageCoders/acceptHeader``). Read when a request is made, so coders registered later count.
     public static var defaultAccept: String { ImageCoders.shared.acceptHeader }
     /// The `User-Agent` header sent by default.
-    public static let defaultUserAgent = "swift-web-image/1.0"
+    public static let defaultUserAgent = "swift-web-image/" + LibraryVersion.current
     /// The headers every request starts with.
     public static var defaultHeaders: HTTPHeaderFields {
         ["Accept": defaultAccept, "User-Agent": defaultUserAgent]
