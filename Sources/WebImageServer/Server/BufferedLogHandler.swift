@@ -20,9 +20,9 @@ import WebImage
 /// ```
 /// Lines are ``LogLineFormat/pretty`` by default; the other formats (logfmt, JSON) are written by the same handler,
 /// so every line of a process takes one path to standard error whatever its format.
-public struct BufferedLogHandler: LogHandler {
-    public var logLevel: Logger.Level = .info
-    public var metadata: Logger.Metadata = [:]
+package struct BufferedLogHandler: LogHandler {
+    package var logLevel: Logger.Level = .info
+    package var metadata: Logger.Metadata = [:]
     private let label: String
     private let output: BufferedLogOutput
     private let format: LogLineFormat
@@ -30,7 +30,7 @@ public struct BufferedLogHandler: LogHandler {
     private let infoPrefix: [UInt8]
 
     /// A handler for `label` writing `format`'s lines through `output`.
-    public init(label: String, output: BufferedLogOutput, format: LogLineFormat = .pretty) {
+    package init(label: String, output: BufferedLogOutput, format: LogLineFormat = .pretty) {
         self.label = label
         self.output = output
         self.format = format
@@ -39,12 +39,12 @@ public struct BufferedLogHandler: LogHandler {
         infoPrefix = prefix
     }
 
-    public subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+    package subscript(metadataKey key: String) -> Logger.Metadata.Value? {
         get { metadata[key] }
         set { metadata[key] = newValue }
     }
 
-    public func log(event: LogEvent) {
+    package func log(event: LogEvent) {
         var message = "\(event.message)"
         if let error = event.error { message += " (\(error))" }
         let merged = event.metadata.map { metadata.merging($0) { $1 } } ?? metadata
@@ -101,7 +101,7 @@ public struct BufferedLogHandler: LogHandler {
 /// Where ``BufferedLogHandler``s write: a buffer for one file descriptor, written when it holds 64 KB, when a line
 /// is urgent (`warning` and above), and when its oldest line is a second old (checked as lines come and, for
 /// standard error, by a thread every second), and at exit.
-public final class BufferedLogOutput: Sendable {
+package final class BufferedLogOutput: Sendable {
     private struct State {
         var buffer: [UInt8] = []
         var oldest: UInt64?
@@ -110,7 +110,7 @@ public final class BufferedLogOutput: Sendable {
     }
 
     /// The process's standard error, flushed every second and at exit.
-    public static let standardError: BufferedLogOutput = {
+    package static let standardError: BufferedLogOutput = {
         let output = BufferedLogOutput(descriptor: 2)
         output.startFlushing()
         atexit { BufferedLogOutput.standardError.flush(ifOlderThan: 0) }

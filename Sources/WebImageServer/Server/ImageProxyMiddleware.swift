@@ -17,8 +17,8 @@ import NIOCore
 /// With tracing configured (``ProxyOperations/tracing``), run ``ImageProxy/backgroundServices(logger:)`` in the
 /// application's service group, before the application, so that the spans leave.
 ///
-/// With a context that conforms to ``ChannelRequestContext``, a request whose client disconnects stops waiting
-/// (`webimage serve` uses one); with any other context it is answered to the end.
+/// A request is answered to the end even when its client disconnects meanwhile (`webimage serve`'s own server
+/// stops waiting for such a client).
 public struct ImageProxyMiddleware<Context: RequestContext>: RouterMiddleware {
     private let proxy: ImageProxy
     private let prefix: String
@@ -85,7 +85,7 @@ private enum HintHeaders {
 }
 
 /// A request context that knows its connection's channel (so the proxy can notice its client leaving).
-public protocol ChannelRequestContext: RequestContext {
+package protocol ChannelRequestContext: RequestContext {
     /// The channel the request arrived on.
     var channel: any Channel { get }
 }

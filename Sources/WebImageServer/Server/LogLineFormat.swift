@@ -16,7 +16,7 @@ import Logging
 ///
 /// The time is local, to the second, as imgproxy's; levels are imgproxy's names (`DEBUG`, `INFO`, `WARNING`,
 /// `ERROR`, `CRITICAL`: swift-log's `trace` is `DEBUG`, `notice` is `INFO`), which are GCP's severities too.
-public enum LogLineFormat: String, Sendable, CaseIterable {
+package enum LogLineFormat: String, Sendable, CaseIterable {
     case pretty, structured, json, gcp
 
     /// imgproxy's name of `level`.
@@ -32,7 +32,7 @@ public enum LogLineFormat: String, Sendable, CaseIterable {
 
     /// A whole line (without its line feed) in this format, at `time` (seconds since 1970). `pretty` writes the
     /// plain message, as `webimage serve` writes the lines before its log starts.
-    public func line(level: Logger.Level, message: String, metadata: Logger.Metadata = [:],
+    package func line(level: Logger.Level, message: String, metadata: Logger.Metadata = [:],
                      time: Int = Int(Date().timeIntervalSince1970)) -> String {
         var line: [UInt8] = []
         write(level: level, message: message, metadata: metadata, time: time, into: &line)
