@@ -156,10 +156,13 @@ let package = Package(
                 swiftSettings: strict),
         .target(name: "WebImagePDF", dependencies: ["WebImage", "WebImageCairo", "CPoppler"], swiftSettings: strict),
         .target(name: "WebImageTIFF", dependencies: ["WebImage", "CTIFF"], swiftSettings: strict),
+        // What every module shares and a URL-signing client needs without a codec: formats and their detection,
+        // errors, HTTP fields and responses, digests, gzip, colours. `WebImage` re-exports it.
+        .target(name: "WebImageCore", dependencies: ["CZlib"], swiftSettings: strict),
         .target(
             name: "WebImage",
             dependencies: [
-                "CTurboJPEG", "CSpng", "CWebP", "CGif", "CJPEGIncremental", "CPNGIncremental", "CZlib", "CDeflate", "CLCMS2",
+                "WebImageCore", "CTurboJPEG", "CSpng", "CWebP", "CGif", "CJPEGIncremental", "CPNGIncremental", "CZlib", "CDeflate", "CLCMS2",
                 "CColorKernel",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -203,7 +206,7 @@ let package = Package(
             linkerSettings: programLinking
         ),
         // imgproxy's URL format: paths, processing options, presets, signatures; no server.
-        .target(name: "WebImageProxyURL", dependencies: ["WebImage"], swiftSettings: strict),
+        .target(name: "WebImageProxyURL", dependencies: ["WebImageCore"], swiftSettings: strict),
         // The image proxy behind `webimage serve`: rendering, caching, the Hummingbird server, over the URL
         // format above. It composes the library; the library never imports it.
         .target(

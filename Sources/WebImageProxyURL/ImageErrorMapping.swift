@@ -1,4 +1,4 @@
-import WebImage
+import WebImageCore
 
 extension ProxyError {
     /// The answer for a library error while fetching, decoding or rendering a source, as imgproxy answers it.

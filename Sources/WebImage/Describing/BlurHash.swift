@@ -10,7 +10,7 @@ import Foundation
 /// its background first if its hidden colours are not meant to show.
 public enum BlurHash {
     /// The most components BlurHash has on either axis.
-    public static let maximumComponents = 9
+    public static let maximumComponents = BlurHashLimits.maximumComponents
 
     /// The BlurHash of `pixels` with `componentsX` × `componentsY` components (1 to 9 each; more components keep
     /// more detail and make a longer string). Throws ``ImageError/Code/invalidParameter`` for a count outside

@@ -115,25 +115,6 @@ public struct PixelBuffer: Sendable {
     }
 }
 
-/// One RGBA8 colour, straight alpha.
-public struct RGBA: Sendable, Hashable, CustomStringConvertible {
-    public var r: UInt8, g: UInt8, b: UInt8, a: UInt8
-
-    /// Creates a colour from its four channels.
-    public init(_ r: UInt8, _ g: UInt8, _ b: UInt8, _ a: UInt8 = 255) {
-        self.r = r; self.g = g; self.b = b; self.a = a
-    }
-
-    /// The four bytes as laid out in memory, read as one native-endian `UInt32`.
-    var packed: UInt32 {
-        var value: UInt32 = 0
-        withUnsafeMutableBytes(of: &value) { $0[0] = r; $0[1] = g; $0[2] = b; $0[3] = a }
-        return value
-    }
-
-    public var description: String { "RGBA(\(r), \(g), \(b), \(a))" }
-}
-
 /// Owns one block of pixel memory and gives it back to the pool when the last buffer using it goes away.
 final class PixelStorage: @unchecked Sendable {  // C boundary: raw memory written once by C code, read-only after
     let pointer: UnsafeMutableRawPointer

@@ -1,4 +1,4 @@
-import WebImage
+import WebImageCore
 
 extension InfoOptions {
     /// What reading an `/info` URL's options depends on besides the URL: the server's info presets and its rules.
@@ -129,8 +129,8 @@ extension InfoOptions {
             dominantColorsBuildMissing = arguments.bool(1) ?? false
         case "blurhash", "bh":
             try arguments.allow(at: 2)
-            let x = try arguments.integer(0, in: 0...BlurHash.maximumComponents) ?? 0
-            let y = try arguments.integer(1, in: 0...BlurHash.maximumComponents) ?? 0
+            let x = try arguments.integer(0, in: 0...BlurHashLimits.maximumComponents) ?? 0
+            let y = try arguments.integer(1, in: 0...BlurHashLimits.maximumComponents) ?? 0
             blurHash = x > 0 && y > 0 ? (x, y) : nil
         case "thumb_hash", "th": thumbHash = try Self.flag(arguments)
         case "perceptual_hash", "phash", "ph": perceptualHash = try Self.flag(arguments)

@@ -1,4 +1,4 @@
-import WebImage
+import WebImageCore
 
 /// What an `/info` URL asks to know about its source (imgproxy Pro's info options). The description options that
 /// read only the file's header (size, format, dimensions, metadata) are on by default, as in imgproxy; the ones

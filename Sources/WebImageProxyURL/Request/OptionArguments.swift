@@ -1,4 +1,4 @@
-import WebImage
+import WebImageCore
 
 /// One option segment split at `:` into its name and arguments, with readers that turn an argument into a value
 /// or a 400 naming the option. An empty argument is an omitted one (imgproxy's `rs:fill::300`).

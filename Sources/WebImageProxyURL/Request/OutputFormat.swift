@@ -1,4 +1,4 @@
-import WebImage
+import WebImageCore
 
 /// The formats the proxy writes, by the names URLs use for them.
 public enum OutputFormat: String, Sendable, Hashable, CaseIterable {

@@ -1,5 +1,5 @@
 import Foundation
-import WebImage
+import WebImageCore
 
 extension ProcessingOptions {
     /// The options that change pixels after the geometry: filters, overlays, background.

@@ -1,4 +1,4 @@
-import WebImage
+import WebImageCore
 
 extension ProcessingOptions {
     /// What reading a URL's options depends on besides the URL: the server's presets and its rules.

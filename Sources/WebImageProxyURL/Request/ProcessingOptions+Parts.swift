@@ -1,4 +1,4 @@
-import WebImage
+import WebImageCore
 
 extension ProcessingOptions {
     /// Space added on each side of the result, in CSS pixels (imgproxy's `padding`, CSS order).

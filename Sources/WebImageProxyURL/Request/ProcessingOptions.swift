@@ -1,4 +1,4 @@
-import WebImage
+import WebImageCore
 
 /// What a proxy URL asks for: imgproxy's open-source processing options plus ours, `frame` and `round`. Values are
 /// as written in the URL; ``ResizePlan`` turns them into pixels.

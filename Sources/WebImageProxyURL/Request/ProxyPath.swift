@@ -1,5 +1,5 @@
 import Foundation
-import WebImage
+import WebImageCore
 
 /// A proxy URL's path taken apart, in imgproxy's two forms:
 ///

@@ -1,4 +1,4 @@
-import WebImage
+import WebImageCore
 
 /// HMAC-SHA256 (RFC 2104 over FIPS 180-4), the MAC of imgproxy's URL signatures.
 package enum HMACSHA256 {

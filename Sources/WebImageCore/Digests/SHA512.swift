@@ -1,8 +1,8 @@
 /// SHA-512 as FIPS 180-4 defines it, for the checksums users ask for by name (SHA-256 has its own, streaming
 /// implementation, which the disk cache's names and the proxy's signatures use).
-enum SHA512 {
+package enum SHA512 {
     /// The digest of `message` (64 bytes).
-    static func digest(_ message: UnsafeRawBufferPointer) -> [UInt8] {
+    package static func digest(_ message: UnsafeRawBufferPointer) -> [UInt8] {
         var state: [UInt64] = [
             0x6a09_e667_f3bc_c908, 0xbb67_ae85_84ca_a73b, 0x3c6e_f372_fe94_f82b, 0xa54f_f53a_5f1d_36f1,
             0x510e_527f_ade6_82d1, 0x9b05_688c_2b3e_6c1f, 0x1f83_d9ab_fb41_bd6b, 0x5be0_cd19_137e_2179,

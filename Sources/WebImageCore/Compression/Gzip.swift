@@ -11,7 +11,7 @@ package enum Gzip {
     /// Whether `data` starts like a gzip member: the magic bytes 1F 8B, then 8 (deflate, the only method).
     package static func isCompressed(_ data: Data) -> Bool { data.withUnsafeBytes(isCompressed) }
 
-    static func isCompressed(_ bytes: UnsafeRawBufferPointer) -> Bool {
+    package static func isCompressed(_ bytes: UnsafeRawBufferPointer) -> Bool {
         bytes.count >= 3 && bytes[0] == 0x1F && bytes[1] == 0x8B && bytes[2] == 8
     }
 
@@ -35,7 +35,7 @@ package enum Gzip {
     }
 
     /// Up to `limit` bytes of the content of the gzip member `input` starts with, and whether that was all of it.
-    static func inflate(_ input: UnsafeRawBufferPointer, upTo limit: Int) throws -> (bytes: [UInt8], complete: Bool) {
+    package static func inflate(_ input: UnsafeRawBufferPointer, upTo limit: Int) throws -> (bytes: [UInt8], complete: Bool) {
         guard isCompressed(input) else { throw ImageError(.badImageData, "gzip: the data is not a gzip stream") }
         do {
             return try BoundedInflate.inflate(input, wrapper: .gzip, upTo: limit)

@@ -1,7 +1,7 @@
 /// SHA-1 as FIPS 180-4 defines it. Broken for signatures; here only as a checksum that users ask for by name.
-enum SHA1 {
+package enum SHA1 {
     /// The digest of `message` (20 bytes).
-    static func digest(_ message: UnsafeRawBufferPointer) -> [UInt8] {
+    package static func digest(_ message: UnsafeRawBufferPointer) -> [UInt8] {
         var state: [UInt32] = [0x6745_2301, 0xefcd_ab89, 0x98ba_dcfe, 0x1032_5476, 0xc3d2_e1f0]
         let padded = PaddedMessage(message, blockByteCount: 64, lengthByteCount: 8, bigEndianLength: true)
         var schedule = [UInt32](repeating: 0, count: 80)

@@ -22,14 +22,14 @@ package struct PartialBody: Sendable, Equatable {
 
     /// The validator `If-Range` may use: a strong ETag, else Last-Modified; `nil` for weak ETags, encoded bodies
     /// (ranges would count encoded bytes) or responses that gave neither.
-    static func resumeValidator(for metadata: ImageResponseMetadata) -> String? {
+    package static func resumeValidator(for metadata: ImageResponseMetadata) -> String? {
         if let encoding = metadata.contentEncoding, encoding.lowercased() != "identity" { return nil }
         if let etag = metadata.etag, !etag.hasPrefix("W/") { return etag }
         return metadata.lastModified
     }
 
     /// What a broken body leaves to resume from: nothing without bytes or a usable validator.
-    static func resumable(_ body: Data, validator: String?) -> PartialBody? {
+    package static func resumable(_ body: Data, validator: String?) -> PartialBody? {
         guard !body.isEmpty, let validator else { return nil }
         return PartialBody(data: body, validator: validator)
     }

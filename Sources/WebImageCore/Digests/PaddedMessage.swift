@@ -1,10 +1,10 @@
 /// A message padded as MD5, SHA-1 and the SHA-2 family pad it before hashing block by block: a 1 bit, zeros, then
 /// the message length in bits in the last `lengthByteCount` bytes of the final block (big-endian for SHA, little-
 /// endian for MD5), so that the whole is a multiple of `blockByteCount`.
-struct PaddedMessage {
-    let bytes: [UInt8]
+package struct PaddedMessage {
+    package let bytes: [UInt8]
 
-    init(_ message: UnsafeRawBufferPointer, blockByteCount: Int, lengthByteCount: Int, bigEndianLength: Bool) {
+    package init(_ message: UnsafeRawBufferPointer, blockByteCount: Int, lengthByteCount: Int, bigEndianLength: Bool) {
         var bytes = Array(message)
         let bitLength = UInt64(message.count) &* 8
         bytes.append(0x80)
@@ -17,5 +17,5 @@ struct PaddedMessage {
     }
 
     /// The padded message in blocks of `blockByteCount` bytes.
-    func blocks(of blockByteCount: Int) -> StrideTo<Int> { stride(from: 0, to: bytes.count, by: blockByteCount) }
+    package func blocks(of blockByteCount: Int) -> StrideTo<Int> { stride(from: 0, to: bytes.count, by: blockByteCount) }
 }

@@ -52,7 +52,7 @@ public struct ImageResponseMetadata: Sendable, Equatable {
     public var contentEncoding: String? { headers["Content-Encoding"] }
 
     /// The media type of a `Content-Type` value: the part before any `;`, trimmed and lowercased.
-    static func mimeType(fromContentType value: String?) -> String? {
+    package static func mimeType(fromContentType value: String?) -> String? {
         guard let value else { return nil }
         let type = value.split(separator: ";", maxSplits: 1).first.map(String.init) ?? value
         let trimmed = type.trimmingHTTPWhitespace().lowercased()

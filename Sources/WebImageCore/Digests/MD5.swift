@@ -2,9 +2,9 @@ import Foundation
 
 /// MD5 as RFC 1321 defines it. Broken for security; here only as a checksum that users ask for by name (imgproxy's
 /// `/info` and `webimage info --hashsums` report it beside the SHA family).
-enum MD5 {
+package enum MD5 {
     /// The digest of `message` (16 bytes).
-    static func digest(_ message: UnsafeRawBufferPointer) -> [UInt8] {
+    package static func digest(_ message: UnsafeRawBufferPointer) -> [UInt8] {
         var state: [UInt32] = [0x6745_2301, 0xefcd_ab89, 0x98ba_dcfe, 0x1032_5476]
         let padded = PaddedMessage(message, blockByteCount: 64, lengthByteCount: 8, bigEndianLength: false)
         for start in padded.blocks(of: 64) {

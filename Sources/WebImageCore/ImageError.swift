@@ -88,7 +88,7 @@ public struct ImageError: Error, Sendable, Equatable, CustomStringConvertible {
     }
 
     /// This error with `underlyingError` recorded as its cause.
-    func causedBy(_ underlyingError: any Error) -> ImageError {
+    package func causedBy(_ underlyingError: any Error) -> ImageError {
         ImageError(code, message, statusCode: statusCode, partialBody: partialBody, response: response,
                    underlyingError: underlyingError)
     }

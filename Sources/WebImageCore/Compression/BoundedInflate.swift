@@ -4,9 +4,9 @@ import Foundation
 /// Deflate data held in memory, inflated by zlib but never past a limit: what compressed blocks whose
 /// declared size cannot be trusted need (a PNG's embedded ICC profile, a gzip-compressed SVG). A bomb costs at
 /// most the limit.
-enum BoundedInflate {
+package enum BoundedInflate {
     /// The header and trailer around the deflate data.
-    enum Wrapper {
+    package enum Wrapper {
         /// RFC 1950 (Adler-32 checked): PNG's compressed chunks.
         case zlib
         /// RFC 1952 (CRC-32 and length checked): `.svgz` files.
@@ -18,7 +18,7 @@ enum BoundedInflate {
     ///
     /// Throws ``ImageError/Code/badImageData`` when the stream is damaged or ends before its trailer, and
     /// ``ImageError/Code/imageTooLarge`` when zlib cannot get memory.
-    static func inflate(_ input: UnsafeRawBufferPointer, wrapper: Wrapper, upTo limit: Int) throws
+    package static func inflate(_ input: UnsafeRawBufferPointer, wrapper: Wrapper, upTo limit: Int) throws
         -> (bytes: [UInt8], complete: Bool)
     {
         guard let base = input.baseAddress, input.count <= Int(UInt32.max) else {

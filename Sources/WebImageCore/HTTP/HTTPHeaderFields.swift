@@ -82,7 +82,7 @@ public struct HTTPHeaderFields: Sendable, Hashable, Sequence, ExpressibleByDicti
     }
 
     /// A canonical form for comparing requests: names lowercased, fields sorted by name then value.
-    var canonical: [String] {
+    package var canonical: [String] {
         fields.map { "\($0.name.lowercased()):\($0.value)" }.sorted()
     }
 
@@ -114,7 +114,7 @@ public struct HTTPHeaderFields: Sendable, Hashable, Sequence, ExpressibleByDicti
 extension StringProtocol {
     /// The text without the spaces and tabs HTTP allows around a field value or its parts (RFC 9110's OWS),
     /// read without Foundation: it runs on every response's Content-Length and Content-Type.
-    func trimmingHTTPWhitespace() -> String {
+    package func trimmingHTTPWhitespace() -> String {
         let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" }
         guard let first = firstIndex(where: { !isSpace($0) }), let last = lastIndex(where: { !isSpace($0) }) else {
             return ""
