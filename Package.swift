@@ -157,7 +157,8 @@ let package = Package(
         .target(name: "WebImagePDF", dependencies: ["WebImage", "WebImageCairo", "CPoppler"], swiftSettings: strict),
         .target(name: "WebImageTIFF", dependencies: ["WebImage", "CTIFF"], swiftSettings: strict),
         // What every module shares and a URL-signing client needs without a codec: formats and their detection,
-        // errors, HTTP fields and responses, digests, gzip, colours. `WebImage` re-exports it.
+        // errors, HTTP fields and responses, digests, gzip, colours, the ISO BMFF box and JPEG segment walkers.
+        // `WebImage` re-exports it.
         .target(name: "WebImageCore", dependencies: ["CZlib"], swiftSettings: strict),
         .target(
             name: "WebImage",

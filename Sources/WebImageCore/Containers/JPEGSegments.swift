@@ -1,22 +1,28 @@
 /// One marker of a JPEG's header and, for a marker with a length, its segment.
-struct JPEGSegment: Equatable {
+package struct JPEGSegment: Equatable {
     /// The marker byte (the one after 0xFF and any fill bytes).
-    let marker: UInt8
+    package let marker: UInt8
     /// Where the marker byte is; the 0xFF before it is at `markerIndex - 1`.
-    let markerIndex: Int
+    package let markerIndex: Int
     /// The segment's payload (after its two length bytes); empty, right after the marker, for a marker without
     /// a length.
-    let payload: Range<Int>
+    package let payload: Range<Int>
+
+    package init(marker: UInt8, markerIndex: Int, payload: Range<Int>) {
+        self.marker = marker
+        self.markerIndex = markerIndex
+        self.payload = payload
+    }
 
     /// Where the next marker is looked for.
-    var next: Int { payload.upperBound }
+    package var next: Int { payload.upperBound }
 }
 
 /// The one reader of JPEG marker segments (ITU T.81 §B.1), shared by the header scanner, the prefix scanner and
 /// the eighth-scale decoder, so that they agree on what a marker is and which markers start a frame.
-enum JPEGSegments {
+package enum JPEGSegments {
     /// What is at a 0xFF.
-    enum Read: Equatable {
+    package enum Read: Equatable {
         /// A marker, with its segment when it has one.
         case marker(JPEGSegment)
         /// The data ends before the marker byte (`nil`) or inside the segment of this marker.
@@ -27,7 +33,7 @@ enum JPEGSegments {
 
     /// Reads the marker at `position`, which holds 0xFF: fill bytes (further 0xFF) are skipped, then the marker
     /// byte and, unless the marker stands alone, its length and payload, checked to lie inside `bytes`.
-    static func read(_ bytes: UnsafeRawBufferPointer, at position: Int) -> Read {
+    package static func read(_ bytes: UnsafeRawBufferPointer, at position: Int) -> Read {
         var index = position + 1
         while index < bytes.count, bytes[index] == 0xFF { index += 1 }
         guard index < bytes.count else { return .truncated(marker: nil) }
@@ -44,20 +50,20 @@ enum JPEGSegments {
     }
 
     /// Whether `bytes` start as a JPEG does (SOI, then a marker's 0xFF); `nil` while fewer than three bytes are in.
-    static func startsImage(_ bytes: UnsafeRawBufferPointer) -> Bool? {
+    package static func startsImage(_ bytes: UnsafeRawBufferPointer) -> Bool? {
         guard bytes.count >= 3 else { return nil }
         return bytes[0] == 0xFF && bytes[1] == 0xD8 && bytes[2] == 0xFF
     }
 
     /// Markers without a length: a stuffed zero (0xFF 0x00, data rather than a marker), TEM, RST0–RST7, SOI and
     /// EOI.
-    static func standsAlone(_ marker: UInt8) -> Bool {
+    package static func standsAlone(_ marker: UInt8) -> Bool {
         marker == 0x00 || marker == 0x01 || (0xD0...0xD9).contains(marker)
     }
 
     /// Whether `marker` starts a frame (SOF0–SOF15) as libjpeg reads it: every 0xC0–0xCF but DHT (0xC4) and DAC
     /// (0xCC). 0xC8 (JPG, reserved for extensions) is among them: libjpeg refuses it as an unsupported process.
-    static func startsFrame(_ marker: UInt8) -> Bool {
+    package static func startsFrame(_ marker: UInt8) -> Bool {
         (0xC0...0xCF).contains(marker) && marker != 0xC4 && marker != 0xCC
     }
 }
