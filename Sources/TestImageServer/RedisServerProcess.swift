@@ -18,7 +18,7 @@ public final class RedisServerProcess: Sendable {
     public let port: Int
     /// The extra `redis-server` arguments it was started with (`--requirepass`, `--maxmemory` …).
     public let arguments: [String]
-    private let process: ServerLock<Process?>
+    private let process: ServerLock<SpawnedProcess?>
     private let folder: URL
 
     /// Whether the port speaks TLS only.
@@ -73,15 +73,11 @@ public final class RedisServerProcess: Sendable {
 
     private func launch() throws {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: binary)
         let ports = usesTLS ? ["--port", "0", "--tls-port", String(port)] : ["--port", String(port)]
-        process.arguments = ports + ["--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
-                             "--dir", folder.path, "--logfile", folder.appendingPathComponent("redis.log").path,
-                             "--daemonize", "no"] + arguments
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        let process = try SpawnedProcess(binary, ports + [
+            "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", folder.path,
+            "--logfile", folder.appendingPathComponent("redis.log").path, "--daemonize", "no",
+        ] + arguments)
         self.process.withLock { $0 = process }
         // Up when it answers anything on its port (`+PONG`, or `-NOAUTH` with a password).
         for _ in 0..<500 {
@@ -100,21 +96,18 @@ public final class RedisServerProcess: Sendable {
             defer { process = nil }
             return process
         }
-        guard let running, running.isRunning else { return }
-        kill(running.processIdentifier, SIGKILL)
-        kill(running.processIdentifier, SIGCONT)  // a paused process dies only once it runs
-        running.waitUntilExit()
+        running?.killAndWait()
     }
 
     /// Freezes the server (SIGSTOP): connections stay open and nothing is answered, as with a server stuck in a
     /// long command. ``resume()`` lets it answer everything it received meanwhile.
     public func pause() {
-        if let running = process.withLock({ $0 }) { kill(running.processIdentifier, SIGSTOP) }
+        process.withLock { $0 }?.send(SIGSTOP)
     }
 
     /// Undoes ``pause()`` (SIGCONT).
     public func resume() {
-        if let running = process.withLock({ $0 }) { kill(running.processIdentifier, SIGCONT) }
+        process.withLock { $0 }?.send(SIGCONT)
     }
 
     /// Starts it again on the same port, empty.
@@ -124,11 +117,16 @@ public final class RedisServerProcess: Sendable {
     }
 
     /// Whether something accepts connections on `port` and, when `expectingReply`, answers a plain-text PING
-    /// (a TLS port only accepts: it would wait for a handshake).
+    /// the way Redis does (`+PONG`, or an error such as `-NOAUTH`). A TLS port only accepts: it would wait for a
+    /// handshake. The reply is awaited for a second at most: when another process took the port first (the server
+    /// then exits), that listener may never answer a PING.
     private static func answersPing(port: Int, expectingReply: Bool) -> Bool {
         let socket = Foundation.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard socket >= 0 else { return false }
         defer { close(socket) }
+        var limit = timeval(tv_sec: 1, tv_usec: 0)
+        setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
+        setsockopt(socket, SOL_SOCKET, SO_SNDTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
         var address = loopback(port: port)
         let connected = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
@@ -138,7 +136,7 @@ public final class RedisServerProcess: Sendable {
         let ping = Array("PING\r\n".utf8)
         guard write(socket, ping, ping.count) == ping.count else { return false }
         var reply = [UInt8](repeating: 0, count: 64)
-        return read(socket, &reply, reply.count) > 0
+        return read(socket, &reply, reply.count) > 0 && (reply[0] == UInt8(ascii: "+") || reply[0] == UInt8(ascii: "-"))
     }
 
     private static func freePort() throws -> Int {

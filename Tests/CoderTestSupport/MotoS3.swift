@@ -15,24 +15,19 @@ public struct MotoS3 {
     public let endpoint: URL
     public let accessKeyID: String
     public let secretAccessKey: String
-    private let process: Process
+    private let process: SpawnedProcess
 
     /// Runs `body` with a fresh moto holding `objects` (key → bytes) in `bucket`, and stops moto (by its process)
     /// afterwards, whatever `body` does.
     public static func with(bucket: String, objects: [String: Data], _ body: (MotoS3) async throws -> Void)
         async throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: try executable())
-        process.arguments = ["-H", "127.0.0.1", "-p", "0"]
         var environment = ProcessInfo.processInfo.environment
         environment["INITIAL_NO_AUTH_ACTION_COUNT"] = "3"
-        process.environment = environment
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
+        let process = try SpawnedProcess(try executable(), ["-H", "127.0.0.1", "-p", "0"], environment: environment,
+                                         output: .pipe, errors: .standardOutput)
         do {
-            let endpoint = try await listeningEndpoint(output.fileHandleForReading)
+            guard let output = process.outputPipe else { throw MotoError("no output pipe") }
+            let endpoint = try await listeningEndpoint(output)
             let keys = try await createUserBucketAndObjects(endpoint: endpoint, bucket: bucket, objects: objects)
             try await body(MotoS3(endpoint: endpoint, accessKeyID: keys.id, secretAccessKey: keys.secret,
                                   process: process))
@@ -48,11 +43,9 @@ public struct MotoS3 {
         Self.stop(process)
     }
 
-    /// SIGKILL, which a child cannot block: it inherits the test process's signal mask, in which SIGTERM may be
-    /// blocked.
-    private static func stop(_ process: Process) {
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        process.waitUntilExit()
+    /// SIGKILL: moto has nothing to keep.
+    private static func stop(_ process: SpawnedProcess) {
+        process.killAndWait()
     }
 
     private static func executable() throws -> String {

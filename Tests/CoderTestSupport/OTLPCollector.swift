@@ -1,4 +1,5 @@
 import Foundation
+import TestImageServer
 
 #if canImport(Glibc)
 import Glibc
@@ -68,23 +69,15 @@ public struct OTLPCollector {
         let output = FileManager.default.temporaryDirectory.appendingPathComponent("otlp-\(UUID().uuidString).jsonl")
         _ = FileManager.default.createFile(atPath: output.path, contents: nil)
         defer { try? FileManager.default.removeItem(at: output) }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: try python())
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("Peers/otlp_collector.py")
-        process.arguments = [script.path, output.path, String(status)]
-        let stdout = Pipe()
-        process.standardOutput = stdout
-        try process.run()
-        defer {
-            // SIGKILL: a child inherits the test process's signal mask, in which SIGTERM may be blocked.
-            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-            process.waitUntilExit()
-        }
+        let process = try SpawnedProcess(try python(), [script.path, output.path, String(status)], output: .pipe)
+        defer { process.killAndWait() }
+        guard let stdout = process.outputPipe else { throw CollectorError(description: "no output pipe") }
         // Its first line is the port the kernel picked.
         var text = ""
         while !text.contains("\n") {
-            let chunk = stdout.fileHandleForReading.availableData
+            let chunk = stdout.availableData
             if chunk.isEmpty { break }
             text += String(decoding: chunk, as: UTF8.self)
         }

@@ -1,4 +1,5 @@
 import Foundation
+import TestImageServer
 import Testing
 @testable import WebImage
 
@@ -57,13 +58,10 @@ struct CacheCommandTests {
     func defaultFolder() async throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
-        let process = try WebImageTool.makeProcess(["cache", "path", "--json"])
-        process.environment = ["XDG_CACHE_HOME": folder.path, "HOME": "/nonexistent"]
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        await WebImageTool.waitForExit(process)
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let process = try WebImageTool.start(["cache", "path", "--json"],
+                                             environment: ["XDG_CACHE_HOME": folder.path, "HOME": "/nonexistent"])
+        #expect(await process.waitForExit() == 0)
+        let text = String(decoding: try #require(process.outputPipe).readDataToEndOfFile(), as: UTF8.self)
         #expect(try json(text)["path"] as? String == folder.path + "/swift-web-image/default")
         #expect(DiskCache.sanitizedNamespace("../evil/name") == ".._evil_name")
         #expect(DiskCache.sanitizedNamespace("..") == "default")

@@ -1,4 +1,5 @@
 import Foundation
+import TestImageServer
 import Testing
 @testable import WebImage
 
@@ -124,14 +125,13 @@ enum WebImageTool {
 
     static var executable: URL { CommandLineTool.executable }
 
-    static func makeProcess(_ arguments: [String]) throws -> Process {
+    /// Starts `webimage arguments…` (in `environment`, else the tests' own) with its standard output in a pipe,
+    /// ``SpawnedProcess/outputPipe``.
+    static func start(_ arguments: [String], environment: [String: String]? = nil) throws -> SpawnedProcess {
         try #require(FileManager.default.isExecutableFile(atPath: executable.path),
                      "build the tool first: swift build --build-tests")
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        process.environment = CommandLineTool.environment
-        return process
+        return try SpawnedProcess(executable.path, arguments, environment: environment ?? CommandLineTool.environment,
+                                  output: .pipe)
     }
 
     /// Runs `webimage arguments…` to completion.
@@ -157,16 +157,6 @@ enum WebImageTool {
                     }
                 }
                 continuation.resume(returning: lines)
-            }
-        }
-    }
-
-    /// Waits for `process` to end (on a Dispatch thread).
-    static func waitForExit(_ process: Process) async {
-        await withCheckedContinuation { continuation in
-            DispatchQueue.global().async {
-                process.waitUntilExit()
-                continuation.resume()
             }
         }
     }

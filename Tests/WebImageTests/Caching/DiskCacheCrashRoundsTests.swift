@@ -1,4 +1,5 @@
 import Foundation
+import TestImageServer
 import Testing
 @_spi(Instrumentation) @testable import WebImage
 
@@ -74,15 +75,11 @@ struct DiskCacheCrashRoundsTests {
                              "--writers", String(Self.writers), "--keys", String(Self.keys)]
             // fsync on every other round: the kill then most likely lands between creating a file and renaming it.
             if round % 2 == 1 { arguments.append("--sync") }
-            let process = try WebImageTool.makeProcess(arguments)
-            let output = Pipe()
-            process.standardOutput = output
-            try process.run()
+            let process = try WebImageTool.start(arguments)
             let wanted = 1 + round % 7
-            let lines = await WebImageTool.readLines(from: output.fileHandleForReading, count: wanted)
-            kill(process.processIdentifier, SIGKILL)
-            await WebImageTool.waitForExit(process)
-            #expect(process.terminationReason == .uncaughtSignal, "round \(round) was killed, not finished")
+            let lines = await WebImageTool.readLines(from: try #require(process.outputPipe), count: wanted)
+            process.send(SIGKILL)
+            #expect(await process.waitForExit() == 128 + SIGKILL, "round \(round) was killed, not finished")
             #expect(lines.count >= wanted, "lines that arrive together are all read")
             reported.formUnion(lines)
             totals.stored += lines.count

@@ -1,4 +1,5 @@
 import Foundation
+import TestImageServer
 import Testing
 @_spi(Instrumentation) @testable import WebImage
 
@@ -28,13 +29,8 @@ struct SmallFileSystem {
     }
 
     private static func run(_ tool: String, _ arguments: [String]) -> Int32 {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: tool)
-        process.arguments = arguments
-        process.standardError = FileHandle.nullDevice
-        guard (try? process.run()) != nil else { return -1 }
-        process.waitUntilExit()
-        return process.terminationStatus
+        guard let process = try? SpawnedProcess(tool, arguments) else { return -1 }
+        return process.waitBlocking()
     }
 }
 
@@ -112,16 +108,12 @@ struct DiskCacheFaultTests {
         for round in 0..<3 {
             // --sync makes each write wait for the disk, so the kill most likely lands between creating a
             // temporary file and renaming it.
-            let process = try WebImageTool.makeProcess([
+            let process = try WebImageTool.start([
                 "cache", "_write", "--cache-dir", folder.path, "--size", String(size), "--prefix", "r\(round)-", "--sync",
             ])
-            let output = Pipe()
-            process.standardOutput = output
-            try process.run()
-            let lines = await WebImageTool.readLines(from: output.fileHandleForReading, count: 4 + 3 * round)
-            kill(process.processIdentifier, SIGKILL)
-            await WebImageTool.waitForExit(process)
-            #expect(process.terminationReason == .uncaughtSignal)
+            let lines = await WebImageTool.readLines(from: try #require(process.outputPipe), count: 4 + 3 * round)
+            process.send(SIGKILL)
+            #expect(await process.waitForExit() == 128 + SIGKILL)
             #expect(lines.count == 4 + 3 * round)
             reported += lines
 

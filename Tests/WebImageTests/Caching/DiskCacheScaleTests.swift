@@ -1,4 +1,5 @@
 import Foundation
+import TestImageServer
 import Testing
 @_spi(Instrumentation) @testable import WebImage
 
@@ -132,17 +133,13 @@ struct DiskCacheScaleTests {
         let before = real.exactTotals()
         let limit = 5_000 * entrySize
 
-        let process = try WebImageTool.makeProcess(["cache", "_sweep", "--cache-dir", folder.path, "--max-size",
-                                                    String(limit), "--hold-after", "25"])
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
+        let process = try WebImageTool.start(["cache", "_sweep", "--cache-dir", folder.path, "--max-size",
+                                              String(limit), "--hold-after", "25"])
         // Chunks 1…20 are the first walk (20 000 names); from 22 on, the walk that deletes. The sweep holds after
         // chunk 25 until killed.
-        let lines = await WebImageTool.readLines(from: output.fileHandleForReading, count: 25)
-        kill(process.processIdentifier, SIGKILL)
-        await WebImageTool.waitForExit(process)
-        #expect(process.terminationReason == .uncaughtSignal)
+        let lines = await WebImageTool.readLines(from: try #require(process.outputPipe), count: 25)
+        process.send(SIGKILL)
+        #expect(await process.waitForExit() == 128 + SIGKILL)
         #expect(lines.count == 25 && lines.last == "chunk 25")
 
         // The next process: a valid totals file, every entry whole, the fresh entry kept.

@@ -1,4 +1,5 @@
 import Foundation
+import TestImageServer
 
 /// Runs the built `webimage` executable as a separate process, the way users and scripts run it.
 enum CommandLineTool {
@@ -35,33 +36,21 @@ enum CommandLineTool {
         return environment
     }
 
-    /// Runs `webimage` with `arguments` (standard input from `input`, if any) and waits for it to exit, blocking
-    /// the calling thread (see ``run(_:input:in:)`` for the one tests call).
-    /// Output goes through temporary files rather than pipes, so a chatty child can never block on a full pipe.
-    static func runBlocking(_ arguments: [String], input: Data? = nil, in directory: URL? = nil) throws -> Result {
+    /// Runs `webimage` with `arguments` (standard input from `input`, if any) and waits for it to exit without
+    /// holding a thread. Output goes through temporary files rather than pipes,
+    /// so a chatty child can never block on a full pipe.
+    static func run(_ arguments: [String], input: Data? = nil) async throws -> Result {
         let scratch = FileManager.default.temporaryDirectory
             .appendingPathComponent("webimage-cli-\(UUID().uuidString)", isDirectory: true)
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: scratch) }
         let stdoutURL = scratch.appendingPathComponent("out"), stderrURL = scratch.appendingPathComponent("err")
         let stdinURL = scratch.appendingPathComponent("in")
-        for url in [stdoutURL, stderrURL] { _ = FileManager.default.createFile(atPath: url.path, contents: nil) }
         _ = FileManager.default.createFile(atPath: stdinURL.path, contents: input ?? Data())
-
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        process.environment = environment
-        if let directory { process.currentDirectoryURL = directory }
-        let stdout = try FileHandle(forWritingTo: stdoutURL), stderr = try FileHandle(forWritingTo: stderrURL)
-        let stdin = try FileHandle(forReadingFrom: stdinURL)
-        process.standardOutput = stdout
-        process.standardError = stderr
-        process.standardInput = stdin
-        try process.run()
-        process.waitUntilExit()
-        try [stdout, stderr, stdin].forEach { try $0.close() }
-        return Result(status: process.terminationStatus,
+        let child = try SpawnedProcess(executable.path, arguments, environment: environment, input: stdinURL.path,
+                                       output: .file(stdoutURL.path), errors: .file(stderrURL.path))
+        let status = await child.waitForExit()
+        return Result(status: status,
                       stdout: String(decoding: try Data(contentsOf: stdoutURL), as: UTF8.self),
                       stderr: String(decoding: try Data(contentsOf: stderrURL), as: UTF8.self))
     }

@@ -53,7 +53,7 @@ import WebImage
         let server = try await ServeProcess.start(
             ["--insecure", "--bind", "127.0.0.1:0", "--allow-loopback-sources", "--cache-dir", folder.path,
              "--decode-helpers", "1"])
-        let helpers = Self.helpers(of: server.process.processIdentifier)
+        let helpers = Self.helpers(of: server.process.pid)
         try #require(helpers.count == 1)
         #expect(kill(helpers[0], SIGKILL) == 0)  // as the kernel's OOM killer would
         // Wait for it to be dead (a zombie until the server reaps it), so the request meets a dead helper.
@@ -70,12 +70,12 @@ import WebImage
             let server = try await ServeProcess.start(
                 ["--insecure", "--bind", "127.0.0.1:0", "--cache-dir", folder.path] + arguments,
                 environment: environment)
-            #expect(Self.helperCount(of: server.process.processIdentifier) == 0)
+            #expect(Self.helperCount(of: server.process.pid) == 0)
             #expect(await server.terminate() == 0)
         }
         let isolated = try await ServeProcess.start(
             ["--insecure", "--bind", "127.0.0.1:0", "--cache-dir", folder.path, "--decode-helpers", "3"])
-        #expect(Self.helperCount(of: isolated.process.processIdentifier) == 3)
+        #expect(Self.helperCount(of: isolated.process.pid) == 3)
         #expect(await isolated.terminate() == 0)
         let wrong = try await CommandLineTool.run(
             ["serve", "--insecure", "--bind", "127.0.0.1:0", "--decode-timeout", "0"])

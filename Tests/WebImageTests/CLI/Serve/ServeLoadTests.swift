@@ -125,7 +125,7 @@ import Glibc
         let server = try await ServeProcess.start(
             ["--bind", "127.0.0.1:0", "--insecure", "--allow-loopback-sources", "--cache-dir", folder.path,
              "--workers", "1", "--decode-helpers", "1", "--decode-timeout", "600", "--request-timeout", "600"])
-        let helpers = ServeDecoderIsolationTests.helpers(of: server.process.processIdentifier)
+        let helpers = ServeDecoderIsolationTests.helpers(of: server.process.pid)
         try #require(helpers.count == 1)
         #expect(kill(helpers[0], SIGSTOP) == 0)
         let holding = Task {

@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import Foundation
 import NIOCore
+import TestImageServer
 
 #if canImport(Glibc)
 import Glibc
@@ -13,7 +14,7 @@ private let streamSocket = SOCK_STREAM
 /// A `webimage serve` process started by a test: its address read from the "listening on" line, requests sent
 /// with AsyncHTTPClient, stopped with a signal.
 final class ServeProcess: Sendable {
-    let process: Process
+    let process: SpawnedProcess
     let address: String
     private let output: URL
     private let errorOutput: URL
@@ -31,13 +32,9 @@ final class ServeProcess: Sendable {
         output = FileManager.default.temporaryDirectory.appendingPathComponent("serve-\(UUID().uuidString).out")
         errorOutput = output.appendingPathExtension("err")
         for file in [output, errorOutput] { _ = FileManager.default.createFile(atPath: file.path, contents: nil) }
-        let process = Process()
-        process.executableURL = CommandLineTool.executable
-        process.arguments = ["serve"] + arguments
-        process.environment = CommandLineTool.environment.merging(environment) { $1 }
-        process.standardOutput = try FileHandle(forWritingTo: output)
-        process.standardError = try FileHandle(forWritingTo: errorOutput)
-        try process.run()
+        let process = try SpawnedProcess(CommandLineTool.executable.path, ["serve"] + arguments,
+                                         environment: CommandLineTool.environment.merging(environment) { $1 },
+                                         output: .file(output.path), errors: .file(errorOutput.path))
         self.process = process
         // The line comes once the socket is bound: poll the output file (a pipe could fill and block the child).
         var line: String?
@@ -47,7 +44,7 @@ final class ServeProcess: Sendable {
             if line == nil { Thread.sleep(forTimeInterval: 0.01) }
         }
         guard let line else {
-            process.terminate()
+            process.send(SIGTERM)
             throw ServeProcessError("webimage serve did not print its listening line")
         }
         address = String(line.dropFirst("listening on ".count))
@@ -88,19 +85,14 @@ final class ServeProcess: Sendable {
         }
     }
 
-    /// Sends SIGTERM and waits (on a thread of its own) for the exit status.
+    /// Sends SIGTERM and waits for the exit status.
     func terminate() async -> Int32 {
-        process.terminate()
-        return await withCheckedContinuation { continuation in
-            Thread {
-                self.process.waitUntilExit()
-                continuation.resume(returning: self.process.terminationStatus)
-            }.start()
-        }
+        process.send(SIGTERM)
+        return await process.waitForExit()
     }
 
     deinit {
-        if process.isRunning { process.terminate() }
+        process.send(SIGTERM)
         try? FileManager.default.removeItem(at: output)
         try? FileManager.default.removeItem(at: errorOutput)
     }

@@ -1,0 +1,181 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A child process the tests start (a `redis-server`, a `webimage serve`, moto, a one-shot command), spawned with
+/// `posix_spawn` and reaped by `waitpid` on its own pid, on a thread of its own.
+///
+/// Why not Foundation's `Process`: it notices an exit through a SIGCHLD handler and a run loop, and in the test
+/// process `waitUntilExit()` was seen never to return, twice: for nginx's daemonising foreground process, and
+/// (under ThreadSanitizer, in CI) for a `redis-server` killed at the end of a test. Called on one of Swift's two
+/// cooperative threads, such a wait froze the whole run until CI's time ran out. Waiting for the one pid cannot
+/// miss its exit, and the waiting thread is never one of the pool's.
+public final class SpawnedProcess: Sendable {
+    /// Where a child's standard output or error goes.
+    public enum Destination: Sendable {
+        /// `/dev/null`.
+        case discard
+        /// A file, created or truncated.
+        case file(String)
+        /// A pipe whose reading end is ``SpawnedProcess/outputPipe`` (standard output only).
+        case pipe
+        /// Wherever standard output goes (standard error only).
+        case standardOutput
+    }
+
+    /// The child's process identifier.
+    public let pid: pid_t
+    /// The reading end of standard output, when it was asked for as ``Destination/pipe``.
+    public let outputPipe: FileHandle?
+    private let exit: ExitState
+
+    /// Starts `executable` (a path) with `arguments`, `environment` (else this process's) and standard input read
+    /// from the file `input` (else empty). The child starts with no signal blocked, whatever the spawning thread
+    /// blocks.
+    public init(_ executable: String, _ arguments: [String], environment: [String: String]? = nil,
+                input: String? = nil, output: Destination = .discard, errors: Destination = .discard) throws {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, input ?? "/dev/null", O_RDONLY, 0)
+        // The "pipe" is a socket pair, which can be made close-on-exec at once (`pipe2` is not visible to Swift
+        // here): no other child spawned meanwhile inherits its ends and holds it open.
+        var pipeEnds: [Int32] = [-1, -1]
+        if case .pipe = output {
+            guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue | SOCK_CLOEXEC.rawValue), 0, &pipeEnds) == 0 else {
+                throw ChildProcessError(errno: errno, doing: "socketpair")
+            }
+            shutdown(pipeEnds[0], Int32(SHUT_WR))
+            posix_spawn_file_actions_adddup2(&actions, pipeEnds[1], 1)
+        }
+        for (descriptor, destination) in [(Int32(1), output), (Int32(2), errors)] {
+            switch destination {
+            case .discard: posix_spawn_file_actions_addopen(&actions, descriptor, "/dev/null", O_WRONLY, 0)
+            case .file(let path):
+                posix_spawn_file_actions_addopen(&actions, descriptor, path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+            case .pipe: precondition(descriptor == 1, "only standard output can be a pipe")
+            case .standardOutput:
+                precondition(descriptor == 2, "standard output cannot go to itself")
+                posix_spawn_file_actions_adddup2(&actions, 1, 2)
+            }
+        }
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var noSignals = sigset_t()
+        sigemptyset(&noSignals)
+        posix_spawnattr_setsigmask(&attributes, &noSignals)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK))
+        let environment = (environment ?? ProcessInfo.processInfo.environment).map { "\($0.key)=\($0.value)" }
+        var pid = pid_t()
+        let spawned = Self.withCStrings([executable] + arguments) { argv in
+            Self.withCStrings(environment) { envp in posix_spawn(&pid, executable, &actions, &attributes, argv, envp) }
+        }
+        if pipeEnds[1] >= 0 { close(pipeEnds[1]) }
+        guard spawned == 0 else {
+            if pipeEnds[0] >= 0 { close(pipeEnds[0]) }
+            throw ChildProcessError(errno: spawned, doing: executable)
+        }
+        self.pid = pid
+        outputPipe = pipeEnds[0] >= 0 ? FileHandle(fileDescriptor: pipeEnds[0], closeOnDealloc: true) : nil
+        let exit = ExitState()
+        self.exit = exit
+        let child = pid
+        Thread {
+            var status: Int32 = 0
+            while waitpid(child, &status, 0) < 0 {
+                // Only EINTR can happen for a child of ours that nobody else waits for.
+                guard errno == EINTR else { status = 0x7f; break }
+            }
+            // WIFEXITED / WEXITSTATUS / WTERMSIG, which Swift does not import as macros.
+            let signal = status & 0x7f
+            exit.finish(signal == 0 ? (status >> 8) & 0xff : 128 + signal)
+        }.start()
+    }
+
+    /// Whether the child has not been reaped yet.
+    public var isRunning: Bool { exit.status == nil }
+
+    /// The exit status once it ended: its exit code, or 128 + the signal's number when a signal ended it.
+    public var exitStatus: Int32? { exit.status }
+
+    /// Sends `signal` (a paused child dies of SIGKILL only once it runs again: ``killAndWait()`` sends SIGCONT
+    /// too).
+    public func send(_ signal: Int32) {
+        if isRunning { _ = kill(pid, signal) }
+    }
+
+    /// Ends the child at once (SIGKILL, which it cannot block or ignore) and waits for it, blocking this thread
+    /// for as long as the kernel takes to end it.
+    public func killAndWait() {
+        send(SIGKILL)
+        send(SIGCONT)
+        _ = waitBlocking()
+    }
+
+    /// Waits for the child's exit without holding a thread, and returns its status (see ``exitStatus``).
+    public func waitForExit() async -> Int32 {
+        await withCheckedContinuation { continuation in exit.whenFinished { continuation.resume(returning: $0) } }
+    }
+
+    /// Waits for the child's exit, blocking this thread.
+    public func waitBlocking() -> Int32 {
+        let semaphore = DispatchSemaphore(value: 0)
+        exit.whenFinished { _ in semaphore.signal() }
+        semaphore.wait()
+        return exit.status ?? 0
+    }
+
+    /// `strings` as a NULL-terminated array of C strings, valid during `body`.
+    private static func withCStrings<T>(_ strings: [String],
+                                        _ body: (UnsafePointer<UnsafeMutablePointer<CChar>?>) -> T) -> T {
+        let pointers = strings.map { strdup($0) } + [nil]
+        defer { pointers.forEach { free($0) } }
+        return pointers.withUnsafeBufferPointer { body($0.baseAddress!) }
+    }
+}
+
+/// A child's exit status once the reaping thread has it, and who is waiting for it.
+private final class ExitState: Sendable {
+    private struct State {
+        var status: Int32?
+        var waiters: [@Sendable (Int32) -> Void] = []
+    }
+
+    private let state = ServerLock(State())
+
+    var status: Int32? { state.withLock { $0.status } }
+
+    func finish(_ status: Int32) {
+        let waiters = state.withLock { state in
+            state.status = status
+            defer { state.waiters = [] }
+            return state.waiters
+        }
+        waiters.forEach { $0(status) }
+    }
+
+    /// Runs `body` with the status now if the child has ended, else when it does.
+    func whenFinished(_ body: @escaping @Sendable (Int32) -> Void) {
+        let ended: Int32? = state.withLock { state in
+            if state.status == nil { state.waiters.append(body) }
+            return state.status
+        }
+        if let ended { body(ended) }
+    }
+}
+
+/// A command that could not be started or waited for.
+public struct ChildProcessError: Error, CustomStringConvertible {
+    public let description: String
+
+    init(description: String) { self.description = description }
+
+    init(errno code: Int32, doing what: String) {
+        description = "\(what): \(String(cString: strerror(code)))"
+    }
+}
