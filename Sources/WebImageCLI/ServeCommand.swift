@@ -287,20 +287,8 @@ struct ServeCommand: AsyncParsableCommand {
         let coders = try settings.decoderIsolation().map { isolation in
             try DecoderHelpers.coders(isolating: isolation, proxy: configuration, logger: logger)
         }
-        let proxy = ImageProxy(configuration: configuration, coders: coders ?? .shared)
-        do {
-            if let degraded = try await proxy.connectSharedCache() {
-                logger.warning("starting with the Redis tier degraded (it is retried): \(degraded)")
-            }
-        } catch {
-            throw ServeError("--redis \(configuration.redis?.redactedURL ?? ""): \(error)")
-        }
-        do {
-            try await proxy.loadWatermark()
-        } catch {
-            throw ServeError("watermark: \(error)")
-        }
-        try await proxy.loadFallbackImage()
+        let proxy = ImageProxy(configuration: configuration, coders: coders ?? .shared, logger: logger)
+        try await proxy.start()
         try await ProxyServer.run(proxy, logger: logger) { address in
             // Written unbuffered: scripts and tests wait for this line while the server runs.
             FileHandle.standardOutput.write(Data("listening on \(address)\n".utf8))

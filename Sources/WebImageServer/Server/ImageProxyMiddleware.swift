@@ -14,8 +14,9 @@ import NIOCore
 /// // GET /images/SIGNATURE/w:300/plain/https%3A%2F%2Fexample.com%2Fa.jpg@webp
 /// ```
 ///
-/// With tracing configured (``ProxyOperations/tracing``), run ``ImageProxy/backgroundServices(logger:)`` in the
-/// application's service group, before the application, so that the spans leave.
+/// Add the proxy to the application's service group, before the application (`ServiceGroup(services: [proxy,
+/// application], …)`): it then starts up (Redis, the watermark, the fallback image), sends its traces, and closes
+/// its source connections after the application stops.
 ///
 /// A request is answered to the end even when its client disconnects meanwhile (`webimage serve`'s own server
 /// stops waiting for such a client).

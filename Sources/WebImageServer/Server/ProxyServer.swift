@@ -29,7 +29,9 @@ public enum ProxyServer {
     private static let tasksOnEventLoops =
         NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()
 
-    /// Serves `proxy` on its configured host and port (or Unix socket) until a termination signal.
+    /// Serves `proxy` on its configured host and port (or Unix socket) until a termination signal: the proxy
+    /// starts up first (``ImageProxy/start()``, which throws what stops it), then runs as a service of the
+    /// server's group and stops after the server.
     /// - Parameter onListening: called once with the bound address (`http://HOST:PORT`, or `unix:PATH`) when the
     ///   server accepts connections.
     public static func run(_ proxy: ImageProxy, logger: Logger,
@@ -75,10 +77,10 @@ public enum ProxyServer {
                 onListening("http://\(host):\(port)")
             },
             logger: logger)
-        // The background services first: a group stops its services last to first, so the trace exporter sends
-        // the last requests' spans.
-        let services = proxy.backgroundServices(logger: logger) + [application]
-            + PrometheusListener.services(for: proxy, logger: logger)
+        try await proxy.start()
+        // The proxy first: a group stops its services last to first, so the proxy sends the last requests' spans
+        // and closes its source connections once the server has answered everything.
+        let services: [any Service] = [proxy, application] + PrometheusListener.services(for: proxy, logger: logger)
         var group = ServiceGroupConfiguration(services: services, gracefulShutdownSignals: [.sigterm, .sigint],
                                               logger: logger)
         group.maximumGracefulShutdownDuration = configuration.gracefulStopTimeout ?? configuration.requestTimeout * 2
