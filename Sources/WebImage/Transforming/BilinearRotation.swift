@@ -38,19 +38,12 @@ extension PixelBuffer {
             }
         }
 
-        let cosine = cos(radians), sine = sin(radians)
-        let one = Double(1 << 32)
-        let stepU = Int64((cosine * one).rounded()), stepV = Int64((sine * one).rounded())
+        let steps = RotationSteps(radians: radians, source: size, canvas: canvas)
         let lastU = UInt(width), lastV = UInt(height)
         let result = try PixelBuffer(width: canvas.width, height: canvas.height) { output in
             var destination = output.baseAddress!.assumingMemoryBound(to: UInt32.self)
-            let firstX = 0.5 - Double(canvas.width) / 2
             for y in 0..<canvas.height {
-                let dy = Double(y) + 0.5 - Double(canvas.height) / 2
-                // Source position of the pixel centre, in the padded buffer's pixel-centre coordinates.
-                let u = Double(width) / 2 + firstX * cosine - dy * sine + 0.5
-                let v = Double(height) / 2 + firstX * sine + dy * cosine + 0.5
-                var fixedU = Int64((u * one).rounded(.down)), fixedV = Int64((v * one).rounded(.down))
+                var (fixedU, fixedV) = steps.rowStart(y)
                 for _ in 0..<canvas.width {
                     let column = Int(truncatingIfNeeded: fixedU >> 32), row = Int(truncatingIfNeeded: fixedV >> 32)
                     if UInt(bitPattern: column) <= lastU && UInt(bitPattern: row) <= lastV {
@@ -64,8 +57,8 @@ extension PixelBuffer {
                         destination.pointee = 0
                     }
                     destination += 1
-                    fixedU &+= stepU
-                    fixedV &+= stepV
+                    fixedU &+= steps.stepU
+                    fixedV &+= steps.stepV
                 }
             }
             AlphaPremultiplication.unpremultiply(output.baseAddress!.assumingMemoryBound(to: UInt8.self),
@@ -100,5 +93,77 @@ extension PixelBuffer {
     @inline(__always)
     private static func lerpLanes(_ a: UInt64, _ b: UInt64, _ fraction: UInt64) -> UInt64 {
         ((a &* (256 - fraction) &+ b &* fraction &+ laneHalf) >> 8) & laneMask
+    }
+}
+
+extension DeepPixelBuffer {
+    /// These pixels turned as ``PixelBuffer``'s bilinear rotation turns them (the same canvas, the same source
+    /// positions, the same transparent one-pixel frame around the source), interpolated in floating point on
+    /// premultiplied samples, so the result keeps 16 bits.
+    func rotated(byRadians radians: Double, onto canvas: PixelSize) throws -> DeepPixelBuffer {
+        let paddedWidth = width + 2
+        var padded = [SIMD4<Float>](repeating: .zero, count: paddedWidth * (height + 2))
+        var line = [SIMD4<Float>](repeating: .zero, count: width)
+        for y in 0..<height {
+            premultipliedRow(y, into: &line)
+            for x in 0..<width { padded[(y + 1) * paddedWidth + x + 1] = line[x] }
+        }
+        let steps = RotationSteps(radians: radians, source: size, canvas: canvas)
+        let lastU = UInt(width), lastV = UInt(height), fraction: Float = 1 / 4_294_967_296
+        return try sameDepth(canvas) { output in
+            try padded.withUnsafeBufferPointer { padded in
+                var index = 0
+                for y in 0..<canvas.height {
+                    try WorkBudget.checkpoint()
+                    var (fixedU, fixedV) = steps.rowStart(y)
+                    for _ in 0..<canvas.width {
+                        let column = Int(truncatingIfNeeded: fixedU >> 32), row = Int(truncatingIfNeeded: fixedV >> 32)
+                        var pixel = SIMD4<UInt16>.zero
+                        if UInt(bitPattern: column) <= lastU && UInt(bitPattern: row) <= lastV {
+                            let fractionX = Float(UInt32(truncatingIfNeeded: fixedU)) * fraction
+                            let fractionY = Float(UInt32(truncatingIfNeeded: fixedV)) * fraction
+                            let topLeft = row * paddedWidth + column
+                            let top = padded[topLeft] + (padded[topLeft + 1] - padded[topLeft]) * fractionX
+                            let bottomLeft = topLeft + paddedWidth
+                            let bottom = padded[bottomLeft] + (padded[bottomLeft + 1] - padded[bottomLeft]) * fractionX
+                            pixel = Self.samples(ofPremultiplied: top + (bottom - top) * fractionY)
+                        }
+                        for channel in 0..<4 { output[index + channel] = pixel[channel] }
+                        index += 4
+                        fixedU &+= steps.stepU
+                        fixedV &+= steps.stepV
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Where a canvas's pixel centres fall in a source turned about its centre onto the canvas's centre, in the
+/// coordinates of the source with a one-pixel frame around it, in 32.32 fixed point: a row's first pixel, and the
+/// step from one pixel to the next. Both depths' rotations walk these same positions.
+struct RotationSteps {
+    /// The step along a canvas row.
+    let stepU: Int64, stepV: Int64
+    private let cosine: Double, sine: Double
+    private let source: PixelSize, canvas: PixelSize
+    private static let one = Double(1 << 32)
+
+    init(radians: Double, source: PixelSize, canvas: PixelSize) {
+        cosine = cos(radians)
+        sine = sin(radians)
+        self.source = source
+        self.canvas = canvas
+        stepU = Int64((cosine * Self.one).rounded())
+        stepV = Int64((sine * Self.one).rounded())
+    }
+
+    /// The source position of the centre of row `y`'s first pixel.
+    func rowStart(_ y: Int) -> (u: Int64, v: Int64) {
+        let firstX = 0.5 - Double(canvas.width) / 2
+        let dy = Double(y) + 0.5 - Double(canvas.height) / 2
+        let u = Double(source.width) / 2 + firstX * cosine - dy * sine + 0.5
+        let v = Double(source.height) / 2 + firstX * sine + dy * cosine + 0.5
+        return (Int64((u * Self.one).rounded(.down)), Int64((v * Self.one).rounded(.down)))
     }
 }

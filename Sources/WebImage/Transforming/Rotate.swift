@@ -11,10 +11,10 @@ extension ImageTransformers {
     /// (SDWebImage's `SDImageRotationTransformer`, which takes radians).
     ///
     /// Multiples of 90° are exact (pixels are moved, not resampled). Other angles are sampled bilinearly in
-    /// premultiplied alpha; the corners the rotated image leaves uncovered are transparent and their edges
-    /// anti-aliased. With ``fitSize`` the canvas grows to hold the whole rotated image; without it the canvas
-    /// keeps the source size and the rotated image is centred on it (and cut off). NaN or infinite angles throw
-    /// ``ImageError/Code/invalidParameter``.
+    /// premultiplied alpha (a 16-bit frame in 16 bits); the corners the rotated image leaves uncovered are
+    /// transparent and their edges anti-aliased. With ``fitSize`` the canvas grows to hold the whole rotated image;
+    /// without it the canvas keeps the source size and the rotated image is centred on it (and cut off). NaN or
+    /// infinite angles throw ``ImageError/Code/invalidParameter``.
     ///
     /// Key: `Rotation(DEGREES,FIT)` with the angle as given and `1` or `0` for ``fitSize``: `Rotation(30,1)`.
     public struct Rotate: ImageTransformer {
@@ -71,7 +71,10 @@ extension ImageTransformers {
                 : source
             try ImageTransformers.checkResult(canvas, frameCount: image.frames.count)
             let hasAlpha = image.hasAlpha
-            return try image.transformingFrames(preservingMetadata: preservesMetadata, alpha: .added) { pixels in
+            return try image.transformingFrames(
+                preservingMetadata: preservesMetadata, alpha: .added,
+                deep: { try $0.rotated(byRadians: radians, onto: canvas) }
+            ) { pixels in
                 try pixels.rotated(byRadians: radians, onto: canvas, hasAlpha: hasAlpha)
             }
         }

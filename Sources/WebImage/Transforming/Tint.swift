@@ -37,8 +37,9 @@ extension ImageTransformers {
 
     /// Tints with a colour through a blend mode (SDWebImage's `SDImageTintTransformer`).
     ///
-    /// Computed exactly per 8-bit channel value through lookup tables, so it is one pass over the pixels.
-    /// Fully transparent pixels become (0, 0, 0, 0).
+    /// Computed exactly per channel value through lookup tables, so it is one pass over the pixels; a 16-bit
+    /// frame (``ImageFrame/deepPixels``) is tinted in 16 bits by the same tables made 16 bits deep. Fully
+    /// transparent pixels become (0, 0, 0, 0).
     ///
     /// Key: `Tint(#rrggbbaa,MODE)`: `Tint(#ff000080,multiply)`.
     public struct Tint: ImageTransformer {
@@ -58,52 +59,72 @@ extension ImageTransformers {
 
         /// The transformed image; see the type's documentation for the rules and errors.
         public func transform(_ image: Image) throws -> Image {
-            let tables = lookupTables()
+            let tables = lookupTables(of: UInt8.self)
+            // Made only when a frame is deep: 65 536 entries a channel.
+            let deepTables = image.frames.contains { $0.deepPixels != nil } ? lookupTables(of: UInt16.self) : []
             let alphaChange: AlphaChange = blendMode == .sourceIn && color.a < 255 ? .added : .unchanged
-            return try image.transformingFrames(preservingMetadata: preservesMetadata, alpha: alphaChange) { pixels in
+            return try image.transformingFrames(
+                preservingMetadata: preservesMetadata, alpha: alphaChange,
+                deep: { deep in
+                    try deep.samples.withUnsafeBufferPointer { source in
+                        try deep.sameDepth(deep.size) { Self.apply(deepTables, to: source, into: $0) }
+                    }
+                }
+            ) { pixels in
                 try pixels.withUnsafeBytes { source in
                     try PixelBuffer(width: pixels.width, height: pixels.height) { destination in
-                        tables.withUnsafeBufferPointer { table in
-                            let from = source.baseAddress!.assumingMemoryBound(to: UInt8.self)
-                            let to = destination.baseAddress!.assumingMemoryBound(to: UInt8.self)
-                            for index in stride(from: 0, to: pixels.byteCount, by: 4) {
-                                let alpha = table[768 + Int(from[index + 3])]
-                                if alpha == 0 {
-                                    to[index] = 0; to[index + 1] = 0; to[index + 2] = 0; to[index + 3] = 0
-                                    continue
-                                }
-                                to[index] = table[Int(from[index])]
-                                to[index + 1] = table[256 + Int(from[index + 1])]
-                                to[index + 2] = table[512 + Int(from[index + 2])]
-                                to[index + 3] = alpha
-                            }
-                        }
+                        Self.apply(tables, to: source.assumingMemoryBound(to: UInt8.self),
+                                   into: destination.assumingMemoryBound(to: UInt8.self))
                     }
                 }
             }
         }
 
-        /// Four 256-entry tables, R G B A, from a source channel value to the result's (straight alpha).
+        /// Four tables, R G B A, of `Sample.max + 1` entries each, from a source channel value to the result's
+        /// (straight alpha), in `Sample`'s whole range (255 or 65 535 is 1).
         ///
         /// In premultiplied terms the result colour is `αt·αi·B + αi·(1 − αt)·Ci` over alpha `αi`; divided by
         /// `αi` the straight colour depends on the image's channel alone, which is what makes tables exact.
-        func lookupTables() -> [UInt8] {
-            var tables = [UInt8](repeating: 0, count: 1024)
+        func lookupTables<Sample: FixedWidthInteger & UnsignedInteger>(of _: Sample.Type) -> [Sample] {
+            let levels = Int(Sample.max) + 1, top = Double(Sample.max)
+            var tables = [Sample](repeating: 0, count: levels * 4)
             let tint = [color.r, color.g, color.b].map { Double($0) / 255 }
             let tintAlpha = Double(color.a) / 255
-            for value in 0..<256 {
-                let imageValue = Double(value) / 255
+            for value in 0..<levels {
+                let imageValue = Double(value) / top
                 for channel in 0..<3 {
                     let result = blendMode == .sourceIn
                         ? tint[channel]
                         : tintAlpha * blendMode.blend(image: imageValue, tint: tint[channel])
                             + (1 - tintAlpha) * imageValue
-                    tables[channel * 256 + value] = UInt8(min(max((result * 255).rounded(), 0), 255))
+                    tables[channel * levels + value] = Sample(min(max((result * top).rounded(), 0), top))
                 }
                 let alpha = blendMode == .sourceIn ? Double(value) * tintAlpha : Double(value)
-                tables[768 + value] = UInt8(min(max(alpha.rounded(), 0), 255))
+                tables[3 * levels + value] = Sample(min(max(alpha.rounded(), 0), top))
             }
             return tables
+        }
+
+        /// Every pixel of `source` (RGBA samples) through `tables` into `destination`, of the same count.
+        @inline(__always)
+        private static func apply<Sample: FixedWidthInteger & UnsignedInteger>(
+            _ tables: [Sample], to source: UnsafeBufferPointer<Sample>, into destination: UnsafeMutableBufferPointer<Sample>
+        ) {
+            let levels = tables.count / 4
+            tables.withUnsafeBufferPointer { table in
+                let from = source.baseAddress!, to = destination.baseAddress!
+                for index in stride(from: 0, to: source.count, by: 4) {
+                    let alpha = table[3 * levels + Int(from[index + 3])]
+                    if alpha == 0 {
+                        to[index] = 0; to[index + 1] = 0; to[index + 2] = 0; to[index + 3] = 0
+                        continue
+                    }
+                    to[index] = table[Int(from[index])]
+                    to[index + 1] = table[levels + Int(from[index + 1])]
+                    to[index + 2] = table[2 * levels + Int(from[index + 2])]
+                    to[index + 3] = alpha
+                }
+            }
         }
     }
 }
