@@ -2,12 +2,9 @@ extension DeepPixelBuffer {
     /// The pixels inside `rect`, which must lie within the buffer and not be empty.
     func cropped(to rect: PixelRect) throws -> DeepPixelBuffer {
         try sameDepth(rect.size) { destination in
-            samples.withUnsafeBufferPointer { source in
-                for row in 0..<rect.height {
-                    let from = ((rect.y + row) * width + rect.x) * 4
-                    UnsafeMutableRawPointer(destination.baseAddress! + row * rect.width * 4)
-                        .copyMemory(from: source.baseAddress! + from, byteCount: rect.width * 8)
-                }
+            samples.withUnsafeBytes { source in
+                PixelRows.crop(source.baseAddress!, sourceWidth: width, to: rect,
+                               into: UnsafeMutableRawPointer(destination.baseAddress!), bytesPerPixel: 8)
             }
         }
     }
@@ -30,15 +27,9 @@ extension DeepPixelBuffer {
     public func embedded(in canvas: PixelSize, at origin: (x: Int, y: Int)) throws -> DeepPixelBuffer {
         if canvas == size && origin == (0, 0) { return self }
         return try sameDepth(canvas) { destination in
-            destination.initialize(repeating: 0)
-            let columns = max(0, origin.x)..<min(canvas.width, origin.x + width)
-            guard !columns.isEmpty else { return }
-            samples.withUnsafeBufferPointer { source in
-                for y in max(0, origin.y)..<min(canvas.height, origin.y + height) {
-                    let from = ((y - origin.y) * width + columns.lowerBound - origin.x) * 4
-                    UnsafeMutableRawPointer(destination.baseAddress! + (y * canvas.width + columns.lowerBound) * 4)
-                        .copyMemory(from: source.baseAddress! + from, byteCount: columns.count * 8)
-                }
+            samples.withUnsafeBytes { source in
+                PixelRows.place(source.baseAddress!, size: size, on: canvas, at: origin,
+                                into: UnsafeMutableRawPointer(destination.baseAddress!), bytesPerPixel: 8)
             }
         }
     }

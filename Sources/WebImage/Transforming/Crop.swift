@@ -41,11 +41,8 @@ extension PixelBuffer {
     func cropped(to rect: PixelRect) throws -> PixelBuffer {
         try withUnsafeBytes { source in
             try PixelBuffer(width: rect.width, height: rect.height) { destination in
-                let rowBytes = rect.width * 4
-                for row in 0..<rect.height {
-                    let from = source.baseAddress! + ((rect.y + row) * width + rect.x) * 4
-                    (destination.baseAddress! + row * rowBytes).copyMemory(from: from, byteCount: rowBytes)
-                }
+                PixelRows.crop(source.baseAddress!, sourceWidth: width, to: rect, into: destination.baseAddress!,
+                               bytesPerPixel: 4)
             }
         }
     }

@@ -80,23 +80,3 @@ extension ImageTransformers {
         }
     }
 }
-
-extension PixelBuffer {
-    /// These pixels on a transparent canvas of `canvas`, centred (cut off where the canvas is smaller).
-    func centered(on canvas: PixelSize) throws -> PixelBuffer {
-        if canvas == size { return self }
-        let offsetX = (canvas.width - width) >> 1, offsetY = (canvas.height - height) >> 1
-        return try withUnsafeBytes { source in
-            try PixelBuffer(width: canvas.width, height: canvas.height) { destination in
-                destination.initializeMemory(as: UInt8.self, repeating: 0)
-                let columns = max(0, offsetX)..<min(canvas.width, offsetX + width)
-                guard !columns.isEmpty else { return }
-                for y in max(0, offsetY)..<min(canvas.height, offsetY + height) {
-                    let from = source.baseAddress! + ((y - offsetY) * width + columns.lowerBound - offsetX) * 4
-                    let to = destination.baseAddress! + (y * canvas.width + columns.lowerBound) * 4
-                    to.copyMemory(from: from, byteCount: columns.count * 4)
-                }
-            }
-        }
-    }
-}

@@ -10,7 +10,7 @@ enum CanvasPlacement {
     static func embed(_ image: Image, in canvas: PixelSize, at origin: (x: Int, y: Int)) throws -> Image {
         if canvas == image.size { return image }
         var result = try image.mappingFrames(deep: { try $0.embedded(in: canvas, at: origin) }) {
-            try embed($0, in: canvas, at: origin)
+            try $0.embedded(in: canvas, at: origin)
         }
         result.flags.insert(.hasAlpha)
         return result
@@ -32,28 +32,5 @@ enum CanvasPlacement {
         let canvas = PixelSize(width: image.size.width + padding.left + padding.right,
                                height: image.size.height + padding.top + padding.bottom)
         return try embed(image, in: canvas, at: (padding.left, padding.top))
-    }
-
-    private static func embed(_ pixels: PixelBuffer, in canvas: PixelSize, at origin: (x: Int, y: Int)) throws
-        -> PixelBuffer
-    {
-        try pixels.withUnsafeBytes { source in
-            try PixelBuffer(width: canvas.width, height: canvas.height) { destination in
-                let rowBytes = pixels.width * 4, canvasRowBytes = canvas.width * 4
-                let base = destination.baseAddress!
-                // Only the margins are cleared: the image's rows are copied over the rest.
-                let top = origin.y * canvasRowBytes
-                base.initializeMemory(as: UInt8.self, repeating: 0, count: top)
-                for row in 0..<pixels.height {
-                    let line = base + (origin.y + row) * canvasRowBytes
-                    line.initializeMemory(as: UInt8.self, repeating: 0, count: origin.x * 4)
-                    (line + origin.x * 4).copyMemory(from: source.baseAddress! + row * rowBytes, byteCount: rowBytes)
-                    let right = (canvas.width - origin.x - pixels.width) * 4
-                    (line + origin.x * 4 + rowBytes).initializeMemory(as: UInt8.self, repeating: 0, count: right)
-                }
-                let bottom = (origin.y + pixels.height) * canvasRowBytes
-                (base + bottom).initializeMemory(as: UInt8.self, repeating: 0, count: destination.count - bottom)
-            }
-        }
     }
 }
