@@ -24,7 +24,7 @@ public struct ImageError: Error, Sendable, Equatable, CustomStringConvertible {
         /// An argument out of its range: a frame or page past the last, a transformer parameter that makes no
         /// sense. Not the data's fault, so it never blocks a URL.
         case invalidParameter
-        /// A request the HTTP loader's ``AddressPolicy`` or hop check refused to send (an address on the local
+        /// A request the HTTP loader's `AddressPolicy` or hop check refused to send (an address on the local
         /// network, say). Nothing was sent to that destination.
         case destinationRefused
         case notFoundInCache

@@ -41,9 +41,9 @@ public final class AnimatedImage: Sendable {
 
     /// Reads the animation's header from `data`; see the type's documentation for which formats are lazy.
     ///
-    /// Throws ``ImageError/Code/badImageData`` for damaged data, ``ImageError/Code/imageTooLarge`` when the
+    /// Throws `ImageError.Code.badImageData` for damaged data, `ImageError.Code.imageTooLarge` when the
     /// canvas or the frame count is over ``DecodeOptions/limits`` (and, with ``Options/preloadAllFrames``, the
-    /// pixels of all frames), and ``ImageError/Code/unsupportedFormat`` for formats `coders` cannot read.
+    /// pixels of all frames), and `ImageError.Code.unsupportedFormat` for formats `coders` cannot read.
     public convenience init(data: Data, options: Options = Options(), coders: ImageCoders = .shared) throws {
         let firstOnly = options.firstFrameOnly
         let source: any AnimatedImageSource
@@ -88,7 +88,7 @@ public final class AnimatedImage: Sendable {
 
     // MARK: - What the animation is
 
-    /// The encoded format (``ImageFormat/unknown`` for frames made in memory).
+    /// The encoded format (`ImageFormat.unknown` for frames made in memory).
     public var format: ImageFormat { source.format }
     /// Number of frames (1 for still images and with ``Options/decodeFirstFrameOnly``).
     public var frameCount: Int { source.frameDurations.count }
@@ -109,7 +109,7 @@ public final class AnimatedImage: Sendable {
 
     /// Frame `index`, composited, with its duration; decoded now unless it is buffered.
     ///
-    /// Throws ``ImageError/Code/badImageData`` when `index` is outside `0..<frameCount` or the frame's data (or
+    /// Throws `ImageError.Code.badImageData` when `index` is outside `0..<frameCount` or the frame's data (or
     /// that of a frame it builds on) is damaged.
     public func frame(at index: Int) throws -> ImageFrame {
         guard (0..<frameCount).contains(index) else {
@@ -137,7 +137,7 @@ public final class AnimatedImage: Sendable {
 
     /// Every frame decoded into an eager ``Image``, like decoding the data with the coders.
     ///
-    /// Throws ``ImageError/Code/imageTooLarge`` when all frames together exceed
+    /// Throws `ImageError.Code.imageTooLarge` when all frames together exceed
     /// ``DecodeLimits/maxTotalPixels`` (the lazy image itself is not subject to that limit).
     public func makeImage() throws -> Image {
         if !source.retainsFrames {
@@ -150,7 +150,7 @@ public final class AnimatedImage: Sendable {
 
     /// Decodes every frame not yet buffered and keeps all of them from now on, whatever ``maxBufferSize`` says.
     ///
-    /// Throws ``ImageError/Code/imageTooLarge`` when all frames together exceed ``DecodeLimits/maxTotalPixels``.
+    /// Throws `ImageError.Code.imageTooLarge` when all frames together exceed ``DecodeLimits/maxTotalPixels``.
     public func preloadAllFrames() throws {
         guard !source.retainsFrames else { return }
         try options.decodeOptions.limits.check(frameCount: frameCount, canvas: size)

@@ -7,7 +7,7 @@
 ///
 /// Implementations must be immutable values or otherwise safe to share between tasks.
 package protocol AnimatedImageSource: Sendable {
-    /// The encoded format the frames come from (``ImageFormat/unknown`` for frames made in memory).
+    /// The encoded format the frames come from (`ImageFormat.unknown` for frames made in memory).
     var format: ImageFormat { get }
     /// The size of every frame a cursor produces (after thumbnail reduction and orientation).
     var frameSize: PixelSize { get }
@@ -54,7 +54,7 @@ package protocol AnimationCursor: Sendable {
     /// Bytes of memory held by the canvas and whatever else the cursor keeps between frames.
     var heldByteCount: Int { get }
 
-    /// Decodes the next frame and composites it onto the canvas. Throws ``ImageError`` for damaged frame data.
+    /// Decodes the next frame and composites it onto the canvas. Throws `ImageError` for damaged frame data.
     mutating func drawNextFrame() throws
 
     /// The frame last drawn, as a new pixel buffer of ``AnimatedImageSource/frameSize``.

@@ -9,7 +9,7 @@ import Foundation
 /// count, and which frames can be drawn without their predecessors.
 ///
 /// **Damage.** The pass is as strict as ``GIFCoder/decode(_:options:)``: data cut short or a broken record
-/// throws ``ImageError/Code/badImageData`` at once. Corruption inside a frame's compressed pixels is found only
+/// throws `ImageError.Code.badImageData` at once. Corruption inside a frame's compressed pixels is found only
 /// when that frame is drawn, and throws then.
 struct GIFAnimationSource: AnimatedImageSource {
     /// What the pass keeps about one frame.

@@ -103,12 +103,12 @@ public final class DataCacheTiers: ImageDataCaching {
 
     // MARK: ImageDataCaching
 
-    /// ``lookup(forKey:from:)`` from the fastest tier.
+    /// `lookup(forKey:from:)` from the fastest tier.
     public func cachedData(forKey key: String) async -> CachedImageData? {
         await lookup(forKey: key)?.entry
     }
 
-    /// ``lookupSynchronously(forKey:)``.
+    /// `lookupSynchronously(forKey:)`.
     public func cachedDataSynchronously(forKey key: String) -> CachedImageData? {
         lookupSynchronously(forKey: key)?.entry
     }

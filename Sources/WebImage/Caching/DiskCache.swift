@@ -16,7 +16,7 @@ import Foundation
 ///   entry instead costs 10 s and 750 MB before the first answer at a million entries.)
 /// - **Last access** is the file's modification time. A hit rewrites it at most once per
 ///   ``Configuration/accessTimeResolution``; hits in between are remembered in a small table (at most
-///   ``recentAccessCapacity`` entries, ~80 bytes each; when it is full a hit writes the time at once).
+///   `recentAccessCapacity` entries, ~80 bytes each; when it is full a hit writes the time at once).
 /// - **Totals.** Where the baseline libraries list the whole folder to answer "how big is the cache", this one
 ///   keeps entries and bytes in a 48-byte file beside the entries, `.webimage-totals` (see `DiskTotalsFile`):
 ///   every process adds its stores and removals to it under `flock`, batched to once a second and when the cache
@@ -33,7 +33,7 @@ import Foundation
 ///   sweep killed half-way leaves whole entries and totals that the next sweep corrects.
 /// - **Additional folders** are searched, read-only, after the main one (SDWebImage's additional cache paths).
 ///
-/// The methods block on file I/O: call them from ``IOExecutor`` lanes (as ``ImageCache`` does) or from a
+/// The methods block on file I/O: call them from `IOExecutor` lanes (as ``ImageCache`` does) or from a
 /// thread that may wait, not from many cooperative-pool tasks at once.
 public final class DiskCache: Sendable {
     /// The folder entries are written to.
@@ -147,7 +147,7 @@ public final class DiskCache: Sendable {
     /// Stores `data` for `key` with `validators`, replacing any earlier entry, atomically. `format` is
     /// recorded in the metadata; when not given it is detected from the first bytes of `data`.
     ///
-    /// Throws ``ImageError/Code/io`` when the file cannot be written (a full disk, a read-only folder); no
+    /// Throws `ImageError.Code.io` when the file cannot be written (a full disk, a read-only folder); no
     /// partial or temporary file is left behind then.
     public func store(
         _ data: Data, forKey key: String, format: ImageFormat? = nil, validators: HTTPValidators = .none

@@ -98,7 +98,7 @@ enum DiskEntryFile {
     }
 
     /// Writes `header` and `payload` to a new temporary file in `folder` and returns its path and size.
-    /// On any failure the temporary file is removed and an ``ImageError`` with code `io` is thrown.
+    /// On any failure the temporary file is removed and an `ImageError` with code `io` is thrown.
     static func writeTemporary(
         in folder: String, header: [UInt8], payload: Data, modificationTime: Double, synchronous: Bool
     ) throws(ImageError) -> (path: String, size: Int) {

@@ -7,7 +7,7 @@ import Darwin
 #endif
 
 /// The few POSIX calls the disk cache makes, with `EINTR` retried and errors turned into values or
-/// ``ImageError``s with code `io`. POSIX rather than FileManager: every call here is one system call,
+/// `ImageError`s with code `io`. POSIX rather than FileManager: every call here is one system call,
 /// symbolic links are never followed, and failures keep their `errno`.
 enum FileSystem {
     /// What `stat` says about a path, as far as the cache cares.

@@ -121,7 +121,7 @@ public final class ImageCache: ImageCaching {
 
     /// Stores `image` in memory and bytes for it on disk, as SDWebImage's `storeImage` does: `data` when given,
     /// else the image encoded losslessly by ``DefaultCacheSerializer`` (PNG, APNG for animations).
-    /// Throws ``ImageError/Code/io`` when the disk write fails (the image is in memory all the same).
+    /// Throws `ImageError.Code.io` when the disk write fails (the image is in memory all the same).
     public func store(_ image: Image, data: Data? = nil, forKey key: String, in types: ImageCacheType = .all,
                       validators: HTTPValidators = .none) async throws {
         if types.contains(.memory) { storeImage(image, forKey: key) }

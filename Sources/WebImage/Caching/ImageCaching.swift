@@ -22,7 +22,7 @@ public protocol ImageDataCaching: AnyObject, Sendable {
     /// The same lookup on the calling thread, which it may block (SDWebImage's `queryDiskDataSync`).
     func cachedDataSynchronously(forKey key: String) -> CachedImageData?
     /// Keeps `data` under `key` exactly as given, with `validators`; returns once stored. Throws
-    /// ``ImageError/Code/io`` when the write fails.
+    /// `ImageError.Code.io` when the write fails.
     func storeData(_ data: Data, forKey key: String, validators: HTTPValidators) async throws
     /// Replaces the HTTP validators kept with `key`'s entry (after a `304 Not Modified`); `false` when there is
     /// no entry.

@@ -3,8 +3,8 @@ import Foundation
 /// Turns encoded bytes into an ``Image`` and back, for one or more formats. Coders are plugins: register one
 /// with ``ImageCoders/add(_:)`` and it is asked before the built-in ones.
 ///
-/// Implementations must be safe to call from many tasks at once and must throw ``ImageError`` (never trap) on
-/// bad input: ``ImageError/Code/badImageData`` for corrupt or truncated data, ``ImageError/Code/imageTooLarge``
+/// Implementations must be safe to call from many tasks at once and must throw `ImageError` (never trap) on
+/// bad input: `ImageError.Code.badImageData` for corrupt or truncated data, `ImageError.Code.imageTooLarge`
 /// when ``DecodeOptions/limits`` are exceeded.
 public protocol ImageCoder: Sendable {
     /// Whether ``decode(_:options:)`` understands `data` (usually decided by its magic bytes).
@@ -25,7 +25,7 @@ public protocol ImageCoder: Sendable {
     func encode(_ image: Image, as format: ImageFormat, options: EncodeOptions) throws -> Data
 }
 
-/// A coder for exactly one ``ImageFormat``, recognised by magic bytes: the shape of every built-in coder.
+/// A coder for exactly one `ImageFormat`, recognised by magic bytes: the shape of every built-in coder.
 public protocol SingleFormatImageCoder: ImageCoder {
     /// The format read and written.
     var format: ImageFormat { get }

@@ -41,7 +41,7 @@ extension ImageCoders {
     /// result.
     ///
     /// For lossy formats (JPEG, WebP, AVIF, JPEG XL, HEIC); a format that ignores quality gives the same output at
-    /// every step. Throws what encoding and decoding throw, and ``ImageError/Code/invalidParameter`` for a range
+    /// every step. Throws what encoding and decoding throw, and `ImageError.Code.invalidParameter` for a range
     /// outside 0...100 or a target out of its range, or an image under SSIM's 11 × 11 window.
     public func encode(_ image: Image, as format: ImageFormat, options: EncodeOptions = EncodeOptions(),
                        target: EncodeTarget, qualityRange: ClosedRange<Int> = 10...95) throws -> QualitySearchResult {

@@ -37,10 +37,11 @@ public final class ImageCoders: Sendable {
     /// that applies it) and, with ``DecodeOptions/readsMetadata``, attaches the file's metadata.
     ///
     /// It runs on the calling thread, for as long as the image takes (seconds for a large one): from `async` code,
-    /// ``decode(_:options:on:priority:)`` runs it on a ``CPUExecutor`` instead of a thread of Swift's shared pool.
+    /// ``decode(_:options:on:priority:)-(Data,_,_,_)`` runs it on a ``CPUExecutor`` instead of a thread of Swift's
+    /// shared pool.
     ///
-    /// Throws ``ImageError/Code/badImageData`` for empty data or data no format matches, and
-    /// ``ImageError/Code/unsupportedFormat`` for a recognised format no coder reads (HEIC, TIFF, SVG, …).
+    /// Throws `ImageError.Code.badImageData` for empty data or data no format matches, and
+    /// `ImageError.Code.unsupportedFormat` for a recognised format no coder reads (HEIC, TIFF, SVG, …).
     public func decode(_ data: Data, options: DecodeOptions = DecodeOptions()) throws -> Image {
         guard !data.isEmpty else { throw ImageError(.badImageData, "the data is empty") }
         if let box = options.fillBox {
@@ -68,8 +69,8 @@ public final class ImageCoders: Sendable {
     }
 
     /// Reads what `data` says about itself from its headers alone (see ``ImageProperties``), with the first
-    /// coder that accepts it. Throws like ``decode(_:options:)``: ``ImageError/Code/unsupportedFormat`` for a
-    /// recognised format no coder reads (``ImageFormat/detect(_:)`` still names it).
+    /// coder that accepts it. Throws like ``decode(_:options:)-(Data,_)``: `ImageError.Code.unsupportedFormat` for a
+    /// recognised format no coder reads (`ImageFormat.detect(_:)` still names it).
     public func properties(of data: Data) throws -> ImageProperties {
         guard !data.isEmpty else { throw ImageError(.badImageData, "the data is empty") }
         if let coder = registered.first(where: { $0.canDecode(data) }) {

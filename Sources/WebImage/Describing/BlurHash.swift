@@ -13,7 +13,7 @@ public enum BlurHash {
     public static let maximumComponents = BlurHashLimits.maximumComponents
 
     /// The BlurHash of `pixels` with `componentsX` × `componentsY` components (1 to 9 each; more components keep
-    /// more detail and make a longer string). Throws ``ImageError/Code/invalidParameter`` for a count outside
+    /// more detail and make a longer string). Throws `ImageError.Code.invalidParameter` for a count outside
     /// 1...9.
     public static func encode(_ pixels: PixelBuffer, componentsX: Int, componentsY: Int) throws -> String {
         let range = 1...maximumComponents
@@ -52,9 +52,9 @@ public enum BlurHash {
     }
 
     /// The picture `hash` describes, drawn at `width` × `height` (opaque). `punch` above 1 strengthens the
-    /// contrast of the components, as BlurHash's decoders allow. Throws ``ImageError/Code/badImageData`` for a
-    /// string that is not a BlurHash, ``ImageError/Code/invalidParameter`` for a punch that is not positive or a size
-    /// under one pixel, and ``ImageError/Code/imageTooLarge`` for a size over ``DecodeLimits/default``'s.
+    /// contrast of the components, as BlurHash's decoders allow. Throws `ImageError.Code.badImageData` for a
+    /// string that is not a BlurHash, `ImageError.Code.invalidParameter` for a punch that is not positive or a size
+    /// under one pixel, and `ImageError.Code.imageTooLarge` for a size over ``DecodeLimits/default``'s.
     public static func decode(_ hash: String, width: Int, height: Int, punch: Double = 1) throws -> PixelBuffer {
         guard punch > 0, punch.isFinite else {
             throw ImageError(.invalidParameter, "a BlurHash punch must be positive, not \(punch)")

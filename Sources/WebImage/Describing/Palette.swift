@@ -3,7 +3,7 @@ extension PixelBuffer {
     /// when the opaque pixels use that few, otherwise the GIF encoder's median-cut palette (each colour the mean of
     /// the pixels it stands for), with the colours no pixel is nearest to left out. Pixels under half opacity count
     /// as one transparent entry (`RGBA(0, 0, 0, 0)`), which takes one of the places. Throws
-    /// ``ImageError/Code/invalidParameter`` for a count outside 2...256.
+    /// `ImageError.Code.invalidParameter` for a count outside 2...256.
     public func palette(maxColors: Int) throws -> [RGBA] {
         try paletteWithPopulations(maxColors: maxColors).map(\.colour)
     }

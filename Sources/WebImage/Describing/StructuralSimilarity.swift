@@ -3,7 +3,7 @@ import Foundation
 /// SSIM, the structural similarity index of Wang, Bovik, Sheikh and Simoncelli (2004): how alike two images look,
 /// from 1 (identical) down, comparing local means, variances and covariance of their lightness.
 ///
-/// As the paper defines it: the images' 8-bit grey (``Luma``), an 11 × 11 Gaussian window of σ 1.5 placed wherever
+/// As the paper defines it: the images' 8-bit grey (`Luma`), an 11 × 11 Gaussian window of σ 1.5 placed wherever
 /// it fits inside the image, K1 0.01 and K2 0.03 for a range of 255, variances over the window's weights (not
 /// sample variances), and the mean of the local indices. Alpha is not compared.
 public enum StructuralSimilarity {
@@ -11,7 +11,7 @@ public enum StructuralSimilarity {
     public static let windowSide = 11
 
     /// The mean SSIM of `a` and `b`, which must have the same size, at least ``windowSide`` on each side. Throws
-    /// ``ImageError/Code/invalidParameter`` otherwise.
+    /// `ImageError.Code.invalidParameter` otherwise.
     public static func index(_ a: PixelBuffer, _ b: PixelBuffer) throws -> Double {
         guard a.size == b.size else {
             throw ImageError(.invalidParameter, "SSIM compares images of one size, not \(a.size) and \(b.size)")

@@ -24,7 +24,7 @@ public enum ThumbHash {
     }
 
     /// The picture `hash` describes, about 32 pixels on its long side, in its aspect ratio, with straight alpha.
-    /// Throws ``ImageError/Code/badImageData`` for bytes too short to be a ThumbHash.
+    /// Throws `ImageError.Code.badImageData` for bytes too short to be a ThumbHash.
     public static func decode(_ hash: [UInt8]) throws -> PixelBuffer {
         let header = try ThumbHashHeader(hash)
         let ratio = header.aspectRatio
@@ -57,7 +57,7 @@ public enum ThumbHash {
         }
     }
 
-    /// The average colour `hash` keeps (straight alpha). Throws ``ImageError/Code/badImageData`` for bytes too
+    /// The average colour `hash` keeps (straight alpha). Throws `ImageError.Code.badImageData` for bytes too
     /// short to be a ThumbHash.
     public static func averageColor(of hash: [UInt8]) throws -> RGBA {
         let header = try ThumbHashHeader(hash)
@@ -69,7 +69,7 @@ public enum ThumbHash {
     }
 
     /// The width-to-height ratio `hash` keeps (approximate: the counts of its lightness components). Throws
-    /// ``ImageError/Code/badImageData`` for bytes too short to be a ThumbHash.
+    /// `ImageError.Code.badImageData` for bytes too short to be a ThumbHash.
     public static func aspectRatio(of hash: [UInt8]) throws -> Double {
         try ThumbHashHeader(hash).aspectRatio
     }

@@ -17,7 +17,7 @@ public struct DeepPixelBuffer: Sendable, Equatable {
     public let samples: [UInt16]
 
     /// A buffer of `samples` (exactly `width * height * 4` of them).
-    /// - Throws: ``ImageError/Code/badImageData`` for a wrong count, an empty size or a depth outside 9...16.
+    /// - Throws: `ImageError.Code.badImageData` for a wrong count, an empty size or a depth outside 9...16.
     public init(width: Int, height: Int, significantBits: Int = 16, samples: [UInt16]) throws {
         guard width > 0, height > 0, (9...16).contains(significantBits) else {
             throw ImageError(.badImageData, "a deep image needs a size and 9 to 16 bits, got \(width)x\(height), "
@@ -35,7 +35,7 @@ public struct DeepPixelBuffer: Sendable, Equatable {
 
     /// Allocates a `width` × `height` buffer and lets `initialize` write every sample of it (the memory handed
     /// over is not zeroed).
-    /// - Throws: ``ImageError/Code/imageTooLarge`` above ``DecodeLimits/default``'s pixel limit, and what
+    /// - Throws: `ImageError.Code.imageTooLarge` above ``DecodeLimits/default``'s pixel limit, and what
     ///   `initialize` throws.
     public init(width: Int, height: Int, significantBits: Int,
          initializingWith initialize: (UnsafeMutableBufferPointer<UInt16>) throws -> Void) throws {

@@ -21,7 +21,7 @@ public struct Image: Sendable {
     public var frames: [ImageFrame]
     /// How many times an animation plays; 0 means forever. 1 for still images.
     public var loopCount: Int
-    /// The encoded format the image was decoded from (``ImageFormat/unknown`` when made in memory).
+    /// The encoded format the image was decoded from (`ImageFormat.unknown` when made in memory).
     public var format: ImageFormat
     /// Points per pixel divisor: 2 for `@2x` sources, 3 for `@3x`, otherwise 1.
     public var scale: Double

@@ -20,7 +20,7 @@ public struct PixelBuffer: Sendable {
     /// Allocates a `width` × `height` buffer and lets `initialize` write every byte of it.
     ///
     /// The memory handed to `initialize` is **not zeroed** (it may be recycled): the closure must write all
-    /// `width * height * 4` bytes. Throws ``ImageError/Code/imageTooLarge`` when the size overflows or memory
+    /// `width * height * 4` bytes. Throws `ImageError.Code.imageTooLarge` when the size overflows or memory
     /// cannot be had.
     public init(
         width: Int, height: Int,

@@ -23,7 +23,7 @@ extension PixelBuffer {
     ///
     /// Pixels with alpha are premultiplied while filtering so transparent neighbours do not bleed dark fringes
     /// into the result, and converted back to straight alpha at the end. Throws
-    /// ``ImageError/Code/badImageData`` for an empty size and ``ImageError/Code/imageTooLarge`` above
+    /// `ImageError.Code.badImageData` for an empty size and `ImageError.Code.imageTooLarge` above
     /// ``DecodeLimits/default``'s pixel limit or with a side (of the source or the result) over
     /// ``maximumFilteredSide``.
     public func resized(to size: PixelSize, filter: ResamplingFilter = .lanczos3) throws -> PixelBuffer {
@@ -36,7 +36,7 @@ extension PixelBuffer {
     /// image, within the pixel limit, must not reach them.
     public static let maximumFilteredSide = 1 << 18
 
-    /// Throws ``ImageError/Code/imageTooLarge`` when a side of `size` exceeds ``maximumFilteredSide``.
+    /// Throws `ImageError.Code.imageTooLarge` when a side of `size` exceeds ``maximumFilteredSide``.
     static func checkFilterable(_ size: PixelSize) throws {
         guard size.width <= maximumFilteredSide, size.height <= maximumFilteredSide else {
             throw ImageError(.imageTooLarge, "\(size) has a side over \(maximumFilteredSide) pixels")

@@ -4,9 +4,9 @@ import Foundation
 ///
 /// The payload may hold at most ``ImageLoadRequest/maximumBodySize`` bytes once decoded (the downloader's
 /// ``ImageDownloaderConfiguration/maximumBodySize``, 100 MB by default); a larger one is
-/// ``ImageError/Code/responseTooLarge``. The size is estimated from the URL's length and checked before anything
+/// `ImageError.Code.responseTooLarge`. The size is estimated from the URL's length and checked before anything
 /// is decoded, then checked exactly after decoding. A URL without a comma or with a broken `%` escape is
-/// ``ImageError/Code/invalidURL``; undecodable base64 or an empty payload is ``ImageError/Code/badImageData``.
+/// `ImageError.Code.invalidURL`; undecodable base64 or an empty payload is `ImageError.Code.badImageData`.
 package struct DataURLImageLoader: ImageLoader {
     /// Creates a `data:` URL loader.
     package init() {}

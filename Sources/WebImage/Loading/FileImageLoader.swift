@@ -1,13 +1,13 @@
 import Foundation
 
 /// Loads `file://` URLs from the local file system, in chunks so progress is reported and a cancelled task
-/// stops between chunks. The file is examined, opened and read on the I/O lanes (``IOExecutor``), never on the
+/// stops between chunks. The file is examined, opened and read on the I/O lanes (`IOExecutor`), never on the
 /// thread that runs the task: a slow disk must not stall the cooperative pool, or, in `webimage serve`, an event
 /// loop.
 ///
 /// A missing file, a directory or other non-regular file, and a file that cannot be opened each fail with
-/// ``ImageError/Code/io`` and a message saying which; an empty file is ``ImageError/Code/badImageData``; a file
-/// over the request's size limit is ``ImageError/Code/responseTooLarge`` (checked before reading).
+/// `ImageError.Code.io` and a message saying which; an empty file is `ImageError.Code.badImageData`; a file
+/// over the request's size limit is `ImageError.Code.responseTooLarge` (checked before reading).
 public struct FileImageLoader: ImageLoader {
     /// Bytes read per step.
     public var chunkSize: Int

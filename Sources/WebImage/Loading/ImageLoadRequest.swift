@@ -18,12 +18,12 @@ public struct ImageLoadRequest: Sendable {
     public var allowsInvalidCertificates: Bool
     /// Whether progress reports carry the bytes received so far.
     public var wantsPartialData: Bool
-    /// Status codes that count as success. A 304 is always reported as ``ImageError/Code/cacheNotModified``.
+    /// Status codes that count as success. A 304 is always reported as `ImageError.Code.cacheNotModified`.
     public var acceptableStatusCodes: IndexSet
     /// MIME types that count as success (`image/*` and `*/*` match families); `nil` accepts any.
     public var acceptableContentTypes: Set<String>?
     /// The largest body accepted, in bytes after decompression; a larger one ends with
-    /// ``ImageError/Code/responseTooLarge`` and the transfer is closed at the limit.
+    /// `ImageError.Code.responseTooLarge` and the transfer is closed at the limit.
     public var maximumBodySize: Int
     /// The most redirects followed; a loop is refused before that.
     public var maximumRedirects: Int

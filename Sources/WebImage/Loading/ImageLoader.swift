@@ -3,9 +3,9 @@ import Foundation
 /// Something that fetches the bytes of an image from a URL: the network, the file system, a `data:` URL, or a
 /// plugin of yours. SDWebImage calls this role `SDImageLoader`.
 ///
-/// Loaders throw ``ImageError`` (anything else is mapped to ``ImageError/Code/connectionFailed``) and stop
-/// promptly when the calling task is cancelled, throwing ``ImageError/Code/cancelled``. What a failed attempt
-/// learned travels in the error (``ImageError/statusCode``, and what arrived of a broken body); retrying is the job of
+/// Loaders throw `ImageError` (anything else is mapped to `ImageError.Code.connectionFailed`) and stop
+/// promptly when the calling task is cancelled, throwing `ImageError.Code.cancelled`. What a failed attempt
+/// learned travels in the error (`ImageError.statusCode`, and what arrived of a broken body); retrying is the job of
 /// a wrapping loader (the downloader's retries).
 ///
 /// A loader only moves bytes: the request arrives made (headers, credentials, timeout, limits), and merging,

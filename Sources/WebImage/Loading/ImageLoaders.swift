@@ -32,7 +32,7 @@ public final class ImageLoaders: ImageLoader {
         loader(for: url) != nil
     }
 
-    /// Loads with the first loader that accepts the URL; ``ImageError/Code/invalidURL`` when none does.
+    /// Loads with the first loader that accepts the URL; `ImageError.Code.invalidURL` when none does.
     public func load(_ request: ImageLoadRequest, progress: ImageLoadProgressHandler?) async throws
         -> ImageLoadResponse {
         guard let loader = loader(for: request.url) else {

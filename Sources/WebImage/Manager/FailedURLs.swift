@@ -1,9 +1,9 @@
 import Foundation
 
 /// URLs whose last load failed for a reason that will not go away by asking again (SDWebImage's
-/// `failedURLs`), each with that failure. A blocked URL fails with ``ImageError/Code/blackListed`` without a
+/// `failedURLs`), each with that failure. A blocked URL fails with `ImageError.Code.blackListed` without a
 /// request, unless the load passes ``ImageOptions/retryFailed``; the error carries the first failure's status and
-/// the failure itself as its ``ImageError/underlyingError``.
+/// the failure itself as its `ImageError.underlyingError`.
 public final class FailedURLs: Sendable {
     private struct Entry {
         var since: ContinuousClock.Instant

@@ -84,8 +84,8 @@ public final class ImageManager: Sendable {
     // MARK: Loading
 
     /// Loads the image `request` names. Cancelling the calling task cancels this load (shared work goes on for
-    /// the other callers). Throws ``ImageError``: ``ImageError/Code/invalidURL`` for `nil`, malformed or
-    /// unsupported URLs (no request is made), ``ImageError/Code/blackListed`` for a blocked URL, and whatever
+    /// the other callers). Throws `ImageError`: `ImageError.Code.invalidURL` for `nil`, malformed or
+    /// unsupported URLs (no request is made), `ImageError.Code.blackListed` for a blocked URL, and whatever
     /// the cache, loader, decoder or transformer reported.
     public func loadImage(_ request: ImageRequest) async throws -> ImageResult {
         if let hit = memoryFastPath(request) { return hit }
@@ -103,7 +103,7 @@ public final class ImageManager: Sendable {
         try await loadImage(ImageRequest(url: url, options: options, context: context))
     }
 
-    /// Loads the image at `urlString`; a string that is not a URL fails with ``ImageError/Code/invalidURL``.
+    /// Loads the image at `urlString`; a string that is not a URL fails with `ImageError.Code.invalidURL`.
     public func loadImage(from urlString: String, options: ImageOptions = [],
                           context: ImageContext = ImageContext()) async throws -> ImageResult {
         try await loadImage(from: Self.url(from: urlString), options: options, context: context)
@@ -122,7 +122,7 @@ public final class ImageManager: Sendable {
     }
 
     /// The callback form: `completion` is called exactly once (also after ``ImageTask/cancel()``, with
-    /// ``ImageError/Code/cancelled``); `progress` as bytes arrive. Both run on the manager's tasks.
+    /// `ImageError.Code.cancelled`); `progress` as bytes arrive. Both run on the manager's tasks.
     @discardableResult
     public func loadImage(_ request: ImageRequest, progress: ImageLoadProgressHandler? = nil,
                           completion: @escaping ImageCompletion) -> ImageTask {
@@ -151,7 +151,7 @@ public final class ImageManager: Sendable {
 
     // MARK: Control
 
-    /// Cancels every running load; each caller gets ``ImageError/Code/cancelled``.
+    /// Cancels every running load; each caller gets `ImageError.Code.cancelled`.
     public func cancelAll() {
         let failure = ImageError(.cancelled, "all loads were cancelled")
         for task in finalTasks.all { task.cancel(with: failure) }

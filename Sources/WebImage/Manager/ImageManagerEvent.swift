@@ -17,7 +17,7 @@ package enum ImageManagerEvent: Sendable, Equatable {
     case transformed(URL, duration: Duration)
     /// The result was stored under `key` in `types`.
     case stored(key: String, ImageCacheType)
-    /// A load ended: `nil` on success, else the failure's code (``ImageError/Code/cancelled`` included).
+    /// A load ended: `nil` on success, else the failure's code (`ImageError.Code.cancelled` included).
     case finished(URL, error: ImageError.Code?)
 }
 

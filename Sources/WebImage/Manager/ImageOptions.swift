@@ -29,7 +29,7 @@ public struct ImageOptions: OptionSet, Sendable, Hashable {
     public static let queryMemoryDataSync = ImageOptions(rawValue: 1 << 10)
     /// Read a disk-cache hit on the calling task rather than the I/O threads.
     public static let queryDiskDataSync = ImageOptions(rawValue: 1 << 11)
-    /// Never load: a cache miss fails with ``ImageError/Code/notFoundInCache``.
+    /// Never load: a cache miss fails with `ImageError.Code.notFoundInCache`.
     public static let fromCacheOnly = ImageOptions(rawValue: 1 << 12)
     /// Skip the cache query and always load (the result is still stored).
     public static let fromLoaderOnly = ImageOptions(rawValue: 1 << 13)

@@ -1,7 +1,7 @@
 import Foundation
 
 /// One image load as a value: the URL, the options, the context and the priority. The whole manager reads this
-/// one value; ``ImageManager/loadImage(from:options:context:)`` and its siblings only build one.
+/// one value; ``ImageManager/loadImage(from:options:context:)-(URL?,_,_)`` and its siblings only build one.
 ///
 /// ```swift
 /// var request = ImageRequest(url: url, context: .init(thumbnailPixelSize: PixelSize(width: 200, height: 200)))
@@ -9,7 +9,7 @@ import Foundation
 /// let result = try await manager.loadImage(request)
 /// ```
 public struct ImageRequest: Sendable {
-    /// The image's URL; `nil` fails with ``ImageError/Code/invalidURL``.
+    /// The image's URL; `nil` fails with `ImageError.Code.invalidURL`.
     public var url: URL?
     /// The switches (the two priority flags are read into ``priority`` when the request is made).
     public var options: ImageOptions

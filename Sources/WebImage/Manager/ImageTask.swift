@@ -1,7 +1,7 @@
 import Foundation
 
 /// One caller's handle on a load (SDWebImage's `SDWebImageCombinedOperation`): its events, its result, and
-/// ``cancel()``. Cancelling ends only this caller, with ``ImageError/Code/cancelled``; work shared with other
+/// ``cancel()``. Cancelling ends only this caller, with `ImageError.Code.cancelled`; work shared with other
 /// callers of the same image goes on until its last caller leaves.
 ///
 /// ```swift
@@ -39,7 +39,7 @@ public final class ImageTask: Sendable, Hashable {
 
     /// Events from now on: progress, previews (the latest one is replayed to a late reader), and
     /// ``ImageTaskEvent/finished(_:)``, after which the stream ends. A failure ends the stream by throwing the
-    /// ``ImageError``. Each read of this property makes a new stream.
+    /// `ImageError`. Each read of this property makes a new stream.
     public var events: AsyncThrowingStream<ImageTaskEvent, any Error> {
         let (stream, continuation) = AsyncThrowingStream.makeStream(of: ImageTaskEvent.self)
         let action = state.withLock { state -> StateMachine.AddListenerAction in
@@ -73,7 +73,7 @@ public final class ImageTask: Sendable, Hashable {
     /// Whether the task has its result (success, failure or cancellation).
     public var isFinished: Bool { state.withLock { $0.result != nil } }
 
-    /// Ends this caller's load with ``ImageError/Code/cancelled``. Does nothing once it has finished.
+    /// Ends this caller's load with `ImageError.Code.cancelled`. Does nothing once it has finished.
     public func cancel() {
         let result = Result<ImageResult, ImageError>.failure(
             ImageError(.cancelled, "the load of \(url?.absoluteString ?? "nil") was cancelled"))

@@ -1,6 +1,6 @@
 import Metrics
 
-/// One swift-metrics counter per ``ImageError/Code``, under one label with a `code` dimension: how the
+/// One swift-metrics counter per `ImageError.Code`, under one label with a `code` dimension: how the
 /// downloader and the manager count their failures.
 struct ErrorCounters: Sendable {
     private let counters: [ImageError.Code: Counter]

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Anything that shows one image at a time: a view, a layer, a table cell, a test double. Conforming gives it
-/// ``setImage(with:placeholder:options:context:operationKey:manager:completion:)`` — what
+/// ``setImage(with:placeholder:options:context:targetOptions:operationKey:manager:completion:)`` — what
 /// `UIImageView+WebCache` gives image views — for any class on the main actor.
 ///
 /// ```swift

@@ -6,8 +6,8 @@ extension ImageTransformers {
     /// their variance equals the Gaussian's, the cost does not grow with the radius, and the result differs
     /// from a true Gaussian by about one level in 255. Edges repeat the border pixels; alpha is blurred
     /// premultiplied. Radius 0 returns the image unchanged; radii above ``maximumRadius`` act as
-    /// ``maximumRadius``; negative, NaN or infinite radii throw ``ImageError/Code/invalidParameter``; images with a
-    /// side over ``PixelBuffer/maximumFilteredSide`` throw ``ImageError/Code/imageTooLarge``.
+    /// ``maximumRadius``; negative, NaN or infinite radii throw `ImageError.Code.invalidParameter`; images with a
+    /// side over ``PixelBuffer/maximumFilteredSide`` throw `ImageError.Code.imageTooLarge`.
     ///
     /// Key: `Blur(RADIUS)`: `Blur(10)`, `Blur(2.5)`.
     public struct Blur: ImageTransformer {

@@ -2,7 +2,7 @@ extension ImageTransformers {
     /// Cuts out a rectangle (SDWebImage's `SDImageCroppingTransformer`).
     ///
     /// The rectangle is clamped to the image: the part that lies inside is kept. A rectangle with a zero or
-    /// negative side, or one that misses the image entirely, throws ``ImageError/Code/invalidParameter``. Pixels are
+    /// negative side, or one that misses the image entirely, throws `ImageError.Code.invalidParameter`. Pixels are
     /// copied exactly.
     ///
     /// Key: `Cropping({X,Y,W,H})` with the rectangle as given (before clamping): `Cropping({10,20,100,50})`.

@@ -72,9 +72,9 @@ extension Image {
 }
 
 extension ImageTransformers {
-    /// Throws ``ImageError/Code/imageTooLarge`` when `frameCount` frames of `size` would pass
+    /// Throws `ImageError.Code.imageTooLarge` when `frameCount` frames of `size` would pass
     /// ``DecodeLimits/default`` (the bound on every transformer's output), and
-    /// ``ImageError/Code/invalidParameter`` for an empty size.
+    /// `ImageError.Code.invalidParameter` for an empty size.
     static func checkResult(_ size: PixelSize, frameCount: Int) throws {
         guard size.width > 0, size.height > 0 else {
             throw ImageError(.invalidParameter, "a transformation cannot make an empty image (\(size))")
@@ -83,7 +83,7 @@ extension ImageTransformers {
         try DecodeLimits.default.check(frameCount: frameCount, canvas: size)
     }
 
-    /// Throws ``ImageError/Code/invalidParameter`` unless `value` is finite and not negative.
+    /// Throws `ImageError.Code.invalidParameter` unless `value` is finite and not negative.
     static func checkNonNegative(_ value: Double, _ name: String) throws {
         guard value.isFinite, value >= 0 else {
             throw ImageError(.invalidParameter, "\(name) must be a finite number >= 0, got \(value)")

@@ -15,11 +15,11 @@ public protocol ImageTransformer: Sendable {
 
     /// Whether the result keeps the source's metadata: its ``Image/format`` (so the cache can store it in the
     /// same format), ``Image/scale`` and ``Image/orientation`` tag. When `false` the result is a new image in
-    /// memory: format ``ImageFormat/unknown``, scale 1, orientation ``Orientation/up``. Frame durations and the
+    /// memory: format `ImageFormat.unknown`, scale 1, orientation ``Orientation/up``. Frame durations and the
     /// loop count are part of the animation and always kept. The default is `true`.
     var preservesMetadata: Bool { get }
 
-    /// The transformed image, or a typed ``ImageError`` for parameters that cannot apply (zero sizes, NaN
+    /// The transformed image, or a typed `ImageError` for parameters that cannot apply (zero sizes, NaN
     /// angles, crops outside the image, results over the pixel limit). It runs on the calling thread: from `async`
     /// code, ``transform(_:on:priority:)`` runs it on a ``CPUExecutor``.
     func transform(_ image: Image) throws -> Image
@@ -34,8 +34,8 @@ extension ImageTransformer {
 /// ``ImageTransformer`` (`.resize(to:fit:)`, `.crop(_:)`, `.roundCorners(radius:)`, …).
 ///
 /// Shared rules: parameters are checked when ``ImageTransformer/transform(_:)`` runs (bad values throw
-/// ``ImageError/Code/invalidParameter``, results over ``DecodeLimits/default`` throw
-/// ``ImageError/Code/imageTooLarge`` before any allocation); filters and blends work in premultiplied alpha;
+/// `ImageError.Code.invalidParameter`, results over ``DecodeLimits/default`` throw
+/// `ImageError.Code.imageTooLarge` before any allocation); filters and blends work in premultiplied alpha;
 /// an image without ``Image/Flags/hasAlpha`` is trusted to be opaque and is not rescanned; every frame of an
-/// animation is transformed, with cancellation checked between frames (``ImageError/Code/cancelled``).
+/// animation is transformed, with cancellation checked between frames (`ImageError.Code.cancelled`).
 public enum ImageTransformers {}

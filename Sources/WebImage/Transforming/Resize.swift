@@ -2,9 +2,9 @@ extension ImageTransformers {
     /// Resizes to a target size: stretched, fitted inside, or filling it and cropped at the centre
     /// (SDWebImage's `SDImageResizingTransformer`).
     ///
-    /// Sizes with a zero or negative side throw ``ImageError/Code/invalidParameter``; results over
+    /// Sizes with a zero or negative side throw `ImageError.Code.invalidParameter`; results over
     /// ``DecodeLimits/default``'s pixel limit, or sides over ``PixelBuffer/maximumFilteredSide``, throw
-    /// ``ImageError/Code/imageTooLarge``.
+    /// `ImageError.Code.imageTooLarge`.
     ///
     /// Quality: each axis that shrinks uses Lanczos-3 and each axis that grows uses bicubic, unless ``filter``
     /// names one kernel for both. Alpha is filtered premultiplied. The image's ``Image/Flags/hasAlpha`` flag is

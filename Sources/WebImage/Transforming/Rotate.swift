@@ -14,7 +14,7 @@ extension ImageTransformers {
     /// premultiplied alpha (a 16-bit frame in 16 bits); the corners the rotated image leaves uncovered are
     /// transparent and their edges anti-aliased. With ``fitSize`` the canvas grows to hold the whole rotated image;
     /// without it the canvas keeps the source size and the rotated image is centred on it (and cut off). NaN or
-    /// infinite angles throw ``ImageError/Code/invalidParameter``.
+    /// infinite angles throw `ImageError.Code.invalidParameter`.
     ///
     /// Key: `Rotation(DEGREES,FIT)` with the angle as given and `1` or `0` for ``fitSize``: `Rotation(30,1)`.
     public struct Rotate: ImageTransformer {

@@ -24,7 +24,7 @@ extension ImageTransformers {
     /// half the shorter side). A border of ``borderWidth`` (clamped likewise) runs inside the outline; the
     /// image shows inside the border, whose own corners are rounded by `radius - borderWidth`. Edges are
     /// anti-aliased by each pixel's coverage, blended in premultiplied alpha. The result has alpha whenever a
-    /// corner is actually rounded. Negative, NaN or infinite radius or width throw ``ImageError/Code/invalidParameter``.
+    /// corner is actually rounded. Negative, NaN or infinite radius or width throw `ImageError.Code.invalidParameter`.
     ///
     /// Key: `RoundCorner(RADIUS,CORNERS,BORDER_WIDTH,BORDER_COLOR)` with CORNERS the ``Corners`` raw value and
     /// the colour as `#rrggbbaa`: `RoundCorner(16,15,2,#ffffffff)`.

@@ -6,7 +6,7 @@ public struct ImageLoadResponse: Sendable {
     public var data: Data
     /// Status, headers, final URL and validators.
     public var metadata: ImageResponseMetadata
-    /// Whether ``data`` is only the start of the resource, read because the request's ``ImageLoadRequest/earlyStop``
+    /// Whether ``data`` is only the start of the resource, read because the request's `ImageLoadRequest.earlyStop`
     /// found it enough for its decode (with an end marker appended so decoders read it as a whole file). Such
     /// bytes serve that decode and nothing else: they are never cached as the resource.
     public var isPrefix = false

@@ -4,7 +4,7 @@ import Foundation
 import NIOCore
 
 /// A cache tier on Redis (or Valkey), shared by every process that points at the same server: the third tier
-/// behind memory and disk (`ImageCache(folder:remoteTiers: [redis])`, a ``DataCacheTiers`` of one's own, or a
+/// behind memory and disk (`ImageCache(folder:remoteTiers: [redis])`, a `DataCacheTiers` of one's own, or a
 /// member of `ImageCaches`), or `webimage serve --redis`.
 ///
 /// Values are the disk cache's entry format (a checksummed header, then the bytes): a value damaged in Redis or on
@@ -14,8 +14,8 @@ import NIOCore
 ///
 /// It degrades, never fails: while Redis is down, slow or refusing writes, every lookup is a miss and every
 /// store is dropped (counted in `webimage_redis_errors_total`), and a circuit breaker stops asking after three
-/// failures in a row, trying again once a second. It holds bytes only (an ``ImageDataCaching``, not an
-/// ``ImageMemoryCaching``): the manager uses it behind a cache that keeps decoded images in memory.
+/// failures in a row, trying again once a second. It holds bytes only (an `ImageDataCaching`, not an
+/// `ImageMemoryCaching`): the manager uses it behind a cache that keeps decoded images in memory.
 public final class RedisImageCache: ImageDataCaching {
     /// The server, as configured.
     public let configuration: RedisConfiguration

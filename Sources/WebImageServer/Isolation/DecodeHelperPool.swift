@@ -9,7 +9,7 @@ import WebImage
 /// Calls block the calling thread until a helper is free and has answered: call from threads that may block
 /// (the proxy renders on threads of its own), not from the async cooperative pool. A helper that dies, stops
 /// answering before ``Configuration/timeout`` (it is then killed) or writes nonsense is replaced at once, and
-/// its request fails with ``ImageError/Code/badImageData``.
+/// its request fails with `ImageError.Code.badImageData`.
 public final class DecodeHelperPool: Sendable {
     /// How helpers are started and bounded.
     public struct Configuration: Sendable {
@@ -52,7 +52,7 @@ public final class DecodeHelperPool: Sendable {
     /// - Parameters:
     ///   - metricsFactory: where `webimage_decode_helper_restarts_total` is counted, if anywhere.
     ///   - onRestart: told why each replaced helper ended ("killed by signal 11", "no answer in time"), for logs.
-    /// - Throws: ``ImageError/Code/io`` when a helper cannot be started.
+    /// - Throws: `ImageError.Code.io` when a helper cannot be started.
     public init(configuration: Configuration, metricsFactory: (any MetricsFactory)? = nil,
                 onRestart: @escaping @Sendable (String) -> Void = { _ in }) throws {
         self.configuration = configuration
@@ -74,7 +74,7 @@ public final class DecodeHelperPool: Sendable {
         }
     }
 
-    /// Decodes `data` in a helper, as ``ImageCoders/decode(_:options:)`` with the helper's coders would here.
+    /// Decodes `data` in a helper, as `ImageCoders.decode(_:options:)` with the helper's coders would here.
     public func decode(_ data: Data, options: DecodeOptions) throws -> Image {
         guard case .image(let image) = try exchange(.decode(options), source: data) else {
             throw ImageError(.badImageData, "the decode helper answered a decode with properties")

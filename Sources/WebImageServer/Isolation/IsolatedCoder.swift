@@ -1,7 +1,7 @@
 import Foundation
 import WebImage
 
-/// An ``ImageCoder`` that decodes its formats in a ``DecodeHelperPool`` instead of this process, for the formats
+/// An `ImageCoder` that decodes its formats in a ``DecodeHelperPool`` instead of this process, for the formats
 /// whose C libraries have crashed or hung on hostile files. Register it in front of the in-process coders: it only
 /// decodes and reads properties, so encoding still goes to the coders behind it.
 public struct IsolatedCoder: ImageCoder {

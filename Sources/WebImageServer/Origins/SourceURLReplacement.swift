@@ -21,7 +21,7 @@ public struct SourceURLReplacement: Sendable, Equatable {
 
     /// Replacements written as imgproxy's variable takes them: `pattern=replacement` pairs divided by `;`, each
     /// split at its first `=`.
-    /// - Throws: ``ProxyConfigurationError`` naming the first item without an `=` (an empty item too, as in
+    /// - Throws: `ProxyConfigurationError` naming the first item without an `=` (an empty item too, as in
     ///   imgproxy).
     public static func list(_ text: String) throws(ProxyConfigurationError) -> [SourceURLReplacement] {
         try text.split(separator: ";", omittingEmptySubsequences: false).map { item throws(ProxyConfigurationError) in
@@ -30,7 +30,7 @@ public struct SourceURLReplacement: Sendable, Equatable {
     }
 
     /// One `pattern=replacement` pair, split at its first `=`.
-    /// - Throws: ``ProxyConfigurationError`` when there is no `=`.
+    /// - Throws: `ProxyConfigurationError` when there is no `=`.
     public static func pair(_ text: String) throws(ProxyConfigurationError) -> SourceURLReplacement {
         guard let equals = text.firstIndex(of: "=") else {
             throw ProxyConfigurationError("\"\(text)\" is not a pattern=replacement pair")

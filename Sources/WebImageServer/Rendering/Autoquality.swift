@@ -1,7 +1,7 @@
 import WebImage
 
 /// imgproxy Pro's autoquality, in the open: instead of one quality for every image, each result's quality is
-/// searched for (``WebImage/ImageCoders/encode(_:as:options:target:qualityRange:)``) between a minimum and a
+/// searched for (`WebImage.ImageCoders.encode(_:as:options:target:qualityRange:)`) between a minimum and a
 /// maximum: the highest whose output fits a byte target (`size`), or the one whose DSSIM against the unencoded
 /// result, (1 − SSIM) / 2 on its own pixels at its size, is within the allowed error of the target (`dssim`; `ml`,
 /// imgproxy's model-guided variant, is `dssim` here, as imgproxy falls back to it without a model). A bisection

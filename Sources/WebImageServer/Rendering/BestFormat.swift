@@ -1,6 +1,6 @@
 import WebImage
 
-/// imgproxy Pro's best format (`format:best`), in the open: the result is measured (``PixelBuffer/complexity``),
+/// imgproxy Pro's best format (`format:best`), in the open: the result is measured (`PixelBuffer.complexity`),
 /// encoded in each candidate format that can hold it (losslessly below the complexity threshold, at the request's
 /// quality above it), and the smallest encoding is the answer.
 public struct BestFormatSettings: Sendable, Hashable {

@@ -42,7 +42,7 @@ public struct ProxyRenderer: Sendable {
     }
 
     /// The encoded result of `options` applied to `source`, in `format`.
-    /// - Throws: ``ProxyError``: 400 for a frame the source does not have, 422 for a source over the frame limit
+    /// - Throws: `ProxyError`: 400 for a frame the source does not have, 422 for a source over the frame limit
     ///   or that cannot be processed, 500 when encoding fails.
     public func render(_ source: Image, options: ProcessingOptions, format: OutputFormat) throws(ProxyError) -> Data {
         try render(source, options: options, format: format, geometry: nil)
@@ -50,7 +50,7 @@ public struct ProxyRenderer: Sendable {
 
     /// The image ``render(_:options:format:)`` encodes: `options` applied to `source` (the frames `format` keeps),
     /// before encoding. For callers that encode themselves, and for measuring the processing alone.
-    /// - Throws: ``ProxyError`` as ``render(_:options:format:)`` does, but for encoding.
+    /// - Throws: `ProxyError` as ``render(_:options:format:)`` does, but for encoding.
     public func image(for source: Image, options: ProcessingOptions, format: OutputFormat) throws(ProxyError)
         -> Image
     {

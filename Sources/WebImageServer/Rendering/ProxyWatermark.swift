@@ -22,7 +22,7 @@ public struct ProxyWatermark: Sendable {
 
     /// The watermark encoded in `data` (any format `coders` decode; the first frame of an animation), drawn at
     /// `opacity` times each request's opacity.
-    /// - Throws: ``ProxyConfigurationError`` when `data` does not decode (a server that cannot draw its
+    /// - Throws: `ProxyConfigurationError` when `data` does not decode (a server that cannot draw its
     ///   watermark should not start), or when `opacity` is not above 0 and at most 1.
     public init(data: Data, coders: ImageCoders = .shared, opacity: Double = 1) throws(ProxyConfigurationError) {
         guard opacity > 0, opacity <= 1 else {

@@ -8,7 +8,7 @@ extension ImageProxy {
     /// degraded, with a warning on the proxy's logger, and is retried), reads the watermark and the fallback
     /// image. ``run()`` calls it; call it first yourself to stop before serving when it fails (`webimage serve`
     /// does). Once it has succeeded, later calls do nothing.
-    /// - Throws: ``ProxyConfigurationError`` when Redis refuses the credentials, or the watermark or the fallback
+    /// - Throws: `ProxyConfigurationError` when Redis refuses the credentials, or the watermark or the fallback
     ///   image cannot be read, downloaded or decoded.
     public func start() async throws(ProxyConfigurationError) {
         guard !started.withLock({ $0 }) else { return }
@@ -31,7 +31,7 @@ extension ImageProxy {
     /// Reads and decodes the watermark image of ``ProxyConfiguration/watermarkPath`` or
     /// ``ProxyConfiguration/watermarkURL``, once, before serving: until then (and without either) the `watermark`
     /// option draws nothing.
-    /// - Throws: ``ProxyConfigurationError`` when the file cannot be read, the download fails, the image does
+    /// - Throws: `ProxyConfigurationError` when the file cannot be read, the download fails, the image does
     ///   not decode, or ``ProxyConfiguration/watermarkOpacity`` is not above 0 and at most 1.
     public func loadWatermark() async throws(ProxyConfigurationError) {
         let data: Data
@@ -64,7 +64,7 @@ extension ImageProxy {
         return try await downloader.download(url).data
     }
 
-    /// Connects to Redis when one is configured. Throws ``RedisError/authenticationFailed(_:)`` for credentials it
+    /// Connects to Redis when one is configured. Throws `RedisError.authenticationFailed(_:)` for credentials it
     /// refuses (a start-up mistake); an unreachable Redis is not an error: the proxy starts with the tier degraded
     /// and uses it once it answers (the returned error says why it is degraded).
     public func connectSharedCache() async throws(RedisError) -> RedisError? {
@@ -80,7 +80,7 @@ extension ImageProxy {
 
     /// Reads (or downloads) and checks the fallback image of ``ProxyConfiguration/fallbackImage``, once, before
     /// serving: until then (and without one) a source that cannot be fetched is answered with its error status.
-    /// - Throws: ``ProxyConfigurationError`` when the status is not 0 or 100–599, the lifetime is negative, the
+    /// - Throws: `ProxyConfigurationError` when the status is not 0 or 100–599, the lifetime is negative, the
     ///   file cannot be read, the download fails, or the bytes are not an image that decodes.
     public func loadFallbackImage() async throws(ProxyConfigurationError) {
         let settings = configuration.fallbackImage

@@ -7,9 +7,9 @@ import WebImageRedis
 /// The image proxy behind `webimage serve`, independent of the HTTP framework: a request's path in, an answer out.
 ///
 /// A request is read into a route and checked (signature, options, expiry, source policy) before anything is
-/// fetched (``ProxyRoute``); then the result cache answers, or the render service makes the result once however
-/// many requests wait for it (``RenderService``); the responder turns either into the HTTP answer
-/// (``ProxyResponder``).
+/// fetched (`ProxyRoute`); then the result cache answers, or the render service makes the result once however
+/// many requests wait for it (`RenderService`); the responder turns either into the HTTP answer
+/// (`ProxyResponder`).
 ///
 /// The proxy is a `Service`: list it in the server's service group before the server, and it starts up (Redis,
 /// the watermark, the fallback image), sends its traces while the server runs, and closes its source connections

@@ -57,7 +57,7 @@ public struct ProxyConfiguration: Sendable {
     /// `IMGPROXY_USE_S3` and `IMGPROXY_USE_GCS`). Default none: only http and https sources.
     public var objectStores: [ObjectStore] = []
     /// The folder `local:///path` sources are read from (imgproxy's `IMGPROXY_LOCAL_FILESYSTEM_ROOT`); nothing
-    /// outside it is ever read (``LocalFileSource``). Default `nil`: `local://` sources are refused.
+    /// outside it is ever read (`LocalFileSource`). Default `nil`: `local://` sources are refused.
     public var localFilesystemRoot: String?
     /// How a request's source URL becomes the one fetched: imgproxy's `IMGPROXY_URL_REPLACEMENTS`, then
     /// `IMGPROXY_BASE_URL`. Default: used as given.
@@ -188,10 +188,10 @@ public struct ProxyConfiguration: Sendable {
     public var requestTimeout: Duration = .seconds(30)
     /// The CPU time one render may spend decoding (in process), transforming and encoding before it is stopped and
     /// answered 422; its long loops check it every few rows. Default 5 s (in a release build; debug and sanitized
-    /// builds get ``WorkBudget/buildSlowdown`` times as much).
+    /// builds get `WorkBudget.buildSlowdown` times as much).
     public var renderCPUBudget: Duration = .seconds(5) * WorkBudget.buildSlowdown
     /// The pixel memory one render may hold at its peak (its decoded frames, its result's and a working copy,
-    /// worked out from the source's header before decoding, ``RenderMemoryEstimate``); a render that needs more
+    /// worked out from the source's header before decoding, `RenderMemoryEstimate`); a render that needs more
     /// is answered 422 before it allocates. Default 2 GiB: the animation limit's 1 GiB of frames and their
     /// rendering fit, and a 50-megapixel 16-bit source kept deep through a filter chain (about 1.8 GB) does.
     public var renderMemoryBudget = 2048 * 1024 * 1024

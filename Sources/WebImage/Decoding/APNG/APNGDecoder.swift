@@ -6,10 +6,10 @@
 /// The result holds one full-canvas bitmap per animation frame. A default image that is not part of the
 /// animation (its fcTL does not precede IDAT) is skipped; with ``DecodeOptions/firstFrameOnly`` the result is the
 /// first animation frame, and with ``DecodeOptions/frameIndex`` that frame alone (the ones before it are drawn on
-/// the canvas, not kept; an index past the last frame throws ``ImageError/Code/invalidParameter``). Durations
+/// the canvas, not kept; an index past the last frame throws `ImageError.Code.invalidParameter`). Durations
 /// come from each fcTL's delay (``APNGFrameControl/duration``), the loop count from acTL's `num_plays`
 /// (0 = forever). As for GIF, a result of one frame is a still image: duration 0, loop count 1. Damage anywhere
-/// throws ``ImageError/Code/badImageData``: no shortened animation is returned, unless the decode is lenient
+/// throws `ImageError.Code.badImageData`: no shortened animation is returned, unless the decode is lenient
 /// (``PNGCoder/decodeCompleteFrames(_:options:)``).
 enum APNGDecoder {
     /// PNG colour types whose samples carry alpha: grey + alpha (4) and RGBA (6).

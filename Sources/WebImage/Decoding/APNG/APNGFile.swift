@@ -6,7 +6,7 @@
 /// The reading is strict, like the rest of the PNG path: every chunk's CRC is checked (except, when only the first
 /// frame is kept, the fdAT chunks of the frames after it, whose data is never used), the fcTL and fdAT sequence
 /// numbers must count up from 0 without a gap, every frame rectangle must lie inside the canvas, the file must
-/// hold exactly the frames acTL declares and end with IEND. Anything else is ``ImageError/Code/badImageData``, so
+/// hold exactly the frames acTL declares and end with IEND. Anything else is `ImageError.Code.badImageData`, so
 /// a damaged or cut file is never taken for a shorter animation. The canvas is checked against
 /// ``DecodeLimits/check(_:)`` as soon as IHDR is read, and acTL's frame count against
 /// ``DecodeLimits/check(frameCount:canvas:)`` as soon as acTL is read.
@@ -39,7 +39,7 @@ struct APNGFile {
     /// Whether the IDAT image is the animation's first frame (its fcTL precedes IDAT) rather than a hidden
     /// default image shown only by decoders that do not animate.
     private(set) var defaultImageIsFirstFrame = false
-    /// Why a lenient reading stopped before IEND (``ImageError/Code/badImageData``); ``frames`` then holds only
+    /// Why a lenient reading stopped before IEND (`ImageError.Code.badImageData`); ``frames`` then holds only
     /// the frames known to be whole. Always `nil` for a strict reading, which throws instead.
     private(set) var stopReason: ImageError?
 

@@ -7,7 +7,7 @@ import Foundation
 /// black); 16-bit (5-5-5 by default), 24-bit and 32-bit pixels; BI_BITFIELDS and BI_ALPHABITFIELDS masks of any
 /// width, scaled to 8 bits; BI_RLE8 and BI_RLE4 with deltas and early ends (unwritten pixels are palette entry
 /// 0, as in Pillow: see `BMPRunLengthDecoder`); bottom-up and top-down rows. Embedded JPEG or PNG data, CMYK and
-/// OS/2 Huffman bitmaps are ``ImageError/Code/unsupportedFormat``.
+/// OS/2 Huffman bitmaps are `ImageError.Code.unsupportedFormat`.
 ///
 /// **Alpha**: a 32-bit BI_RGB bitmap's fourth byte is padding, so it is opaque, unless its V3–V5 header names
 /// an alpha mask: then alpha is used when some pixel's alpha is not zero (a file whose fourth bytes are all
@@ -16,14 +16,14 @@ import Foundation
 ///
 /// **Bad input**: sizes, depth, compression, masks, palette and pixel offset are checked from the header
 /// before anything is allocated; ``DecodeOptions/limits`` is checked against the declared size; pixel data
-/// shorter than the declared size needs is ``ImageError/Code/badImageData``. The file header's bfSize is
+/// shorter than the declared size needs is `ImageError.Code.badImageData`. The file header's bfSize is
 /// ignored (writers often get it wrong).
 ///
 /// **Encoding**: 24-bit BI_RGB with a BITMAPINFOHEADER for opaque images, 32-bit BGRA (BI_BITFIELDS with a V5
 /// header, alpha mask 0xFF000000, sRGB) for images with alpha, bottom-up; lossless, so a decode gives back the
 /// same pixels. Only the first frame is written; ``EncodeOptions/maxPixelSize`` applies.
 public struct BMPCoder: SingleFormatImageCoder {
-    /// Always ``ImageFormat/bmp``.
+    /// Always `ImageFormat.bmp`.
     public let format = ImageFormat.bmp
 
     /// Creates the coder; it holds no state.

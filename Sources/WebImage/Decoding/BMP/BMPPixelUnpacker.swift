@@ -3,7 +3,7 @@
 enum BMPPixelUnpacker {
     /// Writes every pixel of `header`'s bitmap from `bytes` into `destination` (`width * height * 4` bytes).
     /// Returns whether any pixel's alpha, as read through the alpha mask, is not zero (always true for bitmaps
-    /// without an alpha mask). Throws ``ImageError/Code/badImageData`` when the pixel data is shorter than the
+    /// without an alpha mask). Throws `ImageError.Code.badImageData` when the pixel data is shorter than the
     /// declared size needs.
     static func write(
         _ header: BMPHeader, from bytes: UnsafeRawBufferPointer, into destination: UnsafeMutableRawBufferPointer

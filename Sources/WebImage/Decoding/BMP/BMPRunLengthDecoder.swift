@@ -8,7 +8,7 @@
 /// entry 0, opaque, as Pillow does. (Browsers show them transparent; an image whose transparency depends on
 /// its run-length stream would make `hasAlpha` unknowable from the header, so this decoder keeps such bitmaps
 /// opaque.) Runs and literals that pass the right edge are clipped, a delta that leaves the bitmap ends it, and
-/// a stream that runs out before the end-of-bitmap escape, while rows remain, is ``ImageError/Code/badImageData``.
+/// a stream that runs out before the end-of-bitmap escape, while rows remain, is `ImageError.Code.badImageData`.
 enum BMPRunLengthDecoder {
     /// Writes every pixel of `header`'s bitmap from `bytes` into `destination` (`width * height * 4` bytes).
     static func write(

@@ -6,7 +6,7 @@ import CGif
 /// decompressed by ``GIFLZWDecoder``, faster than giflib does it, from the file's bytes in place.
 ///
 /// A reader borrows the bytes it reads: use it only inside ``read(_:body:)``. Every giflib failure becomes an
-/// ``ImageError/Code/badImageData`` error naming giflib's reason.
+/// `ImageError.Code.badImageData` error naming giflib's reason.
 final class GIFFileReader {
     /// One top-level record of the file.
     enum Record {

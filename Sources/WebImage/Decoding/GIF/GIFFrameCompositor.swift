@@ -43,7 +43,7 @@ struct GIFFrameCompositor {
 
     /// Takes the record just read from `reader` (an image's data is read here, from `reader`).
     ///
-    /// Throws ``ImageError/Code/imageTooLarge`` when a limit is passed; damage to an image's data is returned as
+    /// Throws `ImageError.Code.imageTooLarge` when a limit is passed; damage to an image's data is returned as
     /// ``Outcome/damaged(_:)``.
     mutating func take(_ record: GIFFileReader.Record, from reader: GIFFileReader) throws -> Outcome {
         switch record {

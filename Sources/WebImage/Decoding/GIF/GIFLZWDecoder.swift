@@ -14,9 +14,9 @@ enum GIFLZWDecoder {
     /// that many bytes; a zero length ends them), starting at the first length byte. Data beyond the last pixel
     /// is ignored, as giflib and browsers do; so is anything after the terminator.
     ///
-    /// Throws ``ImageError/Code/badImageData`` when the minimum code size is outside 1–8, a code names an entry
+    /// Throws `ImageError.Code.badImageData` when the minimum code size is outside 1–8, a code names an entry
     /// that does not exist yet, or the data (or its end code) comes before the last pixel;
-    /// ``ImageError/Code/imageTooLarge`` for more than 2^31 − 1 pixels.
+    /// `ImageError.Code.imageTooLarge` for more than 2^31 − 1 pixels.
     static func decode(
         subBlocks: UnsafeRawBufferPointer, minimumCodeSize: Int, into pixels: UnsafeMutableBufferPointer<UInt8>
     ) throws(ImageError) {

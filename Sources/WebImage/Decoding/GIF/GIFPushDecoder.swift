@@ -9,7 +9,7 @@ import Foundation
 ///   at least one image (reading the header again, a few hundred bytes at most) and reads only the new records.
 /// - Limits apply while streaming: the logical screen as soon as the header is in, the frame count and pixels
 ///   over all frames as each frame completes.
-/// - As for the GIF coder's strict decode, damage throws ``ImageError/Code/badImageData`` and the data must end
+/// - As for the GIF coder's strict decode, damage throws `ImageError.Code.badImageData` and the data must end
 ///   with the trailer; ``DecodeOptions/firstFrameOnly`` completes with the first frame.
 final class GIFPushDecoder: PushDecoder {
     private let options: DecodeOptions

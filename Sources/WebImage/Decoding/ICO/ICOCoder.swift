@@ -15,13 +15,13 @@ import Foundation
 /// whose colour type has alpha or that have a tRNS chunk.
 ///
 /// **Bad input**: a damaged directory, or an entry that points past the end of the data (a cut file), is
-/// ``ImageError/Code/badImageData``; entries whose embedded header cannot be read are skipped when choosing.
+/// `ImageError.Code.badImageData`; entries whose embedded header cannot be read are skipped when choosing.
 /// ``DecodeOptions/limits`` is checked against the chosen entry's declared size before it is decoded.
 ///
 /// **Encoding** writes an icon of one PNG entry: images larger than 256 pixels on a side (the most an ICO
 /// entry can declare) are reduced to fit 256×256 with the area filter, after ``EncodeOptions/maxPixelSize``.
 public struct ICOCoder: SingleFormatImageCoder {
-    /// Always ``ImageFormat/ico`` (cursors included).
+    /// Always `ImageFormat.ico` (cursors included).
     public let format = ImageFormat.ico
 
     /// Creates the coder; it holds no state.

@@ -30,7 +30,7 @@ struct ICODirectory: Sendable {
     /// The readable entries, in directory order (entries whose embedded header cannot be read are left out).
     let entries: [Entry]
 
-    /// Parses the directory of `bytes`. Throws ``ImageError/Code/badImageData`` when the directory is damaged,
+    /// Parses the directory of `bytes`. Throws `ImageError.Code.badImageData` when the directory is damaged,
     /// when an entry points past the end of the data (a cut file), or when no entry has a readable image.
     init(_ bytes: UnsafeRawBufferPointer) throws {
         guard bytes.count >= 6, bytes.bmpUInt16(at: 0) == 0 else {

@@ -41,8 +41,8 @@ import Foundation
 ///   libpng refuses a damaged chunk name that libspng would skip.
 /// - A JPEG whose sampling factors TurboJPEG cannot classify (unusual encoders, damage) decodes here, while the
 ///   JPEG coder refuses it.
-/// - Damaged headers can get a different one of ``ImageError/Code/badImageData`` and
-///   ``ImageError/Code/imageTooLarge``: a chunk or segment is judged when its header arrives.
+/// - Damaged headers can get a different one of `ImageError.Code.badImageData` and
+///   `ImageError.Code.imageTooLarge`: a chunk or segment is judged when its header arrives.
 ///
 /// Memory: the received bytes (kept for WebP's container, GIF's records and the fallbacks), one bitmap, for
 /// progressive JPEG libjpeg's coefficient buffer (about 3 bytes per pixel at 4:2:0), and for GIF the canvas and
@@ -91,8 +91,8 @@ public final class IncrementalDecoder {
 
     /// Takes the next bytes and decodes as far as they allow.
     ///
-    /// Throws as soon as the data shows an error: ``ImageError/Code/imageTooLarge`` for a header over the
-    /// limits, ``ImageError/Code/badImageData`` for corrupt data. After an error every call throws it again.
+    /// Throws as soon as the data shows an error: `ImageError.Code.imageTooLarge` for a header over the
+    /// limits, `ImageError.Code.badImageData` for corrupt data. After an error every call throws it again.
     public func append(_ chunk: Data) throws {
         if let failure { throw failure }
         guard !chunk.isEmpty, completeImage == nil else { return }
@@ -141,7 +141,7 @@ public final class IncrementalDecoder {
 
     /// The final image, once every byte has been appended.
     ///
-    /// Throws ``ImageError/Code/badImageData`` when the data ended before the image did, and any error
+    /// Throws `ImageError.Code.badImageData` when the data ended before the image did, and any error
     /// ``append(_:)`` threw.
     public func finish() throws -> Image {
         if let failure { throw failure }

@@ -53,7 +53,7 @@ enum JPEGMarkerScanner {
 
     /// Walks the segments of `bytes` from SOI to the first SOS.
     ///
-    /// Throws ``ImageError/Code/badImageData`` when the data is not a JPEG, a segment runs past the end (the
+    /// Throws `ImageError.Code.badImageData` when the data is not a JPEG, a segment runs past the end (the
     /// file was cut inside its header), the image ends before any scan, or no frame header precedes the scan.
     /// Stray bytes between segments are skipped, as libjpeg does.
     static func scan(_ bytes: UnsafeRawBufferPointer) throws -> JPEGMarkers {

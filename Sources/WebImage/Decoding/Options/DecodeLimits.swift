@@ -1,5 +1,5 @@
 /// Ceilings that protect the process from decompression bombs. Checked against the header before any large
-/// allocation; exceeding one throws ``ImageError/Code/imageTooLarge``.
+/// allocation; exceeding one throws `ImageError.Code.imageTooLarge`.
 public struct DecodeLimits: Sendable, Hashable {
     /// Most pixels in one frame. The default matches Pillow's `MAX_IMAGE_PIXELS` (89 478 485, about 9 459²).
     public var maxPixels: Int

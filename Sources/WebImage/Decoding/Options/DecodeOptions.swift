@@ -19,7 +19,7 @@ public struct DecodeOptions: Sendable, Hashable {
     /// Decode only this frame of an animation or page of a document (counting from 0), fully composited, as a
     /// still image. Documents (PDF) and multi-page files (TIFF) render one page either way, the first when this
     /// is `nil`; a coder that cannot pick one frame ignores it and returns every frame. An index past the last
-    /// frame or page throws ``ImageError/Code/invalidParameter``.
+    /// frame or page throws `ImageError.Code.invalidParameter`.
     public var frameIndex: Int?
     /// Turn the pixels upright according to the EXIF orientation. When off, the raw stored pixels are returned
     /// and ``Image/orientation`` still reports the tag.

@@ -42,7 +42,7 @@ struct PNGChunk {
 /// Walks the chunks of a PNG file held in memory, checking each chunk's bounds and, on request, its CRC.
 ///
 /// Everything here is bounds-checked: a length that runs past the data, a length over 2³¹ − 1 or a wrong CRC is
-/// ``ImageError/Code/badImageData``, never a read outside `bytes`.
+/// `ImageError.Code.badImageData`, never a read outside `bytes`.
 struct PNGChunkReader {
     /// The eight bytes every PNG file starts with.
     static let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]

@@ -11,9 +11,9 @@ import Foundation
 /// with the frames' blend and dispose ops, with durations and loop count; ``DecodeOptions/firstFrameOnly`` gives
 /// the first animation frame (which is not the default image when that image is not part of the animation), and
 /// ``DecodeOptions/frameIndex`` that frame alone, as a still (past the last frame, or other than 0 for a still
-/// PNG, it throws ``ImageError/Code/invalidParameter``).
-/// Damaged animations throw ``ImageError/Code/badImageData`` rather than returning fewer frames;
-/// ``decodeCompleteFrames(_:options:)`` returns the frames that arrived whole and the error instead.
+/// PNG, it throws `ImageError.Code.invalidParameter`).
+/// Damaged animations throw `ImageError.Code.badImageData` rather than returning fewer frames;
+/// `decodeCompleteFrames(_:options:)` returns the frames that arrived whole and the error instead.
 ///
 /// Encoding: 8-bit RGBA, or RGB when fully opaque; a still whose every pixel is gray is written gray (with alpha when
 /// needed) unless it carries an RGB profile; lossless. A still image with ``ImageFrame/deepPixels`` is written with
@@ -23,7 +23,7 @@ import Foundation
 /// ``Image/colorProfile`` gets it as an `iCCP` chunk (and `cICP` for code points), and its ``Image/metadata`` as
 /// `eXIf` and XMP `iTXt` chunks.
 public struct PNGCoder: SingleFormatImageCoder {
-    /// Always ``ImageFormat/png``.
+    /// Always `ImageFormat.png`.
     public let format = ImageFormat.png
 
     /// Creates the coder; it holds no state.
@@ -43,7 +43,7 @@ public struct PNGCoder: SingleFormatImageCoder {
         return try PNGDecoder.decode(data, options: options)
     }
 
-    /// What ``decodeCompleteFrames(_:options:)`` read: the frames and the error that stopped reading.
+    /// What `decodeCompleteFrames(_:options:)` read: the frames and the error that stopped reading.
     package typealias PartialDecode = CompleteFrames
 
     /// Decodes every frame of an APNG that can be read completely, for showing a cut or damaged file the way
@@ -52,12 +52,12 @@ public struct PNGCoder: SingleFormatImageCoder {
     /// A frame counts as whole once the chunk after its image data has arrived intact: the next frame's fcTL, or
     /// IEND. Reading stops at the first damage after IHDR — data cut short, a bad CRC, a broken sequence number,
     /// a frame whose compressed data libspng refuses — and ``CompleteFrames/error`` is that
-    /// ``ImageError/Code/badImageData``: for a cut file "PNG: the data ends inside the fdAT chunk at byte N" (or
+    /// `ImageError.Code.badImageData`: for a cut file "PNG: the data ends inside the fdAT chunk at byte N" (or
     /// "inside a chunk header"); for fewer frames than acTL declares, "APNG: acTL declares N frames, the file has
     /// K whole ones". A whole, sound file (or a still PNG) gives everything and no error.
     ///
-    /// Throws ``ImageError/Code/badImageData`` when not even the first frame could be read (a cut still PNG among
-    /// others), and ``ImageError/Code/imageTooLarge`` when the canvas or acTL's frame count exceeds
+    /// Throws `ImageError.Code.badImageData` when not even the first frame could be read (a cut still PNG among
+    /// others), and `ImageError.Code.imageTooLarge` when the canvas or acTL's frame count exceeds
     /// ``DecodeOptions/limits`` (never lenient).
     package func decodeCompleteFrames(_ data: Data, options: DecodeOptions) throws -> PartialDecode {
         if data.withUnsafeBytes(APNGFile.declaresAnimation) {

@@ -2,7 +2,7 @@
 /// properties reader, the still and animated decoders and the fast row reader share, so that `info` never
 /// describes a file the decoder then refuses.
 ///
-/// Refused as ``ImageError/Code/badImageData``: a first chunk that is not a 13-byte IHDR, a side of 0 or over
+/// Refused as `ImageError.Code.badImageData`: a first chunk that is not a 13-byte IHDR, a side of 0 or over
 /// 2³¹ − 1, a colour type other than 0, 2, 3, 4 or 6, a bit depth that colour type does not allow, a compression
 /// or filter method other than 0, an interlace method other than 0 or 1. (libspng and libpng refuse the same.)
 struct PNGHeader {

@@ -8,7 +8,7 @@ import Darwin
 #endif
 
 /// Owns one libspng context (a decoder or an encoder) for the length of one call, and turns libspng's status
-/// codes into ``ImageError``s. Never shared between tasks: each decode or encode makes its own.
+/// codes into `ImageError`s. Never shared between tasks: each decode or encode makes its own.
 final class SpngContext {
     /// The largest ancillary chunk libspng may hold in memory after inflating it (iCCP, zTXt, iTXt, eXIf …).
     /// Without it, a 40 KB zTXt chunk inflating to gigabytes would be allocated in full.
@@ -49,7 +49,7 @@ final class SpngContext {
         return context
     }
 
-    /// Throws the ``ImageError`` for a libspng status other than success.
+    /// Throws the `ImageError` for a libspng status other than success.
     func check(_ status: Int32, _ action: @autoclosure () -> String) throws {
         guard status != 0 else { return }
         throw Self.error(for: status, action: action())

@@ -2,7 +2,7 @@
 /// a single pixel (ImageIO's `CGImageSourceCopyPropertiesAtIndex`, SDWebImage's `sd_imageFormat` and frame
 /// count). Reading them costs a few kilobytes of memory whatever the image's size or frame count.
 ///
-/// Every field agrees with what a full ``ImageCoders/decode(_:options:)`` with default options reports:
+/// Every field agrees with what a full ``ImageCoders/decode(_:options:)-(Data,_)`` with default options reports:
 /// ``size`` is the size after EXIF orientation, ``hasAlpha`` is the same flag the decoded ``Image`` carries. The
 /// colour fields are the exception: they describe the samples stored in the file, which a default decode has
 /// converted to sRGB.

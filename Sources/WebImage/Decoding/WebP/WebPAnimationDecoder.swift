@@ -6,7 +6,7 @@ import CWebP
 /// The canvas size and frame count are read by the demuxer and checked against ``DecodeOptions/limits`` before
 /// the animation decoder allocates its canvas. ``DecodeOptions/frameIndex`` stops after that frame and returns it
 /// alone, as a still. A corrupt or truncated frame fails the whole decode with
-/// ``ImageError/Code/badImageData``, unless the decode is lenient: then the frames before it are kept and the
+/// `ImageError.Code.badImageData`, unless the decode is lenient: then the frames before it are kept and the
 /// error is returned beside them.
 enum WebPAnimationDecoder {
     static func decode(_ bytes: UnsafeRawBufferPointer, options: DecodeOptions) throws -> Image {

@@ -8,7 +8,7 @@ import Foundation
 /// durations in seconds, loop count; ``DecodeOptions/firstFrameOnly`` stops after the first,
 /// ``DecodeOptions/frameIndex`` after that frame, which it returns alone as a still); orientation from
 /// the EXIF chunk. The file must be whole: data shorter than the RIFF header's size is refused
-/// (``ImageError/Code/badImageData``); ``decodeCompleteFrames(_:options:)`` returns the frames of a cut or
+/// (`ImageError.Code.badImageData`); `decodeCompleteFrames(_:options:)` returns the frames of a cut or
 /// damaged animation that arrived whole, and the error.
 ///
 /// Encoding: lossy with ``EncodeOptions/quality``, or lossless with ``EncodeOptions/lossless``, alpha kept;
@@ -16,7 +16,7 @@ import Foundation
 /// ``EncodeOptions/firstFrameOnly``. An image that carries a ``Image/colorProfile`` gets it as an `ICCP` chunk, and its
 /// ``Image/metadata`` as `EXIF` and `XMP ` chunks.
 public struct WebPCoder: SingleFormatImageCoder {
-    /// Always ``ImageFormat/webp``.
+    /// Always `ImageFormat.webp`.
     public let format = ImageFormat.webp
 
     /// Creates the coder; it holds no state.

@@ -2,7 +2,7 @@ import CWebP
 import Foundation
 
 extension WebPCoder {
-    /// What ``decodeCompleteFrames(_:options:)`` read: the frames and the error that stopped reading.
+    /// What `decodeCompleteFrames(_:options:)` read: the frames and the error that stopped reading.
     package typealias PartialDecode = CompleteFrames
 
     /// Decodes every frame of an animated WebP that can be read completely, for showing a cut or damaged file
@@ -10,14 +10,14 @@ extension WebPCoder {
     ///
     /// - Data shorter than its RIFF header declares: the frames whose ANMF chunks arrived whole are decoded (as
     ///   in the whole file: compositing depends only on earlier frames), and ``CompleteFrames/error`` is
-    ///   ``ImageError/Code/badImageData`` "WebP: the data ends after N whole frames (X of a Y-byte file)". An
+    ///   `ImageError.Code.badImageData` "WebP: the data ends after N whole frames (X of a Y-byte file)". An
     ///   EXIF chunk after the frames is then missing, so such frames are not turned.
     /// - A whole file with a frame libwebp cannot decode: the frames before it, and the error "WebP: frame N of M
     ///   is corrupt or truncated".
     /// - A whole, sound file (animated or still): everything, and no error.
     ///
-    /// Throws ``ImageError/Code/badImageData`` when not even the first frame could be read (a cut still image
-    /// among others), and ``ImageError/Code/imageTooLarge`` when the canvas or the complete frames exceed
+    /// Throws `ImageError.Code.badImageData` when not even the first frame could be read (a cut still image
+    /// among others), and `ImageError.Code.imageTooLarge` when the canvas or the complete frames exceed
     /// ``DecodeOptions/limits``.
     package func decodeCompleteFrames(_ data: Data, options: DecodeOptions) throws -> PartialDecode {
         let (isAnimated, whole) = data.withUnsafeBytes { bytes in
@@ -47,7 +47,7 @@ extension WebPCoder {
 
     /// The start of a cut animated file up to the end of its last whole ANMF chunk, with the RIFF size written to
     /// match, so libwebp's demuxer takes it as a whole file of fewer frames; and how many frames it holds. Reads
-    /// chunk headers only. Throws ``ImageError/Code/badImageData`` when no frame arrived whole.
+    /// chunk headers only. Throws `ImageError.Code.badImageData` when no frame arrived whole.
     static func wholeFramesPrefix(of bytes: UnsafeRawBufferPointer) throws -> (bytes: [UInt8], frames: Int) {
         guard bytes.count >= 12, Array(bytes[0..<4]) == Array("RIFF".utf8), Array(bytes[8..<12]) == Array("WEBP".utf8)
         else { throw ImageError(.badImageData, "WebP: the data does not start with a RIFF WEBP header") }

@@ -6,7 +6,7 @@ import CWebP
 final class WebPContainer {
     let demuxer: OpaquePointer
 
-    /// Parses a complete file; throws ``ImageError/Code/badImageData`` when it is not a valid, whole WebP file.
+    /// Parses a complete file; throws `ImageError.Code.badImageData` when it is not a valid, whole WebP file.
     init(_ bytes: UnsafeRawBufferPointer) throws {
         guard let base = bytes.baseAddress else { throw ImageError(.badImageData, "WebP: the data is empty") }
         var data = WebPData(bytes: base.assumingMemoryBound(to: UInt8.self), size: bytes.count)

@@ -1,6 +1,6 @@
 import CWebP
 
-/// libwebp's decoder status codes as ``ImageError``s.
+/// libwebp's decoder status codes as `ImageError`s.
 enum WebPStatus {
     static func error(_ status: VP8StatusCode, action: String) -> ImageError {
         switch status {

@@ -27,11 +27,11 @@ public struct DownloadOptions: OptionSet, Sendable, Hashable {
 }
 
 /// Changes or cancels a request before it is sent: return a changed copy, or `nil` to cancel the download
-/// (the caller gets ``ImageError/Code/cancelled``).
+/// (the caller gets `ImageError.Code.cancelled`).
 public typealias DownloadRequestModifier = @Sendable (ImageLoadRequest) -> ImageLoadRequest?
 
 /// Inspects or changes a response head before the body is handed to the caller: return `nil` to reject it
-/// (the caller gets ``ImageError/Code/invalidDownloadResponse``). It runs per caller once the shared transfer
+/// (the caller gets `ImageError.Code.invalidDownloadResponse`). It runs per caller once the shared transfer
 /// has finished, so callers of one transfer may judge its response differently.
 public typealias DownloadResponseModifier = @Sendable (ImageResponseMetadata) -> ImageResponseMetadata?
 
@@ -47,7 +47,7 @@ public struct DownloadContext: Sendable {
     /// Changes (or cancels, by returning `nil`) the request before it is sent; used instead of the downloader's.
     public var requestModifier: DownloadRequestModifier?
     /// Checks or rewrites the response head (`nil` fails the load with
-    /// ``ImageError/Code/invalidDownloadResponse``); used instead of the downloader's.
+    /// `ImageError.Code.invalidDownloadResponse`); used instead of the downloader's.
     public var responseModifier: DownloadResponseModifier?
     /// Turns the received bytes into image bytes (decryption, unwrapping); used instead of the downloader's.
     public var decryptor: (any DownloadDecryptor)?
@@ -71,7 +71,7 @@ public struct DownloadContext: Sendable {
 /// caller after the transfer, so callers sharing one transfer may use different decryptors.
 public protocol DownloadDecryptor: Sendable {
     /// The decrypted bytes, or `nil` when `data` cannot be decrypted (the caller gets
-    /// ``ImageError/Code/badImageData``).
+    /// `ImageError.Code.badImageData`).
     func decrypt(_ data: Data, response: ImageResponseMetadata) -> Data?
 }
 

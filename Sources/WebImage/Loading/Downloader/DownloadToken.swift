@@ -1,7 +1,7 @@
 import Foundation
 
 /// One caller's handle on a download. Cancelling it ends only this caller (with
-/// ``ImageError/Code/cancelled``); the transfer stops when its last caller cancels.
+/// `ImageError.Code.cancelled`); the transfer stops when its last caller cancels.
 public final class DownloadToken: Sendable {
     /// The URL asked for.
     public let url: URL

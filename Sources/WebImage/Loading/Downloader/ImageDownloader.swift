@@ -11,7 +11,7 @@ import Logging
 /// ```
 ///
 /// Requests go to the first loader of ``loaders`` that accepts the URL (HTTP(S), `file:` and `data:` built in).
-/// A URL no loader accepts fails at once with ``ImageError/Code/invalidURL`` and sends nothing.
+/// A URL no loader accepts fails at once with `ImageError.Code.invalidURL` and sends nothing.
 ///
 /// The downloader owns the one stage its transfers pass: a manager given this downloader as its loader loads
 /// through the same merge and the same ``maxConcurrentDownloads`` slots as the calls made here, so a manager's
@@ -139,7 +139,7 @@ public final class ImageDownloader: Sendable {
 
     /// Loads `request` as given (the downloader's headers, filter and request modifier are not applied again)
     /// through the queue, coalescing and retries; the configured response modifier and decryptor apply. A request
-    /// with an ``ImageLoadRequest/earlyStop`` that joined a transfer stopped earlier than its own rule needs
+    /// with an `ImageLoadRequest.earlyStop` that joined a transfer stopped earlier than its own rule needs
     /// reads the whole file.
     public func load(_ request: ImageLoadRequest, progress: ImageLoadProgressHandler?) async throws
         -> ImageLoadResponse {
@@ -152,14 +152,14 @@ public final class ImageDownloader: Sendable {
     }
 
     /// The request the downloader would send for `url`: its headers, the context's, the headers filter, then the
-    /// request modifier. Throws ``ImageError/Code/invalidURL`` when no loader accepts the URL and
-    /// ``ImageError/Code/cancelled`` when the request modifier cancels it.
+    /// request modifier. Throws `ImageError.Code.invalidURL` when no loader accepts the URL and
+    /// `ImageError.Code.cancelled` when the request modifier cancels it.
     public func makeRequest(for url: URL, options: DownloadOptions = [],
                             context: DownloadContext = DownloadContext()) throws -> ImageLoadRequest {
         try stage.makeRequest(for: url, options: options, context: context)
     }
 
-    /// Cancels every queued and running download; each caller gets ``ImageError/Code/cancelled``.
+    /// Cancels every queued and running download; each caller gets `ImageError.Code.cancelled`.
     public func cancelAll() {
         let failure = ImageError(.cancelled, "all downloads were cancelled")
         for transfer in stage.transfers.all { transfer.cancel(with: failure) }

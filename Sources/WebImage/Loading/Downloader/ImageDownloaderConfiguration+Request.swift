@@ -7,7 +7,7 @@ extension ImageDownloaderConfiguration {
     /// The request for `url`: these headers, the context's on top, the headers filter, then the request modifier
     /// (the context's, else this configuration's). The one rule by which a request is made, for a downloader's
     /// own downloads, for a manager loading through a downloader, and (with ``standard``) for every other loader.
-    /// Throws ``ImageError/Code/cancelled`` when the request modifier cancels it.
+    /// Throws `ImageError.Code.cancelled` when the request modifier cancels it.
     func request(for url: URL, options: DownloadOptions, context: DownloadContext) throws -> ImageLoadRequest {
         var headers = self.headers
         // Read per request, not when the configuration was made: coders registered later count.

@@ -103,7 +103,7 @@ public final class HTTPImageLoader: ImageLoader {
         }
     }
 
-    /// Closes the client's connections. Loads after this fail with ``ImageError/Code/connectionFailed``.
+    /// Closes the client's connections. Loads after this fail with `ImageError.Code.connectionFailed`.
     public func shutdown() async throws {
         guard !isShutDown.exchange(true, ordering: .acquiringAndReleasing) else { return }
         await pinnedClients?.shutdown()

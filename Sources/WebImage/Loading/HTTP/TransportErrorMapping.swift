@@ -10,7 +10,7 @@ extension ImageError {
     /// Maps whatever a transport threw to the library's codes: cancellation to `cancelled`, every kind of timeout
     /// to `timedOut`, a decompression bomb or headers over the HTTP/1 parser's limit (80 KB) to `responseTooLarge`
     /// (neither is retried), a connection every address refused to `connectionRefused`, and other connection, TLS
-    /// and protocol failures to `connectionFailed`. An ``ImageError``
+    /// and protocol failures to `connectionFailed`. An `ImageError`
     /// passes through unchanged.
     static func fromTransport(_ error: any Error) -> ImageError {
         if let error = error as? ImageError { return error }

@@ -7,7 +7,7 @@ struct TransferHooks: Sendable {
     var decryptor: (any DownloadDecryptor)?
 
     /// `response` as this caller receives it: refused by the modifier with
-    /// ``ImageError/Code/invalidDownloadResponse``, undecryptable bytes with ``ImageError/Code/badImageData``.
+    /// `ImageError.Code.invalidDownloadResponse`, undecryptable bytes with `ImageError.Code.badImageData`.
     func apply(to response: ImageLoadResponse) -> Result<ImageLoadResponse, ImageError> {
         var response = response
         if let responseModifier {

@@ -39,7 +39,7 @@ final class TransferStage: Sendable {
     }
 
     /// The request this stage sends for `url` (``ImageDownloaderConfiguration/request(for:options:context:)``
-    /// with its defaults), refused with ``ImageError/Code/invalidURL`` when `transport` handles neither the URL
+    /// with its defaults), refused with `ImageError.Code.invalidURL` when `transport` handles neither the URL
     /// asked for nor the one the request modifier made of it.
     func makeRequest(for url: URL, options: DownloadOptions, context: DownloadContext,
                      via transport: (any Transport)? = nil) throws -> ImageLoadRequest {

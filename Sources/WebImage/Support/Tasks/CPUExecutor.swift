@@ -7,10 +7,11 @@ import Foundation
 /// of milliseconds delays every task that waits for that thread (network callbacks, cache hits, timers): so the
 /// work runs on dispatch threads, and the slots in front of them decide how many run and in which order.
 ///
-/// A server calls the `async` entry points that take an executor (``ImageCoders/decode(_:options:on:priority:)``,
-/// ``ImageCoders/encode(_:as:options:on:priority:)``, ``ImageTransformer/transform(_:on:priority:)``) with
-/// ``shared`` or one of its own: its request handlers then wait for the work without holding a thread of the
-/// shared pool, so a large upload being decoded does not delay the requests that only read a cache.
+/// A server calls the `async` entry points that take an executor
+/// (``ImageCoders/decode(_:options:on:priority:)-(Data,_,_,_)``, ``ImageCoders/encode(_:as:options:on:priority:)``,
+/// ``ImageTransformer/transform(_:on:priority:)``) with ``shared`` or one of its own: its request handlers then wait
+/// for the work without holding a thread of the shared pool, so a large upload being decoded does not delay the
+/// requests that only read a cache.
 public final class CPUExecutor: Sendable {
     /// The library's own executor: as many jobs at once as the machine has cores, and at most 1 024 waiting (a
     /// server whose line is longer is overloaded; ``SlotQueueFull`` lets it answer so).
@@ -33,7 +34,7 @@ public final class CPUExecutor: Sendable {
     }
 
     /// `body`'s result, computed on an executor thread once a slot is free, higher priorities first. A task
-    /// cancelled while it waits throws ``ImageError/Code/cancelled`` and never runs `body`; with the line full,
+    /// cancelled while it waits throws `ImageError.Code.cancelled` and never runs `body`; with the line full,
     /// ``SlotQueueFull`` is thrown at once.
     public func run<T: Sendable>(priority: ImagePriority = .normal,
                                  _ body: @escaping @Sendable () throws -> T) async throws -> T {

@@ -184,7 +184,7 @@ package final class PrioritySlots: Sendable {
     }
 
     /// Runs `body` in a slot for `work`, waiting in `place` first at the work's priority, which it follows while it
-    /// waits. A task cancelled before its turn throws ``ImageError/Code/cancelled`` and never runs `body`.
+    /// waits. A task cancelled before its turn throws `ImageError.Code.cancelled` and never runs `body`.
     /// - Throws: ``SlotQueueFull`` when the place was not reserved and `queueLimit` others already wait.
     package func run<Value: Sendable, Update: Sendable, T: Sendable>(
         in place: Place, for work: SharedTask<Value, Update>, _ body: () async throws -> T

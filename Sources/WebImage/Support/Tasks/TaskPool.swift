@@ -55,7 +55,7 @@ package final class TaskPool<Key: Hashable & Sendable, Value: Sendable, Update: 
 
 extension TaskPool {
     /// The value of the task for `key` (joined when one runs, else made with `work`). Cancelling the calling
-    /// task leaves it at once with ``ImageError/Code/cancelled``; the work stops when nobody else waits for it.
+    /// task leaves it at once with `ImageError.Code.cancelled`; the work stops when nobody else waits for it.
     package func value(forKey key: Key?, priority: ImagePriority = .normal,
                       work: @escaping PooledTask.Work) async throws -> Value {
         let waiter = SharedTaskWaiter<Value>()

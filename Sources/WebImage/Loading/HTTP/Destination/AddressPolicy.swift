@@ -18,7 +18,7 @@ public struct AddressPolicy: Sendable, Hashable {
 
     /// Only public addresses: loopback, private, unique-local, link-local, multicast and unspecified addresses
     /// are refused, also when wrapped in an IPv6 form (IPv4-mapped `::ffff:a.b.c.d`, IPv4-translated
-    /// `::ffff:0:a.b.c.d`, IPv4-compatible `::a.b.c.d`, 6to4, NAT64; ``IPAddress/embeddedIPv4``).
+    /// `::ffff:0:a.b.c.d`, IPv4-compatible `::a.b.c.d`, 6to4, NAT64; `IPAddress.embeddedIPv4`).
     public static let publicOnly = AddressPolicy(refusing: Set(AddressRange.allCases).subtracting([.global]))
 
     /// Whether any address is refused at all.

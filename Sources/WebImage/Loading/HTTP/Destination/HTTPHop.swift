@@ -23,7 +23,7 @@ package struct HTTPHop: Sendable {
 package enum HTTPHopDecision: Sendable, Equatable {
     /// Send the request.
     case allow
-    /// Do not send it; the load fails with ``ImageError/Code/destinationRefused`` and this reason.
+    /// Do not send it; the load fails with `ImageError.Code.destinationRefused` and this reason.
     case refuse(String)
 }
 

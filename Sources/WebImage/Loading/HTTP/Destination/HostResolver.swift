@@ -12,9 +12,9 @@ enum HostResolver {
     /// The addresses of `host` in the resolver's order of preference, without duplicates: from `kept` while it
     /// holds an unexpired answer (or failure) for the name, else looked up and kept there (a failure for
     /// `failureLifetime`). Throws
-    /// ``ImageError/Code/invalidURL`` for a host that is neither an address literal nor a DNS name (it is not
-    /// looked up at all), ``ImageError/Code/connectionFailed`` when the name does not resolve and
-    /// ``ImageError/Code/timedOut`` when a lookup takes longer than `limit` (the load's time left).
+    /// `ImageError.Code.invalidURL` for a host that is neither an address literal nor a DNS name (it is not
+    /// looked up at all), `ImageError.Code.connectionFailed` when the name does not resolve and
+    /// `ImageError.Code.timedOut` when a lookup takes longer than `limit` (the load's time left).
     static func addresses(of host: String, nameServer: NameServer? = nil, kept: ResolvedHosts? = nil,
                           failureLifetime: Duration, within limit: Duration = .seconds(3_600)) async throws
         -> [IPAddress] {
@@ -96,7 +96,7 @@ enum HostResolver {
     }
 }
 
-/// Runs `operation`, failing with ``ImageError/Code/timedOut`` if it has not finished after `timeout`; the
+/// Runs `operation`, failing with `ImageError.Code.timedOut` if it has not finished after `timeout`; the
 /// operation is then cancelled (a lookup blocked in the system resolver finishes on its pool thread, unawaited).
 func withTimeout<T: Sendable>(_ timeout: Duration, _ operation: @escaping @Sendable () async throws -> T)
     async throws -> T {
