@@ -1,7 +1,10 @@
 """Turns the JSON lines of benchmark runs into BENCHMARKS.md.
 
-Usage: report.py RESULTS NOTES.md — RESULTS is Benchmarks/out (one SUITE.jsonl per suite, each from its latest
-run) or a single .jsonl file.
+Usage: report.py RESULTS NOTES.md [EXISTING.md] — RESULTS is Benchmarks/out (one SUITE.jsonl per suite, each from
+its latest run) or a single .jsonl file. With EXISTING (the BENCHMARKS.md in the repository), only the suites in
+RESULTS change: each one's heading, description and table are replaced, and everything else (other suites' rows,
+which a machine that ran one suite does not have, and the notes written under each table) is kept. Without it the
+report is made from RESULTS and NOTES alone.
 """
 import datetime
 import glob
@@ -112,22 +115,51 @@ def main():
            "it was measured.",
            "Ratio = reference ÷ swift-web-image for times (above 1 means we are faster), "
            "swift-web-image ÷ reference for rates.", ""]
+    if len(sys.argv) > 3 and os.path.exists(sys.argv[3]):
+        text = open(sys.argv[3]).read()
+        for suite in order:
+            text = merged(text, suite, section(suite, suites[suite], dates))
+        sys.stdout.write(text)
+        return
     for suite in order:
-        cases = suites[suite]
-        out += [f"## {suite}", ""]
-        description = SECTIONS.get(suite, "")
-        out += [f"{description} Measured {dates.get(suite, 'unknown')}.".strip(), ""]
-        out += ["| case | implementation | result | ratio |", "|---|---|---|---|"]
-        for name, results in cases.items():
-            # The row the others are compared with: ours, or for scaling rows the single-task one.
-            ours = next((r for r in results if r["impl"] in (OURS, "1 task")), None)
-            for result in results:
-                out.append(f"| {name} | {result['impl']} | {result['value']:.2f} {result['unit']} | "
-                           f"{ratio(suite, result, ours)} |")
-        out.append("")
+        out += section(suite, suites[suite], dates)
     if notes:
         out += [notes.rstrip(), ""]
     sys.stdout.write("\n".join(out))
+
+
+def section(suite, cases, dates):
+    """A suite's heading, description and table, as lines, ending with an empty one."""
+    out = [f"## {suite}", ""]
+    description = SECTIONS.get(suite, "")
+    out += [f"{description} Measured {dates.get(suite, 'unknown')}.".strip(), ""]
+    out += ["| case | implementation | result | ratio |", "|---|---|---|---|"]
+    for name, results in cases.items():
+        # The row the others are compared with: ours, or for scaling rows the single-task one.
+        ours = next((r for r in results if r["impl"] in (OURS, "1 task")), None)
+        for result in results:
+            out.append(f"| {name} | {result['impl']} | {result['value']:.2f} {result['unit']} | "
+                       f"{ratio(suite, result, ours)} |")
+    out.append("")
+    return out
+
+
+def merged(text, suite, lines):
+    """`text` with `suite`'s heading, description and table replaced by `lines` (what follows its table up to the
+    next heading is kept); the section appended when `text` has none."""
+    existing = text.split("\n")
+    try:
+        start = existing.index(f"## {suite}")
+    except ValueError:
+        return text.rstrip("\n") + "\n\n" + "\n".join(lines) + "\n"
+    end = start + 1
+    while end < len(existing) and not existing[end].startswith("|") and not existing[end].startswith("## "):
+        end += 1
+    while end < len(existing) and existing[end].startswith("|"):
+        end += 1
+    while end < len(existing) and existing[end] == "":
+        end += 1
+    return "\n".join(existing[:start] + lines + existing[end:])
 
 
 main()
