@@ -125,7 +125,8 @@ public final class ImageManager: Sendable {
     /// `ImageError.Code.cancelled`); `progress` as bytes arrive. Both run on the manager's tasks.
     @discardableResult
     public func loadImage(_ request: ImageRequest, progress: ImageLoadProgressHandler? = nil,
-                          completion: @escaping ImageCompletion) -> ImageTask {
+                          completion: @escaping @Sendable (Result<ImageResult, ImageError>) -> Void)
+        -> ImageTask {
         start(request, progress: progress, completion: completion)
     }
 
@@ -133,7 +134,8 @@ public final class ImageManager: Sendable {
     @discardableResult
     public func loadImage(from url: URL?, options: ImageOptions = [], context: ImageContext = ImageContext(),
                           progress: ImageLoadProgressHandler? = nil,
-                          completion: @escaping ImageCompletion) -> ImageTask {
+                          completion: @escaping @Sendable (Result<ImageResult, ImageError>) -> Void)
+        -> ImageTask {
         start(ImageRequest(url: url, options: options, context: context), progress: progress, completion: completion)
     }
 

@@ -5,7 +5,7 @@ import Metrics
 extension ImageManager {
     /// Rewrites a load's options and context before it starts (SDWebImage's options processor): per URL
     /// policies such as "always refresh avatars" or "thumbnails for this host".
-    public typealias OptionsProcessor = @Sendable (URL, ImageOptions, ImageContext) -> (ImageOptions, ImageContext)
+    package typealias OptionsProcessor = @Sendable (URL, ImageOptions, ImageContext) -> (ImageOptions, ImageContext)
 
     /// What a manager does when a load does not say otherwise.
     public struct Configuration: Sendable {
@@ -18,7 +18,7 @@ extension ImageManager {
         /// the downloaded bytes as they came).
         public var cacheSerializer: any CacheSerializer
         /// Runs first for every load.
-        public var optionsProcessor: OptionsProcessor?
+        public var optionsProcessor: (@Sendable (URL, ImageOptions, ImageContext) -> (ImageOptions, ImageContext))?
         /// Pixel and frame limits for decoding.
         public var decodeLimits: DecodeLimits
         /// How many decodes and transforms run at once (default: the number of cores).
@@ -39,7 +39,9 @@ extension ImageManager {
         /// Creates a configuration; the defaults are described on each property.
         public init(
             defaultTransformer: (any ImageTransformer)? = nil, cacheKeyFilter: CacheKeyFilter? = nil,
-            cacheSerializer: any CacheSerializer = DefaultCacheSerializer(), optionsProcessor: OptionsProcessor? = nil, decodeLimits: DecodeLimits = .default,
+            cacheSerializer: any CacheSerializer = DefaultCacheSerializer(),
+            optionsProcessor: (@Sendable (URL, ImageOptions, ImageContext) -> (ImageOptions, ImageContext))? = nil,
+            decodeLimits: DecodeLimits = .default,
             maxConcurrentDecodes: Int = ProcessInfo.processInfo.activeProcessorCount, maxConcurrentLoads: Int = 6,
             failedURLExpiry: Duration? = nil, defaultScaleDownLimitBytes: Int = 90 * 1024 * 1024,
             logger: Logger = Logger(label: "swift-web-image.manager"), metricsFactory: (any MetricsFactory)? = nil

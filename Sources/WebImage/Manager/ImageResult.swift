@@ -44,4 +44,4 @@ public enum ImageTaskEvent: Sendable {
 }
 
 /// Receives a load's result when it is not awaited.
-public typealias ImageCompletion = @Sendable (Result<ImageResult, ImageError>) -> Void
+package typealias ImageCompletion = @Sendable (Result<ImageResult, ImageError>) -> Void

@@ -28,12 +28,12 @@ public struct DownloadOptions: OptionSet, Sendable, Hashable {
 
 /// Changes or cancels a request before it is sent: return a changed copy, or `nil` to cancel the download
 /// (the caller gets `ImageError.Code.cancelled`).
-public typealias DownloadRequestModifier = @Sendable (ImageLoadRequest) -> ImageLoadRequest?
+package typealias DownloadRequestModifier = @Sendable (ImageLoadRequest) -> ImageLoadRequest?
 
 /// Inspects or changes a response head before the body is handed to the caller: return `nil` to reject it
 /// (the caller gets `ImageError.Code.invalidDownloadResponse`). It runs per caller once the shared transfer
 /// has finished, so callers of one transfer may judge its response differently.
-public typealias DownloadResponseModifier = @Sendable (ImageResponseMetadata) -> ImageResponseMetadata?
+package typealias DownloadResponseModifier = @Sendable (ImageResponseMetadata) -> ImageResponseMetadata?
 
 /// One request's additions to its defaults (SDWebImage's context keys for a download): a downloader's
 /// configuration, or the library's defaults for a loader that is not a downloader's. A downloader's
@@ -45,10 +45,10 @@ public struct DownloadContext: Sendable {
     /// Basic-auth credentials for the request's own origin, replacing the default ones.
     public var credentials: BasicCredentials?
     /// Changes (or cancels, by returning `nil`) the request before it is sent; used instead of the downloader's.
-    public var requestModifier: DownloadRequestModifier?
+    public var requestModifier: (@Sendable (ImageLoadRequest) -> ImageLoadRequest?)?
     /// Checks or rewrites the response head (`nil` fails the load with
     /// `ImageError.Code.invalidDownloadResponse`); used instead of the downloader's.
-    public var responseModifier: DownloadResponseModifier?
+    public var responseModifier: (@Sendable (ImageResponseMetadata) -> ImageResponseMetadata?)?
     /// Turns the received bytes into image bytes (decryption, unwrapping); used instead of the downloader's.
     public var decryptor: (any DownloadDecryptor)?
     /// The longest one attempt may take, from start to last byte, replacing the default.
@@ -56,7 +56,8 @@ public struct DownloadContext: Sendable {
 
     /// Creates a context; every field is optional.
     public init(headers: HTTPHeaderFields = HTTPHeaderFields(), credentials: BasicCredentials? = nil,
-                requestModifier: DownloadRequestModifier? = nil, responseModifier: DownloadResponseModifier? = nil,
+                requestModifier: (@Sendable (ImageLoadRequest) -> ImageLoadRequest?)? = nil,
+                responseModifier: (@Sendable (ImageResponseMetadata) -> ImageResponseMetadata?)? = nil,
                 decryptor: (any DownloadDecryptor)? = nil, timeout: Duration? = nil) {
         self.headers = headers
         self.credentials = credentials

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Receives the result of one download.
-public typealias DownloadCompletion = @Sendable (Result<ImageLoadResponse, ImageError>) -> Void
+package typealias DownloadCompletion = @Sendable (Result<ImageLoadResponse, ImageError>) -> Void
 
 /// One caller of a shared transfer: its callbacks, its options and a serial mailbox that delivers its progress
 /// reports and its single completion in order, without a lock held while user code runs. Whoever posts first

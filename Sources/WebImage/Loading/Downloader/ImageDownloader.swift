@@ -108,7 +108,8 @@ public final class ImageDownloader: Sendable {
     @discardableResult
     public func download(_ url: URL, options: DownloadOptions = [], context: DownloadContext = DownloadContext(),
                          progress: ImageLoadProgressHandler? = nil,
-                         completion: @escaping DownloadCompletion) -> DownloadToken {
+                         completion: @escaping @Sendable (Result<ImageLoadResponse, ImageError>) -> Void)
+        -> DownloadToken {
         let request: ImageLoadRequest
         do {
             request = try makeRequest(for: url, options: options, context: context)

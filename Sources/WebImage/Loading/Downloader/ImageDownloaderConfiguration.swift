@@ -40,9 +40,9 @@ public struct ImageDownloaderConfiguration: Sendable {
     /// Credentials sent to every request's own origin unless a download's context gives others.
     public var credentials: BasicCredentials?
     /// Changes or cancels each request (a download's context may give its own instead).
-    public var requestModifier: DownloadRequestModifier?
+    public var requestModifier: (@Sendable (ImageLoadRequest) -> ImageLoadRequest?)?
     /// Inspects or rejects each response (a download's context may give its own instead).
-    public var responseModifier: DownloadResponseModifier?
+    public var responseModifier: (@Sendable (ImageResponseMetadata) -> ImageResponseMetadata?)?
     /// Transforms each body (a download's context may give its own instead).
     public var decryptor: (any DownloadDecryptor)?
     /// Status codes that count as success.
