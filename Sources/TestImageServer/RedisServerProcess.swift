@@ -79,15 +79,21 @@ public final class RedisServerProcess: Sendable {
             "--logfile", folder.appendingPathComponent("redis.log").path, "--daemonize", "no",
         ] + arguments)
         self.process.withLock { $0 = process }
-        // Up when it answers anything on its port (`+PONG`, or `-NOAUTH` with a password).
+        // Up when its port answers (`+PONG`, or `-NOAUTH` with a password) and its own log says it listens: the
+        // answer alone may come from another test's server that took the free port first (this one then fails to
+        // bind and exits), and a test would talk to a server that goes away when that other test ends.
+        let log = folder.appendingPathComponent("redis.log")
         for _ in 0..<500 {
             if !process.isRunning { break }
-            if Self.answersPing(port: port, expectingReply: !usesTLS) { return }
+            if Self.answersPing(port: port, expectingReply: !usesTLS),
+               (try? String(contentsOf: log, encoding: .utf8))?.contains("Ready to accept connections") == true {
+                return
+            }
             usleep(10_000)
         }
         stop()
-        let log = (try? String(contentsOf: folder.appendingPathComponent("redis.log"), encoding: .utf8)) ?? ""
-        throw StartFailed(description: "redis-server on port \(port) did not answer: \(log.suffix(400))")
+        let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+        throw StartFailed(description: "redis-server on port \(port) did not answer: \(text.suffix(400))")
     }
 
     /// Kills the server at once (SIGKILL: no shutdown, as a crash) and waits for it to exit.
