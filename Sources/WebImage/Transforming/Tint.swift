@@ -108,7 +108,8 @@ extension ImageTransformers {
         /// Every pixel of `source` (RGBA samples) through `tables` into `destination`, of the same count.
         @inline(__always)
         private static func apply<Sample: FixedWidthInteger & UnsignedInteger>(
-            _ tables: [Sample], to source: UnsafeBufferPointer<Sample>, into destination: UnsafeMutableBufferPointer<Sample>
+            _ tables: [Sample], to source: UnsafeBufferPointer<Sample>,
+            into destination: UnsafeMutableBufferPointer<Sample>
         ) {
             let levels = tables.count / 4
             tables.withUnsafeBufferPointer { table in
