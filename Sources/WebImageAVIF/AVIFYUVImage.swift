@@ -19,8 +19,8 @@ final class AVIFYUVImage {
         }
         try self.init(size: deep.size, depth: deep.significantBits > 10 ? 12 : 10, lossless: lossless,
                       colorProfile: colorProfile)
-        try deep.samples.withUnsafeBytes { bytes in
-            try convert(bytes, sampleBits: 16, rowBytes: deep.width * 8, keepAlpha: keepAlpha)
+        try deep.withUnsafeSamples { samples in
+            try convert(UnsafeRawBufferPointer(samples), sampleBits: 16, rowBytes: deep.width * 8, keepAlpha: keepAlpha)
         }
     }
 

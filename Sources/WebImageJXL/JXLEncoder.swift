@@ -31,7 +31,7 @@ enum JXLEncoder {
                               effort: min(max(effort, 1), 9))
         if let metadata { try handle.addMetadata(metadata) }
         if let deep {
-            let samples = alpha ? deep.samples : deep.samples.withUnsafeBufferPointer(rgb)
+            let samples = alpha ? deep.samples : deep.withUnsafeSamples(rgb)
             try samples.withUnsafeBytes {
                 try handle.addFrame($0, channels: alpha ? 4 : 3, sixteenBit: true, ticks: nil)
             }

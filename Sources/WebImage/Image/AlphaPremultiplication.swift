@@ -1,4 +1,4 @@
-/// Conversions between straight and premultiplied alpha for RGBA8 pixels.
+/// Conversions between straight and premultiplied alpha for RGBA pixels of 8 and of 16 bits a sample.
 ///
 /// Filters and blends work premultiplied (a transparent pixel then contributes nothing, whatever colour it
 /// stores, so no dark fringes); ``PixelBuffer`` stores straight alpha. Opaque pixels are the common case and
@@ -43,6 +43,35 @@ package enum AlphaPremultiplication {
             for channel in 0..<3 {
                 let straight = (UInt32(bytes[index + channel]) * 255 + alpha / 2) / alpha
                 bytes[index + channel] = UInt8(truncatingIfNeeded: min(straight, 255))
+            }
+        }
+    }
+
+    /// Straight → premultiplied for `pixels` RGBA16 pixels, rounding to nearest. `source` may equal `destination`.
+    static func premultiply(_ source: UnsafePointer<UInt16>, into destination: UnsafeMutablePointer<UInt16>,
+                            pixels: Int) {
+        for index in stride(from: 0, to: pixels &* 4, by: 4) {
+            let alpha = UInt32(source[index + 3])
+            for channel in 0..<3 {
+                let product = UInt32(source[index + channel]) &* alpha &+ 32767
+                destination[index + channel] = UInt16(truncatingIfNeeded: product / 65535)
+            }
+            destination[index + 3] = UInt16(truncatingIfNeeded: alpha)
+        }
+    }
+
+    /// Premultiplied → straight in place for `pixels` RGBA16 pixels, as the 8-bit conversion does.
+    static func unpremultiply(_ samples: UnsafeMutablePointer<UInt16>, pixels: Int) {
+        for index in stride(from: 0, to: pixels &* 4, by: 4) {
+            let alpha = UInt32(samples[index + 3])
+            if alpha == 65535 { continue }
+            if alpha == 0 {
+                samples[index] = 0; samples[index + 1] = 0; samples[index + 2] = 0
+                continue
+            }
+            for channel in 0..<3 {
+                let straight = (UInt32(samples[index + channel]) &* 65535 &+ alpha / 2) / alpha
+                samples[index + channel] = UInt16(truncatingIfNeeded: min(straight, 65535))
             }
         }
     }

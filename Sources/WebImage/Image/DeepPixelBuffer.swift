@@ -13,30 +13,26 @@ public struct DeepPixelBuffer: Sendable, Equatable {
     /// The bits a sample had in the source (10, 12 or 16): what an encoder of a format with a choice of depths
     /// (AVIF) writes.
     public let significantBits: Int
-    /// The samples, four a pixel, row after row.
-    public let samples: [UInt16]
+    /// The samples' memory, from the same pool as ``PixelBuffer``'s.
+    let storage: PixelStorage
 
     /// A buffer of `samples` (exactly `width * height * 4` of them).
     /// - Throws: `ImageError.Code.badImageData` for a wrong count, an empty size or a depth outside 9...16.
     public init(width: Int, height: Int, significantBits: Int = 16, samples: [UInt16]) throws {
-        guard width > 0, height > 0, (9...16).contains(significantBits) else {
-            throw ImageError(.badImageData, "a deep image needs a size and 9 to 16 bits, got \(width)x\(height), "
-                                          + "\(significantBits) bits")
-        }
         let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
-        guard !overflow, samples.count == pixels &* 4 else {
+        guard width <= 0 || height <= 0 || (!overflow && samples.count == pixels &* 4) else {
             throw ImageError(.badImageData, "expected \(width)x\(height)x4 samples, got \(samples.count)")
         }
-        self.width = width
-        self.height = height
-        self.significantBits = significantBits
-        self.samples = samples
+        try self.init(width: width, height: height, significantBits: significantBits) { destination in
+            _ = destination.initialize(from: samples)
+        }
     }
 
     /// Allocates a `width` × `height` buffer and lets `initialize` write every sample of it (the memory handed
     /// over is not zeroed).
-    /// - Throws: `ImageError.Code.imageTooLarge` above ``DecodeLimits/default``'s pixel limit, and what
-    ///   `initialize` throws.
+    /// - Throws: `ImageError.Code.badImageData` for an empty size or a depth outside 9...16,
+    ///   `ImageError.Code.imageTooLarge` above ``DecodeLimits/default``'s pixel limit, and what `initialize`
+    ///   throws.
     public init(width: Int, height: Int, significantBits: Int,
          initializingWith initialize: (UnsafeMutableBufferPointer<UInt16>) throws -> Void) throws {
         guard width > 0, height > 0, (9...16).contains(significantBits) else {
@@ -44,25 +40,27 @@ public struct DeepPixelBuffer: Sendable, Equatable {
                                           + "\(significantBits) bits")
         }
         let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
-        guard !overflow, pixels <= DecodeLimits.default.maxPixels else {
+        guard !overflow, pixels <= DecodeLimits.default.maxPixels,
+              let block = PixelMemoryPool.shared.allocate(byteCount: pixels * 8) else {
             throw ImageError(.imageTooLarge, "cannot allocate \(width)x\(height) deep pixels")
         }
-        var failure: (any Error)?
-        let samples = [UInt16](unsafeUninitializedCapacity: pixels * 4) { buffer, count in
-            do {
-                try initialize(buffer)
-            } catch {
-                buffer.initialize(repeating: 0)  // the array's elements must all be set before it is dropped
-                failure = error
-            }
-            count = pixels * 4
-        }
-        if let failure { throw failure }
+        let storage = PixelStorage(pointer: block.pointer, capacity: block.capacity)
+        try initialize(UnsafeMutableBufferPointer(
+            start: block.pointer.bindMemory(to: UInt16.self, capacity: pixels * 4), count: pixels * 4))
         self.width = width
         self.height = height
         self.significantBits = significantBits
-        self.samples = samples
+        self.storage = storage
     }
+
+    /// Calls `body` with the samples, four a pixel, row after row (read-only).
+    public func withUnsafeSamples<R, E: Error>(_ body: (UnsafeBufferPointer<UInt16>) throws(E) -> R) throws(E) -> R {
+        try body(UnsafeBufferPointer(start: storage.pointer.assumingMemoryBound(to: UInt16.self),
+                                     count: width * height * 4))
+    }
+
+    /// A copy of the samples, four a pixel, row after row. ``withUnsafeSamples(_:)`` reads them without copying.
+    public var samples: [UInt16] { withUnsafeSamples { Array($0) } }
 
     /// The 8-bit pixels widened: each sample `v` becomes `v × 257` (so 255 is 65535).
     public init(widening pixels: PixelBuffer) throws {
@@ -76,19 +74,19 @@ public struct DeepPixelBuffer: Sendable, Equatable {
     /// Width and height.
     public var size: PixelSize { PixelSize(width: width, height: height) }
     /// Bytes of pixel data: eight a pixel.
-    public var byteCount: Int { samples.count * 2 }
+    public var byteCount: Int { width * height * 8 }
 
     /// The pixel at column `x`, row `y` as R, G, B, A. Traps when out of bounds, like an array.
     public subscript(x: Int, y: Int) -> SIMD4<UInt16> {
         precondition(x >= 0 && x < width && y >= 0 && y < height, "pixel (\(x), \(y)) outside \(size)")
-        let offset = (y * width + x) * 4
-        return SIMD4(samples[offset], samples[offset + 1], samples[offset + 2], samples[offset + 3])
+        return withUnsafeSamples { UnsafeRawPointer($0.baseAddress! + (y * width + x) * 4)
+            .loadUnaligned(as: SIMD4<UInt16>.self) }
     }
 
     /// The same image in 8 bits a sample, each the nearest: round(v × 255 / 65535).
     public func eightBitPixels() throws -> PixelBuffer {
         try PixelBuffer(width: width, height: height) { destination in
-            samples.withUnsafeBufferPointer { source in
+            withUnsafeSamples { source in
                 for index in 0..<source.count {
                     destination[index] = UInt8(truncatingIfNeeded: (UInt32(source[index]) &* 255 &+ 32767) / 65535)
                 }
@@ -106,12 +104,25 @@ public struct DeepPixelBuffer: Sendable, Equatable {
 
     /// Whether any pixel has alpha below 65535.
     public var containsTransparency: Bool {
-        var index = 3
-        while index < samples.count {
-            if samples[index] != .max { return true }
-            index += 4
+        withUnsafeSamples { samples in
+            var index = 3
+            while index < samples.count {
+                if samples[index] != .max { return true }
+                index += 4
+            }
+            return false
         }
-        return false
+    }
+}
+
+extension DeepPixelBuffer {
+    /// Same size, same depth, same samples.
+    public static func == (lhs: DeepPixelBuffer, rhs: DeepPixelBuffer) -> Bool {
+        guard lhs.width == rhs.width, lhs.height == rhs.height, lhs.significantBits == rhs.significantBits else {
+            return false
+        }
+        return lhs.storage === rhs.storage
+            || lhs.withUnsafeSamples { left in rhs.withUnsafeSamples { right in left.elementsEqual(right) } }
     }
 }
 

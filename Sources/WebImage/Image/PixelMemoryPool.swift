@@ -102,3 +102,20 @@ package final class PixelMemoryPool: Sendable {
         released.forEach { LargePageMemory.release($0.pointer, byteCount: $0.capacity) }
     }
 }
+
+/// Samples of scratch memory from the pixel pool, given back with ``release()``.
+struct ScratchSamples<Sample: PixelSample> {
+    let base: UnsafeMutablePointer<Sample>
+    private let block: (pointer: UnsafeMutableRawPointer, capacity: Int)
+
+    /// `count` samples, not zeroed. Throws `ImageError.Code.imageTooLarge`, naming `purpose`, without memory.
+    init(count: Int, for purpose: @autoclosure () -> String) throws {
+        guard let block = PixelMemoryPool.shared.allocate(byteCount: count * MemoryLayout<Sample>.stride) else {
+            throw ImageError(.imageTooLarge, "cannot allocate \(purpose())")
+        }
+        self.block = block
+        base = block.pointer.bindMemory(to: Sample.self, capacity: count)
+    }
+
+    func release() { PixelMemoryPool.shared.recycle(block.pointer, capacity: block.capacity) }
+}

@@ -46,21 +46,67 @@ extension PixelBuffer {
     /// Resamples `region` of these pixels to `size`, each axis with its own filter.
     ///
     /// `hasAlpha` skips the scan for transparency when the caller knows (`false` means every alpha is 255).
-    /// The axis that shrinks the most data is done first, so the second pass has less to read.
     func resampled(
         to size: PixelSize, from region: ResamplingRegion,
         horizontalFilter: ResamplingFilter, verticalFilter: ResamplingFilter, hasAlpha: Bool?
     ) throws -> PixelBuffer {
+        try Resampling.check(self.size, to: size)
+        if size == self.size && region == ResamplingRegion(covering: self.size) { return self }
+        let premultiplied = hasAlpha ?? containsTransparency
+        return try withUnsafeBytes { source in
+            try PixelBuffer(width: size.width, height: size.height) { output in
+                try Resampling.resample(source.bindMemory(to: UInt8.self).baseAddress!, size: self.size,
+                                        region: region, into: output.bindMemory(to: UInt8.self).baseAddress!,
+                                        size: size, horizontalFilter: horizontalFilter,
+                                        verticalFilter: verticalFilter, premultiplied: premultiplied)
+            }
+        }
+    }
+}
+
+extension DeepPixelBuffer {
+    /// `region` of these pixels resampled to `size`, each axis with its own filter: the 8-bit resampler
+    /// (``PixelBuffer/resized(to:filter:)``) run on 16-bit samples.
+    func resampled(to size: PixelSize, from region: ResamplingRegion, horizontalFilter: ResamplingFilter,
+                   verticalFilter: ResamplingFilter, hasAlpha: Bool? = nil) throws -> DeepPixelBuffer {
+        try Resampling.check(self.size, to: size)
+        if size == self.size && region == ResamplingRegion(covering: self.size) { return self }
+        let premultiplied = hasAlpha ?? containsTransparency
+        return try samples.withUnsafeBufferPointer { source in
+            try sameDepth(size) { output in
+                try Resampling.resample(source.baseAddress!, size: self.size, region: region,
+                                        into: output.baseAddress!, size: size, horizontalFilter: horizontalFilter,
+                                        verticalFilter: verticalFilter, premultiplied: premultiplied)
+            }
+        }
+    }
+}
+
+/// The separable resampler, once for both depths: which axes need a pass, in which order, over which rows, and
+/// where the premultiplied copy and the intermediate bitmap live. The passes themselves are the sample type's.
+enum Resampling {
+    /// Throws for a resample the filters refuse: an empty result, one above ``DecodeLimits/default``'s pixel limit,
+    /// a side of either over ``PixelBuffer/maximumFilteredSide``.
+    static func check(_ source: PixelSize, to size: PixelSize) throws {
         guard size.width > 0, size.height > 0 else {
             throw ImageError(.badImageData, "cannot resize to \(size)")
         }
         guard size.area <= DecodeLimits.default.maxPixels else {
             throw ImageError(.imageTooLarge, "\(size) is over the limit of \(DecodeLimits.default.maxPixels) pixels")
         }
-        try Self.checkFilterable(self.size)
-        try Self.checkFilterable(size)
-        let whole = ResamplingRegion(covering: self.size)
-        if size == self.size && region == whole { return self }
+        try PixelBuffer.checkFilterable(source)
+        try PixelBuffer.checkFilterable(size)
+    }
+
+    /// Resamples `region` of the `sourceSize` bitmap at `source` into the `size` bitmap at `output` (both tightly
+    /// packed RGBA). With `premultiplied`, the rows read are premultiplied into a copy first and the output turned
+    /// back to straight alpha. The axis that shrinks the most data is done first, so the second pass reads less.
+    static func resample<Sample: PixelSample>(
+        _ source: UnsafePointer<Sample>, size sourceSize: PixelSize, region: ResamplingRegion,
+        into output: UnsafeMutablePointer<Sample>, size: PixelSize,
+        horizontalFilter: ResamplingFilter, verticalFilter: ResamplingFilter, premultiplied: Bool
+    ) throws {
+        let width = sourceSize.width, height = sourceSize.height
         let horizontal = size.width == width && region.x == 0 && region.width == Double(width)
             ? nil
             : ResamplingWeights(sourceLength: width, outputLength: size.width, filter: horizontalFilter,
@@ -71,100 +117,56 @@ extension PixelBuffer {
                                 offset: region.y, span: region.height)
         let columns = horizontal?.sourceRange ?? 0..<width
         let rows = vertical?.sourceRange ?? 0..<height
-        let premultiplied = hasAlpha ?? containsTransparency
-
-        return try withUnsafeBytes { sourceBytes in
-            // Alpha images are filtered premultiplied: copy the rows that are read, premultiplying on the way.
-            var premultipliedCopy: (pointer: UnsafeMutableRawPointer, capacity: Int)?
-            defer { premultipliedCopy.map { PixelMemoryPool.shared.recycle($0.pointer, capacity: $0.capacity) } }
-            let source = sourceBytes.baseAddress!.assumingMemoryBound(to: UInt8.self)
-            var input = ResamplingPlane(base: source, rowBytes: bytesPerRow, firstRow: 0, firstColumn: 0)
-            if premultiplied {
-                guard let block = PixelMemoryPool.shared.allocate(byteCount: rows.count * bytesPerRow) else {
-                    throw ImageError(.imageTooLarge, "cannot allocate a premultiplied copy of \(self.size)")
-                }
-                premultipliedCopy = block
-                let copy = block.pointer.assumingMemoryBound(to: UInt8.self)
-                AlphaPremultiplication.premultiply(source + rows.lowerBound * bytesPerRow, into: copy,
-                                                   pixels: rows.count * width)
-                input = ResamplingPlane(base: copy, rowBytes: bytesPerRow, firstRow: rows.lowerBound, firstColumn: 0)
-            }
-            return try PixelBuffer(width: size.width, height: size.height) { outputBytes in
-                let output = outputBytes.baseAddress!.assumingMemoryBound(to: UInt8.self)
-                try Self.resample(input, columns: columns, rows: rows, into: output, size: size,
-                                  horizontal: horizontal, vertical: vertical)
-                if premultiplied { AlphaPremultiplication.unpremultiply(output, pixels: size.area) }
-            }
+        let rowStride = width * 4
+        var input = ResamplingPlane(base: source, rowStride: rowStride, firstRow: 0, firstColumn: 0)
+        // Alpha images are filtered premultiplied: copy the rows that are read, premultiplying on the way.
+        var premultipliedCopy: ScratchSamples<Sample>?
+        defer { premultipliedCopy?.release() }
+        if premultiplied {
+            let copy = try ScratchSamples<Sample>(count: rows.count * rowStride, for: "a premultiplied copy")
+            premultipliedCopy = copy
+            Sample.premultiply(source + rows.lowerBound * rowStride, into: copy.base, pixels: rows.count * width)
+            input = ResamplingPlane(base: UnsafePointer(copy.base), rowStride: rowStride, firstRow: rows.lowerBound,
+                                    firstColumn: 0)
         }
-    }
-
-    /// Runs the one or two passes from `input` into `output` (tightly packed, `size`).
-    private static func resample(
-        _ input: ResamplingPlane, columns: Range<Int>, rows: Range<Int>,
-        into output: UnsafeMutablePointer<UInt8>, size: PixelSize,
-        horizontal: ResamplingWeights?, vertical: ResamplingWeights?
-    ) throws {
-        let outputRowBytes = size.width * 4
+        let outputStride = size.width * 4
         switch (horizontal, vertical) {
         case (nil, nil):
             // Same size, same region: rows copied as they are.
-            for y in 0..<size.height {
-                (output + y * outputRowBytes).update(from: input.row(y), count: outputRowBytes)
-            }
+            for y in 0..<size.height { (output + y * outputStride).update(from: input.row(y), count: outputStride) }
         case (let horizontal?, nil):
-            ResamplingPasses.horizontal(input, rows: 0..<size.height, weights: horizontal,
-                                        into: output, rowBytes: outputRowBytes)
+            Sample.resampleAlongX(input, rows: 0..<size.height, weights: horizontal, into: output,
+                                  rowStride: outputStride)
         case (nil, let vertical?):
-            ResamplingPasses.vertical(input, columns: 0..<size.width, weights: vertical,
-                                      into: output, rowBytes: outputRowBytes)
+            Sample.resampleAlongY(input, columns: 0..<size.width, weights: vertical, into: output,
+                                  rowStride: outputStride)
         case (let horizontal?, let vertical?):
             // Both orders produce the same kind of result; pick the one with fewer multiply-adds.
             let horizontalFirst = rows.count * horizontal.workPerLine + size.width * vertical.workPerLine
-            let verticalFirst = columns.count * vertical.workPerLine + size.height * horizontal.workPerLine
-            let intermediateWidth = horizontalFirst <= verticalFirst ? size.width : columns.count
-            let intermediateHeight = horizontalFirst <= verticalFirst ? rows.count : size.height
-            let intermediateRowBytes = intermediateWidth * 4
-            guard let block = PixelMemoryPool.shared.allocate(byteCount: intermediateRowBytes * intermediateHeight)
-            else {
-                throw ImageError(.imageTooLarge,
-                                 "cannot allocate a \(intermediateWidth)x\(intermediateHeight) resampling buffer")
-            }
-            defer { PixelMemoryPool.shared.recycle(block.pointer, capacity: block.capacity) }
-            let scratch = block.pointer.assumingMemoryBound(to: UInt8.self)
-            if horizontalFirst <= verticalFirst {
-                ResamplingPasses.horizontal(input, rows: rows, weights: horizontal,
-                                            into: scratch, rowBytes: intermediateRowBytes)
-                let middle = ResamplingPlane(base: UnsafePointer(scratch), rowBytes: intermediateRowBytes,
+                <= columns.count * vertical.workPerLine + size.height * horizontal.workPerLine
+            let middleWidth = horizontalFirst ? size.width : columns.count
+            let middleHeight = horizontalFirst ? rows.count : size.height
+            let scratch = try ScratchSamples<Sample>(count: middleWidth * 4 * middleHeight,
+                                                     for: "a \(middleWidth)x\(middleHeight) resampling buffer")
+            defer { scratch.release() }
+            if horizontalFirst {
+                Sample.resampleAlongX(input, rows: rows, weights: horizontal, into: scratch.base,
+                                      rowStride: middleWidth * 4)
+                let middle = ResamplingPlane(base: UnsafePointer(scratch.base), rowStride: middleWidth * 4,
                                              firstRow: rows.lowerBound, firstColumn: 0)
-                ResamplingPasses.vertical(middle, columns: 0..<size.width, weights: vertical,
-                                          into: output, rowBytes: outputRowBytes)
+                Sample.resampleAlongY(middle, columns: 0..<size.width, weights: vertical, into: output,
+                                      rowStride: outputStride)
             } else {
-                ResamplingPasses.vertical(input, columns: columns, weights: vertical,
-                                          into: scratch, rowBytes: intermediateRowBytes)
-                let middle = ResamplingPlane(base: UnsafePointer(scratch), rowBytes: intermediateRowBytes,
+                Sample.resampleAlongY(input, columns: columns, weights: vertical, into: scratch.base,
+                                      rowStride: middleWidth * 4)
+                let middle = ResamplingPlane(base: UnsafePointer(scratch.base), rowStride: middleWidth * 4,
                                              firstRow: 0, firstColumn: columns.lowerBound)
-                ResamplingPasses.horizontal(middle, rows: 0..<size.height, weights: horizontal,
-                                            into: output, rowBytes: outputRowBytes)
+                Sample.resampleAlongX(middle, rows: 0..<size.height, weights: horizontal, into: output,
+                                      rowStride: outputStride)
             }
         }
         // A pass left early when the work's budget ran out: its output is incomplete, and this throws.
         try WorkBudget.checkpoint()
+        if premultiplied { Sample.unpremultiply(output, pixels: size.area) }
     }
-}
-
-/// A read-only view of RGBA8 rows where row `firstRow` and column `firstColumn` sit at `base`: lets a pass
-/// address a band or strip of a bitmap with the bitmap's own coordinates.
-struct ResamplingPlane {
-    let base: UnsafePointer<UInt8>
-    let rowBytes: Int
-    let firstRow: Int
-    let firstColumn: Int
-
-    /// The first byte of row `y` at column `firstColumn`.
-    @inline(__always)
-    func row(_ y: Int) -> UnsafePointer<UInt8> { base + (y - firstRow) * rowBytes }
-
-    /// The byte of pixel (`x`, `y`).
-    @inline(__always)
-    func pixel(_ x: Int, _ y: Int) -> UnsafePointer<UInt8> { row(y) + (x - firstColumn) * 4 }
 }

@@ -7,7 +7,7 @@
 enum ResamplingPasses {
     /// Resamples `rows` of `input` along x. Output row `y` goes to `output + (y - rows.lowerBound) * rowBytes`.
     static func horizontal(
-        _ input: ResamplingPlane, rows: Range<Int>, weights: ResamplingWeights,
+        _ input: ResamplingPlane<UInt8>, rows: Range<Int>, weights: ResamplingWeights,
         into output: UnsafeMutablePointer<UInt8>, rowBytes: Int
     ) {
         switch weights.storage {
@@ -20,7 +20,7 @@ enum ResamplingPasses {
 
     /// Resamples `columns` of `input` along y. Output row `y` holds the columns from `columns.lowerBound` on.
     static func vertical(
-        _ input: ResamplingPlane, columns: Range<Int>, weights: ResamplingWeights,
+        _ input: ResamplingPlane<UInt8>, columns: Range<Int>, weights: ResamplingWeights,
         into output: UnsafeMutablePointer<UInt8>, rowBytes: Int
     ) {
         switch weights.storage {
@@ -32,7 +32,7 @@ enum ResamplingPasses {
     }
 
     private static func horizontal<Weight: ResamplingWeight>(
-        _ input: ResamplingPlane, rows: Range<Int>, weights: ResamplingWeights, values: [Weight],
+        _ input: ResamplingPlane<UInt8>, rows: Range<Int>, weights: ResamplingWeights, values: [Weight],
         into output: UnsafeMutablePointer<UInt8>, rowBytes: Int
     ) {
         let half = SIMD4<Int32>(repeating: 1 << (Weight.precisionBits - 1))
@@ -73,7 +73,7 @@ enum ResamplingPasses {
     }
 
     private static func vertical<Weight: ResamplingWeight>(
-        _ input: ResamplingPlane, columns: Range<Int>, weights: ResamplingWeights, values: [Weight],
+        _ input: ResamplingPlane<UInt8>, columns: Range<Int>, weights: ResamplingWeights, values: [Weight],
         into output: UnsafeMutablePointer<UInt8>, rowBytes: Int
     ) {
         let lineBytes = columns.count * 4
@@ -86,7 +86,7 @@ enum ResamplingPasses {
                 let count = weights.counts[y]
                 let weight = allWeights.baseAddress! + y * weights.taps
                 let firstRow = UnsafeRawPointer(input.pixel(columns.lowerBound, weights.starts[y]))
-                let rowStride = input.rowBytes
+                let rowStride = input.rowStride  // samples of one byte: also the stride in bytes
                 let destination = UnsafeMutableRawPointer(output + y * rowBytes)
                 var offset = 0
                 while offset < vectorBytes {

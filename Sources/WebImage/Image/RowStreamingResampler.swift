@@ -52,7 +52,7 @@ final class RowStreamingResampler {
             destination.update(from: pixels, count: bandRowBytes)
             return
         }
-        let input = ResamplingPlane(base: UnsafePointer(pixels), rowBytes: sourceSize.width * 4, firstRow: y,
+        let input = ResamplingPlane(base: UnsafePointer(pixels), rowStride: sourceSize.width * 4, firstRow: y,
                                     firstColumn: 0)
         ResamplingPasses.horizontal(input, rows: y..<y + 1, weights: horizontal, into: destination,
                                     rowBytes: bandRowBytes)
@@ -68,7 +68,7 @@ final class RowStreamingResampler {
         return try PixelBuffer(width: outputSize.width, height: outputSize.height) { outputBytes in
             let output = outputBytes.baseAddress!.assumingMemoryBound(to: UInt8.self)
             if let vertical {
-                let plane = ResamplingPlane(base: band, rowBytes: bandRowBytes, firstRow: 0, firstColumn: 0)
+                let plane = ResamplingPlane(base: band, rowStride: bandRowBytes, firstRow: 0, firstColumn: 0)
                 ResamplingPasses.vertical(plane, columns: 0..<outputSize.width, weights: vertical, into: output,
                                           rowBytes: bandRowBytes)
             } else {

@@ -8,63 +8,101 @@ import Darwin
 
 extension PixelBuffer {
     /// These pixels turned `radians` counter-clockwise about their centre and sampled bilinearly onto a
-    /// transparent canvas of `canvas` whose centre is the source's centre.
-    ///
-    /// The source is first copied premultiplied into a buffer with a one-pixel transparent frame, so a sample
-    /// that straddles the image's edge blends with transparency (anti-aliased edges, no dark fringe) and the
-    /// inner loop needs one range check per pixel. Coordinates step in 32.32 fixed point; the four channels of
-    /// a pixel are interpolated at once in 16-bit lanes of a `UInt64`.
+    /// transparent canvas of `canvas` whose centre is the source's centre (``BilinearRotation``).
     func rotated(byRadians radians: Double, onto canvas: PixelSize, hasAlpha: Bool) throws -> PixelBuffer {
-        let paddedWidth = width + 2, paddedHeight = height + 2
-        guard let block = PixelMemoryPool.shared.allocate(byteCount: paddedWidth * paddedHeight * 4) else {
-            throw ImageError(.imageTooLarge, "cannot allocate a rotation buffer for \(size)")
-        }
-        defer { PixelMemoryPool.shared.recycle(block.pointer, capacity: block.capacity) }
-        let padded = block.pointer.assumingMemoryBound(to: UInt32.self)
-        withUnsafeBytes { source in
-            let sourceBytes = source.baseAddress!.assumingMemoryBound(to: UInt8.self)
-            padded.update(repeating: 0, count: paddedWidth)
-            (padded + (paddedHeight - 1) * paddedWidth).update(repeating: 0, count: paddedWidth)
-            for y in 0..<height {
-                let row = padded + (y + 1) * paddedWidth
-                row[0] = 0
-                row[width + 1] = 0
-                let destination = UnsafeMutableRawPointer(row + 1).assumingMemoryBound(to: UInt8.self)
-                if hasAlpha {
-                    AlphaPremultiplication.premultiply(sourceBytes + y * bytesPerRow, into: destination, pixels: width)
-                } else {
-                    destination.update(from: sourceBytes + y * bytesPerRow, count: bytesPerRow)
-                }
+        try withUnsafeBytes { source in
+            try PixelBuffer(width: canvas.width, height: canvas.height) { output in
+                try BilinearRotation.rotate(source.bindMemory(to: UInt8.self).baseAddress!, size: size,
+                                            byRadians: radians, premultiplied: hasAlpha,
+                                            into: output.bindMemory(to: UInt8.self).baseAddress!, canvas: canvas)
             }
         }
+    }
+}
 
+extension DeepPixelBuffer {
+    /// These pixels turned as ``PixelBuffer``'s are, in 16-bit samples.
+    func rotated(byRadians radians: Double, onto canvas: PixelSize) throws -> DeepPixelBuffer {
+        let premultiplied = containsTransparency
+        return try samples.withUnsafeBufferPointer { source in
+            try sameDepth(canvas) { output in
+                try BilinearRotation.rotate(source.baseAddress!, size: size, byRadians: radians,
+                                            premultiplied: premultiplied, into: output.baseAddress!, canvas: canvas)
+            }
+        }
+    }
+}
+
+/// The free-angle rotation, once for both depths.
+///
+/// The source is first copied premultiplied into a buffer with a one-pixel transparent frame, so a sample that
+/// straddles the image's edge blends with transparency (anti-aliased edges, no dark fringe) and the inner loop
+/// needs one range check per pixel. Coordinates step in 32.32 fixed point (``RotationSteps``); each depth
+/// interpolates its own way (8-bit samples in 16-bit lanes of one integer, 16-bit ones in floating point).
+enum BilinearRotation {
+    /// Turns the `size` bitmap at `source` by `radians` onto the `canvas` bitmap at `output`. `premultiplied`
+    /// says the source has transparency to premultiply; the output is always turned back to straight alpha
+    /// (its corners are transparent).
+    static func rotate<Sample: PixelSample>(
+        _ source: UnsafePointer<Sample>, size: PixelSize, byRadians radians: Double, premultiplied: Bool,
+        into output: UnsafeMutablePointer<Sample>, canvas: PixelSize
+    ) throws {
+        let width = size.width, height = size.height
+        let paddedStride = (width + 2) * 4, paddedHeight = height + 2
+        let padded = try ScratchSamples<Sample>(count: paddedStride * paddedHeight,
+                                                for: "a rotation buffer for \(size)")
+        defer { padded.release() }
+        padded.base.update(repeating: 0, count: paddedStride)
+        (padded.base + (paddedHeight - 1) * paddedStride).update(repeating: 0, count: paddedStride)
+        for y in 0..<height {
+            let row = padded.base + (y + 1) * paddedStride
+            row.update(repeating: 0, count: 4)
+            (row + (width + 1) * 4).update(repeating: 0, count: 4)
+            if premultiplied {
+                Sample.premultiply(source + y * width * 4, into: row + 4, pixels: width)
+            } else {
+                (row + 4).update(from: source + y * width * 4, count: width * 4)
+            }
+        }
         let steps = RotationSteps(radians: radians, source: size, canvas: canvas)
         let lastU = UInt(width), lastV = UInt(height)
-        let result = try PixelBuffer(width: canvas.width, height: canvas.height) { output in
-            var destination = output.baseAddress!.assumingMemoryBound(to: UInt32.self)
-            for y in 0..<canvas.height {
-                var (fixedU, fixedV) = steps.rowStart(y)
-                for _ in 0..<canvas.width {
-                    let column = Int(truncatingIfNeeded: fixedU >> 32), row = Int(truncatingIfNeeded: fixedV >> 32)
-                    if UInt(bitPattern: column) <= lastU && UInt(bitPattern: row) <= lastV {
-                        let fractionX = UInt64(truncatingIfNeeded: fixedU >> 24) & 0xFF
-                        let fractionY = UInt64(truncatingIfNeeded: fixedV >> 24) & 0xFF
-                        let topLeft = padded + row * paddedWidth + column
-                        let top = Self.lerp(topLeft[0], topLeft[1], fractionX)
-                        let bottom = Self.lerp(topLeft[paddedWidth], topLeft[paddedWidth + 1], fractionX)
-                        destination.pointee = Self.pack(Self.lerpLanes(top, bottom, fractionY))
-                    } else {
-                        destination.pointee = 0
-                    }
-                    destination += 1
-                    fixedU &+= steps.stepU
-                    fixedV &+= steps.stepV
+        var destination = UnsafeMutableRawPointer(output)
+        let pixelBytes = 4 * MemoryLayout<Sample>.stride
+        for y in 0..<canvas.height {
+            if WorkBudget.shouldStop() { break }  // the checkpoint below throws
+            var (fixedU, fixedV) = steps.rowStart(y)
+            for _ in 0..<canvas.width {
+                let column = Int(truncatingIfNeeded: fixedU >> 32), row = Int(truncatingIfNeeded: fixedV >> 32)
+                var pixel = SIMD4<Sample>.zero
+                if UInt(bitPattern: column) <= lastU && UInt(bitPattern: row) <= lastV {
+                    pixel = Sample.interpolated(padded.base + row * paddedStride + column * 4, rowStride: paddedStride,
+                                                fractionX: UInt32(truncatingIfNeeded: fixedU),
+                                                fractionY: UInt32(truncatingIfNeeded: fixedV))
                 }
+                destination.storeBytes(of: pixel, as: SIMD4<Sample>.self)
+                destination += pixelBytes
+                fixedU &+= steps.stepU
+                fixedV &+= steps.stepV
             }
-            AlphaPremultiplication.unpremultiply(output.baseAddress!.assumingMemoryBound(to: UInt8.self),
-                                                 pixels: canvas.width * canvas.height)
         }
-        return result
+        try WorkBudget.checkpoint()
+        Sample.unpremultiply(output, pixels: canvas.area)
+    }
+}
+
+extension UInt8 {
+    /// The pixel between `topLeft`, its right neighbour and the two below, `fractionX` and `fractionY` (out of
+    /// 2³²) of the way: the four channels at once in 16-bit lanes of a `UInt64`, to eight bits of fraction.
+    @inline(__always)
+    static func interpolated(_ topLeft: UnsafePointer<UInt8>, rowStride: Int, fractionX: UInt32,
+                             fractionY: UInt32) -> SIMD4<UInt8> {
+        let pixels = UnsafeRawPointer(topLeft)
+        let x = UInt64(fractionX >> 24), y = UInt64(fractionY >> 24)
+        let top = lerp(spread(pixels.loadUnaligned(as: UInt32.self)),
+                       spread(pixels.loadUnaligned(fromByteOffset: 4, as: UInt32.self)), x)
+        let bottom = lerp(spread(pixels.loadUnaligned(fromByteOffset: rowStride, as: UInt32.self)),
+                          spread(pixels.loadUnaligned(fromByteOffset: rowStride + 4, as: UInt32.self)), x)
+        return unsafeBitCast(pack(lerp(top, bottom, y)), to: SIMD4<UInt8>.self)
     }
 
     private static let laneMask: UInt64 = 0x00FF_00FF_00FF_00FF
@@ -83,59 +121,30 @@ extension PixelBuffer {
         UInt32(truncatingIfNeeded: (lanes | (lanes >> 24)) & 0xFFFF_FFFF)
     }
 
-    /// Interpolates two pixels channel by channel, `fraction` out of 256 towards `b`.
+    /// Interpolates spread lanes, `fraction` out of 256 towards `b`, rounding to nearest; every lane stays below
+    /// 2¹⁶, so none carries.
     @inline(__always)
-    private static func lerp(_ a: UInt32, _ b: UInt32, _ fraction: UInt64) -> UInt64 {
-        lerpLanes(spread(a), spread(b), fraction)
-    }
-
-    /// Interpolates spread lanes, rounding to nearest; every lane stays below 2^16, so none carries.
-    @inline(__always)
-    private static func lerpLanes(_ a: UInt64, _ b: UInt64, _ fraction: UInt64) -> UInt64 {
+    private static func lerp(_ a: UInt64, _ b: UInt64, _ fraction: UInt64) -> UInt64 {
         ((a &* (256 - fraction) &+ b &* fraction &+ laneHalf) >> 8) & laneMask
     }
 }
 
-extension DeepPixelBuffer {
-    /// These pixels turned as ``PixelBuffer``'s bilinear rotation turns them (the same canvas, the same source
-    /// positions, the same transparent one-pixel frame around the source), interpolated in floating point on
-    /// premultiplied samples, so the result keeps 16 bits.
-    func rotated(byRadians radians: Double, onto canvas: PixelSize) throws -> DeepPixelBuffer {
-        let paddedWidth = width + 2
-        var padded = [SIMD4<Float>](repeating: .zero, count: paddedWidth * (height + 2))
-        var line = [SIMD4<Float>](repeating: .zero, count: width)
-        for y in 0..<height {
-            premultipliedRow(y, into: &line)
-            for x in 0..<width { padded[(y + 1) * paddedWidth + x + 1] = line[x] }
+extension UInt16 {
+    /// The pixel between `topLeft`, its right neighbour and the two below, `fractionX` and `fractionY` (out of
+    /// 2³²) of the way, interpolated in floating point and rounded to the nearest samples.
+    @inline(__always)
+    static func interpolated(_ topLeft: UnsafePointer<UInt16>, rowStride: Int, fractionX: UInt32,
+                             fractionY: UInt32) -> SIMD4<UInt16> {
+        func pixel(_ offset: Int) -> SIMD4<Float> {
+            SIMD4<Float>(SIMD4<Int32>(truncatingIfNeeded: UnsafeRawPointer(topLeft + offset)
+                .loadUnaligned(as: SIMD4<UInt16>.self)))
         }
-        let steps = RotationSteps(radians: radians, source: size, canvas: canvas)
-        let lastU = UInt(width), lastV = UInt(height), fraction: Float = 1 / 4_294_967_296
-        return try sameDepth(canvas) { output in
-            try padded.withUnsafeBufferPointer { padded in
-                var index = 0
-                for y in 0..<canvas.height {
-                    try WorkBudget.checkpoint()
-                    var (fixedU, fixedV) = steps.rowStart(y)
-                    for _ in 0..<canvas.width {
-                        let column = Int(truncatingIfNeeded: fixedU >> 32), row = Int(truncatingIfNeeded: fixedV >> 32)
-                        var pixel = SIMD4<UInt16>.zero
-                        if UInt(bitPattern: column) <= lastU && UInt(bitPattern: row) <= lastV {
-                            let fractionX = Float(UInt32(truncatingIfNeeded: fixedU)) * fraction
-                            let fractionY = Float(UInt32(truncatingIfNeeded: fixedV)) * fraction
-                            let topLeft = row * paddedWidth + column
-                            let top = padded[topLeft] + (padded[topLeft + 1] - padded[topLeft]) * fractionX
-                            let bottomLeft = topLeft + paddedWidth
-                            let bottom = padded[bottomLeft] + (padded[bottomLeft + 1] - padded[bottomLeft]) * fractionX
-                            pixel = Self.samples(ofPremultiplied: top + (bottom - top) * fractionY)
-                        }
-                        for channel in 0..<4 { output[index + channel] = pixel[channel] }
-                        index += 4
-                        fixedU &+= steps.stepU
-                        fixedV &+= steps.stepV
-                    }
-                }
-            }
-        }
+        let one: Float = 1 / 4_294_967_296
+        let x = Float(fractionX) * one, y = Float(fractionY) * one
+        let top = pixel(0) + (pixel(4) - pixel(0)) * x
+        let bottom = pixel(rowStride) + (pixel(rowStride + 4) - pixel(rowStride)) * x
+        let value = (top + (bottom - top) * y).clamped(lowerBound: .zero, upperBound: SIMD4(repeating: 65535))
+        return roundedSamples(value)
     }
 }
 

@@ -28,47 +28,68 @@ struct ExtendedBox {
 }
 
 extension PixelBuffer {
-    /// These pixels blurred by `passes` runs of `box` along x, then along y.
-    ///
-    /// Both directions run the same one-dimensional pass over lines of 16-float elements: along x an element
-    /// holds one pixel of four neighbouring rows, along y one row of a strip four pixels wide. Sixteen
-    /// independent lanes per element hide the latency of the running sum, and every line stays in L1 or L2.
-    /// The rows are written to the output as bytes, then the columns are filtered in place there: no
-    /// image-sized scratch memory.
+    /// These pixels blurred by `passes` runs of `box` along x, then along y (``BoxBlurLines``).
     func boxBlurred(_ box: ExtendedBox, passes: Int, hasAlpha: Bool) throws -> PixelBuffer {
-        try withUnsafeBytes { sourceBytes in
-            let source = sourceBytes.baseAddress!.assumingMemoryBound(to: UInt8.self)
-            return try PixelBuffer(width: width, height: height) { outputBytes in
-                let output = outputBytes.baseAddress!.assumingMemoryBound(to: UInt8.self)
-                let blur = try BoxBlurLines(box: box, passes: passes, longestLine: max(width, height))
-                defer { blur.release() }
-                if hasAlpha {
-                    AlphaPremultiplication.premultiply(source, into: output, pixels: width * height)
-                    blur.blurRows(UnsafePointer(output), into: output, width: width, height: height)
-                } else {
-                    blur.blurRows(source, into: output, width: width, height: height)
-                }
-                try WorkBudget.checkpoint()
-                blur.blurColumns(output, width: width, height: height)
-                try WorkBudget.checkpoint()
-                if hasAlpha { AlphaPremultiplication.unpremultiply(output, pixels: width * height) }
+        try withUnsafeBytes { source in
+            try PixelBuffer(width: width, height: height) { output in
+                try BoxBlurLines<UInt8>.blur(source.bindMemory(to: UInt8.self).baseAddress!,
+                                             into: output.bindMemory(to: UInt8.self).baseAddress!, size: size,
+                                             box: box, passes: passes, premultiplied: hasAlpha)
             }
         }
     }
 }
 
-/// Two line buffers of 16-float elements, with the box's padding at both ends, and the passes over them.
-private struct BoxBlurLines {
+extension DeepPixelBuffer {
+    /// These pixels blurred as the 8-bit ones are, in 16-bit samples.
+    func boxBlurred(_ box: ExtendedBox, passes: Int) throws -> DeepPixelBuffer {
+        let premultiplied = containsTransparency
+        return try samples.withUnsafeBufferPointer { source in
+            try sameDepth(size) { output in
+                try BoxBlurLines<UInt16>.blur(source.baseAddress!, into: output.baseAddress!, size: size, box: box,
+                                              passes: passes, premultiplied: premultiplied)
+            }
+        }
+    }
+}
+
+/// The blur for both depths: two line buffers of 16-float elements, with the box's padding at both ends, and the
+/// passes over them.
+///
+/// Both directions run the same one-dimensional pass over lines of elements: along x an element holds one pixel
+/// of four neighbouring rows, along y one row of a strip four pixels wide. Sixteen independent lanes per element
+/// hide the latency of the running sum, and every line stays in L1 or L2. The rows are written to the output as
+/// samples, then the columns are filtered in place there: no image-sized scratch memory.
+struct BoxBlurLines<Sample: PixelSample> {
     typealias Element = SIMD16<Float>
-    static let elementBytes = MemoryLayout<Element>.stride
+    static var elementBytes: Int { MemoryLayout<Element>.stride }
     /// Pixels per element: four RGBA pixels are sixteen floats.
-    static let pixelsPerElement = 4
+    static var pixelsPerElement: Int { 4 }
 
     let box: ExtendedBox
     let passes: Int
     let lines: UnsafeMutableRawPointer
     let capacity: Int
     let lineBytes: Int
+
+    /// Blurs the `size` bitmap at `source` into `output` (both tightly packed). With `premultiplied` the source
+    /// is premultiplied into the output first and the result turned back to straight alpha.
+    static func blur(_ source: UnsafePointer<Sample>, into output: UnsafeMutablePointer<Sample>, size: PixelSize,
+                     box: ExtendedBox, passes: Int, premultiplied: Bool) throws {
+        let width = size.width, height = size.height
+        let blur = try BoxBlurLines(box: box, passes: passes, longestLine: max(width, height))
+        defer { blur.release() }
+        if premultiplied {
+            Sample.premultiply(source, into: output, pixels: width * height)
+            blur.blurRows(UnsafePointer(output), into: output, width: width, height: height)
+        } else {
+            blur.blurRows(source, into: output, width: width, height: height)
+        }
+        try WorkBudget.checkpoint()
+        blur.blurColumns(output, width: width, height: height)
+        try WorkBudget.checkpoint()
+        if premultiplied { Sample.unpremultiply(output, pixels: width * height) }
+    }
 
     init(box: ExtendedBox, passes: Int, longestLine: Int) throws {
         self.box = box
@@ -84,78 +105,77 @@ private struct BoxBlurLines {
     func release() { PixelMemoryPool.shared.recycle(lines, capacity: capacity) }
 
     /// Rows in groups of four, each element one column of the group.
-    func blurRows(_ source: UnsafePointer<UInt8>, into output: UnsafeMutablePointer<UInt8>, width: Int, height: Int) {
-        let rowBytes = width * 4
+    func blurRows(_ source: UnsafePointer<Sample>, into output: UnsafeMutablePointer<Sample>, width: Int,
+                  height: Int) {
+        let rowStride = width * 4
         for firstRow in stride(from: 0, to: height, by: 4) {
             if WorkBudget.shouldStop() { return }  // the caller's checkpoint throws
             // A group past the last row repeats the last row; its results are not written.
             let rows = min(4, height - firstRow)
-            let sources = (0..<4).map { UnsafeRawPointer(source + (firstRow + min($0, rows - 1)) * rowBytes) }
+            let row0 = UnsafeRawPointer(source + firstRow * rowStride)
+            let row1 = UnsafeRawPointer(source + (firstRow + min(1, rows - 1)) * rowStride)
+            let row2 = UnsafeRawPointer(source + (firstRow + min(2, rows - 1)) * rowStride)
+            let row3 = UnsafeRawPointer(source + (firstRow + min(3, rows - 1)) * rowStride)
+            let pixelBytes = 4 * MemoryLayout<Sample>.stride, rowBytes = rowStride * MemoryLayout<Sample>.stride
             let result = filter(count: width) { line in
                 for x in 0..<width {
-                    let offset = x * 4
-                    let pixels = SIMD4<UInt32>(
-                        sources[0].loadUnaligned(fromByteOffset: offset, as: UInt32.self),
-                        sources[1].loadUnaligned(fromByteOffset: offset, as: UInt32.self),
-                        sources[2].loadUnaligned(fromByteOffset: offset, as: UInt32.self),
-                        sources[3].loadUnaligned(fromByteOffset: offset, as: UInt32.self))
-                    store(Self.floats(unsafeBitCast(pixels, to: SIMD16<UInt8>.self)), line, box.padding + x)
+                    let offset = x * pixelBytes
+                    let pixels = SIMD16(
+                        lowHalf: SIMD8(lowHalf: row0.loadUnaligned(fromByteOffset: offset, as: SIMD4<Sample>.self),
+                                       highHalf: row1.loadUnaligned(fromByteOffset: offset, as: SIMD4<Sample>.self)),
+                        highHalf: SIMD8(lowHalf: row2.loadUnaligned(fromByteOffset: offset, as: SIMD4<Sample>.self),
+                                        highHalf: row3.loadUnaligned(fromByteOffset: offset, as: SIMD4<Sample>.self)))
+                    store(Self.floats(pixels), line, box.padding + x)
                 }
             }
             for x in 0..<width {
-                let pixels = unsafeBitCast(Self.bytes(element(result, box.padding + x)), to: SIMD4<UInt32>.self)
-                for row in 0..<rows {
-                    UnsafeMutableRawPointer(output + (firstRow + row) * rowBytes)
-                        .storeBytes(of: pixels[row], toByteOffset: x * 4, as: UInt32.self)
-                }
+                let pixels: SIMD16<Sample> = roundedSamples(element(result, box.padding + x))
+                let destination = UnsafeMutableRawPointer(output + firstRow * rowStride + x * 4)
+                destination.storeBytes(of: pixels.lowHalf.lowHalf, as: SIMD4<Sample>.self)
+                if rows > 1 { destination.storeBytes(of: pixels.lowHalf.highHalf, toByteOffset: rowBytes,
+                                                     as: SIMD4<Sample>.self) }
+                if rows > 2 { destination.storeBytes(of: pixels.highHalf.lowHalf, toByteOffset: 2 * rowBytes,
+                                                     as: SIMD4<Sample>.self) }
+                if rows > 3 { destination.storeBytes(of: pixels.highHalf.highHalf, toByteOffset: 3 * rowBytes,
+                                                     as: SIMD4<Sample>.self) }
             }
         }
     }
 
     /// Columns in strips four pixels wide, each element one row of the strip; in place.
-    func blurColumns(_ pixels: UnsafeMutablePointer<UInt8>, width: Int, height: Int) {
-        let rowBytes = width * 4
-        let raw = UnsafeMutableRawPointer(pixels)
+    func blurColumns(_ pixels: UnsafeMutablePointer<Sample>, width: Int, height: Int) {
+        let rowStride = width * 4
         for firstColumn in stride(from: 0, to: width, by: Self.pixelsPerElement) {
             if WorkBudget.shouldStop() { return }  // the caller's checkpoint throws
             let used = min(Self.pixelsPerElement, width - firstColumn) * 4
             let result = filter(count: height) { line in
                 for y in 0..<height {
-                    let offset = y * rowBytes + firstColumn * 4
-                    var bytes = SIMD16<UInt8>.zero
+                    let strip = pixels + y * rowStride + firstColumn * 4
+                    var samples = SIMD16<Sample>.zero
                     if used == 16 {
-                        bytes = raw.loadUnaligned(fromByteOffset: offset, as: SIMD16<UInt8>.self)
+                        samples = UnsafeRawPointer(strip).loadUnaligned(as: SIMD16<Sample>.self)
                     } else {
-                        for lane in 0..<used { bytes[lane] = pixels[offset + lane] }
+                        for lane in 0..<used { samples[lane] = strip[lane] }
                     }
-                    store(Self.floats(bytes), line, box.padding + y)
+                    store(Self.floats(samples), line, box.padding + y)
                 }
             }
             for y in 0..<height {
-                let offset = y * rowBytes + firstColumn * 4
-                let bytes = Self.bytes(element(result, box.padding + y))
+                let strip = pixels + y * rowStride + firstColumn * 4
+                let samples: SIMD16<Sample> = roundedSamples(element(result, box.padding + y))
                 if used == 16 {
-                    raw.storeBytes(of: bytes, toByteOffset: offset, as: SIMD16<UInt8>.self)
+                    UnsafeMutableRawPointer(strip).storeBytes(of: samples, as: SIMD16<Sample>.self)
                 } else {
-                    for lane in 0..<used { pixels[offset + lane] = bytes[lane] }
+                    for lane in 0..<used { strip[lane] = samples[lane] }
                 }
             }
         }
     }
 
-    /// Sixteen bytes to sixteen floats.
+    /// Sixteen samples to sixteen floats.
     @inline(__always)
-    private static func floats(_ bytes: SIMD16<UInt8>) -> Element {
-        Element(SIMD16<Int32>(truncatingIfNeeded: bytes))
-    }
-
-    /// Sixteen floats rounded to the nearest bytes. Adding 1.5 × 2²³ leaves the rounded integer in the low
-    /// bits of the float's pattern (cheaper than a float-to-integer conversion). Values are averages of
-    /// bytes, so they lie within 0...255 up to rounding error and need no clamping.
-    @inline(__always)
-    private static func bytes(_ values: Element) -> SIMD16<UInt8> {
-        let bits = unsafeBitCast(values + Element(repeating: 12_582_912), to: SIMD16<UInt32>.self)
-        return SIMD16<UInt8>(truncatingIfNeeded: bits)
+    private static func floats(_ samples: SIMD16<Sample>) -> Element {
+        Element(SIMD16<Int32>(truncatingIfNeeded: samples))
     }
 
     @inline(__always)

@@ -56,7 +56,7 @@ struct RoundedRectMask {
     /// The same for a deep bitmap, in 16 bits.
     func apply(to pixels: DeepPixelBuffer, border: RGBA) throws -> DeepPixelBuffer {
         try pixels.sameDepth(pixels.size) { destination in
-            _ = destination.initialize(from: pixels.samples)
+            pixels.withUnsafeSamples { _ = destination.initialize(fromContentsOf: $0) }
             draw(into: destination.baseAddress!, border: border)
         }
     }

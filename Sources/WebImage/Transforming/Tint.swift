@@ -66,7 +66,7 @@ extension ImageTransformers {
             return try image.transformingFrames(
                 preservingMetadata: preservesMetadata, alpha: alphaChange,
                 deep: { deep in
-                    try deep.samples.withUnsafeBufferPointer { source in
+                    try deep.withUnsafeSamples { source in
                         try deep.sameDepth(deep.size) { Self.apply(deepTables, to: source, into: $0) }
                     }
                 }

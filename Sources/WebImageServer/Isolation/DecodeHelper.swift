@@ -86,7 +86,7 @@ public enum DecodeHelper {
         try PipeIO.writeAll(output, header, deadline: nil)
         for frame in frames {
             if let deep = frame.deepPixels {
-                try deep.samples.withUnsafeBytes { bytes in try PipeIO.writeAll(output, bytes, deadline: nil) }
+                try deep.withUnsafeSamples { try PipeIO.writeAll(output, UnsafeRawBufferPointer($0), deadline: nil) }
             } else {
                 try frame.pixels.withUnsafeBytes { bytes throws(PipeIO.Failure) in
                     try PipeIO.writeAll(output, bytes, deadline: nil)

@@ -11,7 +11,7 @@ struct BackgroundFlatten {
         var result = try image.mappingFrames(deep: { pixels in
             try DeepPixelBuffer(width: pixels.width, height: pixels.height,
                                 significantBits: pixels.significantBits) { output in
-                pixels.samples.withUnsafeBufferPointer {
+                pixels.withUnsafeSamples {
                     Self.flatten($0, into: output, over: background.map { $0 * 257 })
                 }
             }

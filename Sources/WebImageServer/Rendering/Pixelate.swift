@@ -12,15 +12,13 @@ struct Pixelate {
         let block = min(size, max(image.size.width, image.size.height))
         guard block > 1 else { return image }
         return try image.mappingFrames(deep: { pixels in
-            var samples = pixels.samples
-            pixels.samples.withUnsafeBufferPointer { source in
-                samples.withUnsafeMutableBufferPointer { destination in
+            try DeepPixelBuffer(width: pixels.width, height: pixels.height,
+                                significantBits: pixels.significantBits) { destination in
+                pixels.withUnsafeSamples { source in
                     Self.pixelate(source.baseAddress!, into: destination.baseAddress!, width: pixels.width,
                                   height: pixels.height, block: block)
                 }
             }
-            return try DeepPixelBuffer(width: pixels.width, height: pixels.height,
-                                       significantBits: pixels.significantBits, samples: samples)
         }) { pixels in
             try pixels.withUnsafeBytes { raw in
                 try PixelBuffer(width: pixels.width, height: pixels.height) { output in

@@ -13,8 +13,8 @@ struct UnsharpMask {
             guard let blurred = soft.deepPixels else { return pixels }
             return try DeepPixelBuffer(width: pixels.width, height: pixels.height,
                                        significantBits: pixels.significantBits) { output in
-                pixels.samples.withUnsafeBufferPointer { original in
-                    blurred.samples.withUnsafeBufferPointer { Self.sharpen(original, from: $0, into: output) }
+                pixels.withUnsafeSamples { original in
+                    blurred.withUnsafeSamples { Self.sharpen(original, from: $0, into: output) }
                 }
             }
         }) { pixels in

@@ -32,13 +32,12 @@ struct WatermarkOverlay {
         let opacity = Int((combined * 256).rounded())
         let repeats = options.position == nil
         return try image.mappingFrames(deep: { frame in
-            var samples = frame.samples
-            samples.withUnsafeMutableBufferPointer { destination in
+            try DeepPixelBuffer(width: frame.width, height: frame.height,
+                                significantBits: frame.significantBits) { destination in
+                frame.withUnsafeSamples { _ = destination.initialize(fromContentsOf: $0) }
                 Self.composite(tile, over: destination.baseAddress!, size: frame.size, at: origin,
                                repeating: repeats, opacity: opacity)
             }
-            return try DeepPixelBuffer(width: frame.width, height: frame.height,
-                                       significantBits: frame.significantBits, samples: samples)
         }) { frame in
             try frame.withUnsafeBytes { frameBytes in
                 try PixelBuffer(width: frame.width, height: frame.height) { output in

@@ -53,7 +53,7 @@ enum PNGEncoder {
 
     /// The 16-bit PNG file of `pixels`, gray and alpha as for 8-bit pixels.
     static func encodedBytes(deep pixels: DeepPixelBuffer, allowsGray: Bool) throws -> [UInt8] {
-        try pixels.samples.withUnsafeBufferPointer { samples in
+        try pixels.withUnsafeSamples { samples in
             let layout = Layout(gray: allowsGray && isGray(samples), alpha: pixels.containsTransparency)
             let context = try start(size: pixels.size, depth: 16, layout: layout)
             try encodeRows(samples, size: pixels.size, layout: layout, context: context)
