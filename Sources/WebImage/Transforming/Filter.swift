@@ -7,6 +7,10 @@ extension ImageTransformers {
     /// The closure gets straight-alpha pixels and returns new ones; all frames must come back the same size.
     /// Transparency of the result is measured, so ``Image/Flags/hasAlpha`` stays truthful.
     ///
+    /// A frame kept in 16 bits (``ImageFrame/deepPixels``) goes through ``deepBody`` when the filter has one and
+    /// stays 16-bit (its 8-bit pixels are the result rounded); without it, the frame's 8-bit pixels are filtered
+    /// and the result is an 8-bit frame.
+    ///
     /// Key: `Filter(NAME)`: `Filter(sepia)`.
     public struct Filter: ImageTransformer {
         /// The filter's name: its key.
@@ -15,12 +19,17 @@ extension ImageTransformers {
         public var preservesMetadata: Bool
         /// The work, applied to each frame.
         public var body: @Sendable (PixelBuffer) throws -> PixelBuffer
+        /// The same work on a 16-bit frame, if the filter can do it in 16 bits.
+        public var deepBody: (@Sendable (DeepPixelBuffer) throws -> DeepPixelBuffer)?
 
-        /// A filter called `name` that runs `body` on every frame.
+        /// A filter called `name` that runs `body` on every frame, and `deep` instead on a frame kept in 16 bits
+        /// when given: both must do the same thing, at their depths.
         public init(name: String, preservesMetadata: Bool = true,
+                    deep: (@Sendable (DeepPixelBuffer) throws -> DeepPixelBuffer)? = nil,
                     _ body: @escaping @Sendable (PixelBuffer) throws -> PixelBuffer) {
             self.name = name
             self.preservesMetadata = preservesMetadata
+            self.deepBody = deep
             self.body = body
         }
 
@@ -29,7 +38,7 @@ extension ImageTransformers {
 
         /// The transformed image; see the type's documentation for the rules and errors.
         public func transform(_ image: Image) throws -> Image {
-            try image.transformingFrames(preservingMetadata: preservesMetadata, alpha: .measured, body)
+            try image.transformingFrames(preservingMetadata: preservesMetadata, alpha: .measured, deep: deepBody, body)
         }
     }
 }

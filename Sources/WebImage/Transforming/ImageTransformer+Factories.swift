@@ -56,11 +56,13 @@ extension ImageTransformer where Self == ImageTransformers.Blur {
 }
 
 extension ImageTransformer where Self == ImageTransformers.Filter {
-    /// A named closure applied to every frame; see ``ImageTransformers/Filter``.
+    /// A named closure applied to every frame, and `deep` to a frame kept in 16 bits; see
+    /// ``ImageTransformers/Filter``.
     public static func filter(
-        name: String, _ body: @escaping @Sendable (PixelBuffer) throws -> PixelBuffer
+        name: String, deep: (@Sendable (DeepPixelBuffer) throws -> DeepPixelBuffer)? = nil,
+        _ body: @escaping @Sendable (PixelBuffer) throws -> PixelBuffer
     ) -> Self {
-        ImageTransformers.Filter(name: name, body)
+        ImageTransformers.Filter(name: name, deep: deep, body)
     }
 }
 

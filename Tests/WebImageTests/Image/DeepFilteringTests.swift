@@ -104,4 +104,28 @@ import Testing
         }
         #expect(throws: ImageError.self) { try DeepPixelBuffer(width: 0, height: 5, samples: []) }
     }
+
+    @Test func aFilterWithASixteenBitBodyKeepsSixteenBitFramesAndOnlyThose() throws {
+        let invert = ImageTransformers.Filter(name: "invert", deep: { deep in
+            try DeepPixelBuffer(width: deep.width, height: deep.height, significantBits: deep.significantBits) {
+                destination in
+                deep.withUnsafeSamples { source in
+                    for index in source.indices { destination[index] = index % 4 == 3 ? 0 : 65_535 - source[index] }
+                }
+            }
+        }) { pixels in
+            try PixelBuffer(width: pixels.width, height: pixels.height,
+                            rgba: pixels.bytes.enumerated().map { $0.offset % 4 == 3 ? 0 : 255 - $0.element })
+        }
+        let deep = try DeepPixelBufferTests.ramp(width: 6, height: 4)
+        let result = try invert.transform(DeepPixelBufferTests.image(deep))
+        let inverted = try #require(result.frames[0].deepPixels)
+        #expect(inverted[5, 3] == SIMD4(65_535 - deep[5, 3][0], 65_535 - deep[5, 3][1], 65_535 - deep[5, 3][2], 0))
+        #expect(try result.pixels.bytes == inverted.eightBitPixels().bytes)
+        // The result's transparency is measured from what the deep body made.
+        #expect(result.hasAlpha)
+        // An 8-bit frame goes through the 8-bit body.
+        let eightBit = try invert.transform(Image(pixels: try deep.eightBitPixels(), hasAlpha: false))
+        #expect(eightBit.frames[0].deepPixels == nil && eightBit.pixels[0, 0].a == 0)
+    }
 }

@@ -64,7 +64,7 @@ import Testing
 
     @Test func transformsWithoutADeepPathMakeAnEightBitFrame() throws {
         let image = try Self.image(Self.ramp(width: 8, height: 8))
-        // A filter is a closure over 8-bit pixels: what it returns has no 16-bit version.
+        // A filter without a 16-bit body works on the 8-bit pixels: what it returns has no 16-bit version.
         let filtered = try ImageTransformers.Filter(name: "invert") { pixels in
             try PixelBuffer(width: pixels.width, height: pixels.height, rgba: pixels.bytes.map { 255 - $0 })
         }.transform(image)
