@@ -6,6 +6,7 @@
 #   placeholders                                       BlurHash, ThumbHash, SSIM beside the BlurHash C code, a ThumbHash port, scikit-image
 #   deep                                               16-bit PNG thumbnails kept 16-bit (preserve_hdr) beside libvips
 #   formats                                            header-only properties, AVIF/HEIC/JXL/SVG decoders (issue 13)
+#   isolation                                          an isolated HEIC's and AVIF's render through a decode helper beside in process
 #   cache                                              memory and disk caches (issue 4)
 #   cache-scale                                        the disk cache at a million entries (issue 18; ~6 GB of disk)
 #   loading                                            downloads from nginx on loopback, curl, aiohttp (issue 5)
@@ -21,7 +22,7 @@
 # Each suite's JSON lines go to Benchmarks/out/SUITE.jsonl; BENCHMARKS.md is made from every suite's latest run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-all=(decode color placeholders deep formats animated transform incremental throughput cache cache-scale loading fetch manager animation serve info quality redis
+all=(decode color placeholders deep formats isolation animated transform incremental throughput cache cache-scale loading fetch manager animation serve info quality redis
      process thumbnail encode)
 suites=("$@")
 [ ${#suites[@]} -eq 0 ] && suites=("${all[@]}")
@@ -75,18 +76,31 @@ suite_deep() {
     taskset -c 0 /usr/bin/python3 Benchmarks/vips_bench.py deep "$data"
 }
 
+suite_isolation() {
+    # `webimage _decode-helper` is the helper, as `webimage serve` starts it.
+    make_format_photos
+    swift build -c release --product webimage 2>&1 | grep -E "error" >&2 || true
+    "$bench" isolation "$data" .build/release/webimage
+}
+
 suite_decode() {
     taskset -c 0 "$bench" decode "$data"
     taskset -c 0 /usr/bin/python3 Benchmarks/pillow_bench.py decode "$data"
 }
 
-suite_formats() {
+# The 1 MP photo as AVIF, HEIC and JPEG XL, for the formats and isolation suites.
+make_format_photos() {
     local dir="$data/formats"
     mkdir -p "$dir"
     [ -f "$dir/photo-1mp.png" ] || convert "$data/photo-12mp.jpg" -resize '1200x900!' "$dir/photo-1mp.png"
     [ -f "$dir/photo-1mp.avif" ] || avifenc -s 6 -j 1 "$dir/photo-1mp.png" "$dir/photo-1mp.avif" >/dev/null
     [ -f "$dir/photo-1mp.heic" ] || heif-enc -q 80 -o "$dir/photo-1mp.heic" "$dir/photo-1mp.png" >/dev/null
     [ -f "$dir/photo-1mp.jxl" ] || cjxl -q 85 "$dir/photo-1mp.png" "$dir/photo-1mp.jxl" >/dev/null 2>&1
+}
+
+suite_formats() {
+    local dir="$data/formats"
+    make_format_photos
     /usr/bin/python3 Benchmarks/make_formats.py "$dir"
     cc -O2 -o "$out/avif_bench" Benchmarks/reference/avif_bench.c -lavif
     cc -O2 -o "$out/heif_bench" Benchmarks/reference/heif_bench.c -lheif

@@ -9,6 +9,7 @@ let usage = """
            WebImageBenchmarks manager DATA_FOLDER BASE_URL
            WebImageBenchmarks manager-cold BASE_URL
            WebImageBenchmarks animation eager|lazy FILE [FRAMES|auto]
+           WebImageBenchmarks isolation DATA_FOLDER WEBIMAGE_EXECUTABLE
            WebImageBenchmarks first-decode FILE
            WebImageBenchmarks serve-floor FILE WIDTH
            WebImageBenchmarks thumbnail DATA_FOLDER | thumbnail-peak-way FILE streamed|full
@@ -49,6 +50,9 @@ do {
             throw CocoaError(.fileReadUnknown)
         }
         try await FetchCostSuite.run(url: url, count: count)
+    case "isolation":
+        guard arguments.count == 4 else { throw CocoaError(.fileNoSuchFile) }
+        try IsolationSuite.run(data: folder, helper: URL(fileURLWithPath: arguments[3]))
     case "first-decode": try FirstDecodeSuite.run(file: folder)
     case "thumbnail": try StreamingThumbnailSuite.run(data: folder)
     case "serve-floor":

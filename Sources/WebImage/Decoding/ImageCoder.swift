@@ -16,6 +16,12 @@ public protocol ImageCoder: Sendable {
     ///
     /// The default implementation decodes the whole image: coders should provide a header reader.
     func properties(of data: Data) throws -> ImageProperties
+    /// Reads `data`'s properties, asks `plan` for the options to decode with (a server sizes its decode from the
+    /// source's size, frames and format) and decodes with them: what ``properties(of:)`` then
+    /// ``decode(_:options:)`` do, which is the default. A coder that decodes elsewhere does both in one exchange
+    /// (a decode helper reads the source once and sends the properties back before the pixels). What `plan`
+    /// throws is thrown unchanged, before anything is decoded.
+    func decode(_ data: Data, planning plan: (ImageProperties) throws -> DecodeOptions) throws -> Image
     /// The formats this coder decodes: they make up the `Accept` header the downloader sends, so that a server
     /// that picks a format from it never answers with one nothing here can read. Empty by default.
     var decodableFormats: Set<ImageFormat> { get }
@@ -34,6 +40,10 @@ public protocol SingleFormatImageCoder: ImageCoder {
 extension ImageCoder {
     public func properties(of data: Data) throws -> ImageProperties {
         ImageProperties(of: try decode(data, options: DecodeOptions()))
+    }
+
+    public func decode(_ data: Data, planning plan: (ImageProperties) throws -> DecodeOptions) throws -> Image {
+        try decode(data, options: plan(properties(of: data)))
     }
 
     public var decodableFormats: Set<ImageFormat> { [] }

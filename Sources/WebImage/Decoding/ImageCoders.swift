@@ -43,24 +43,39 @@ public final class ImageCoders: Sendable {
     /// Throws `ImageError.Code.badImageData` for empty data or data no format matches, and
     /// `ImageError.Code.unsupportedFormat` for a recognised format no coder reads (HEIC, TIFF, SVG, …).
     public func decode(_ data: Data, options: DecodeOptions = DecodeOptions()) throws -> Image {
-        guard !data.isEmpty else { throw ImageError(.badImageData, "the data is empty") }
-        if let box = options.fillBox {
+        // A fill box needs the source's size from its header: the planned decode reads it.
+        if options.fillBox != nil { return try decode(data) { _ in options } }
+        var image = try coder(for: data).decode(data, options: options)
+        try finish(&image, decodedWith: options, from: data)
+        return image
+    }
+
+    /// Reads `data`'s properties, asks `plan` for the options to decode with, and decodes as
+    /// ``decode(_:options:)-(Data,_)`` does with them: how a server sizes a decode from its source's header. A coder
+    /// that decodes in a helper process reads the properties there and sends them back before the pixels, in one
+    /// exchange. What `plan` throws is thrown unchanged, before anything is decoded; otherwise this throws like
+    /// ``decode(_:options:)-(Data,_)``.
+    public func decode(_ data: Data, planning plan: (ImageProperties) throws -> DecodeOptions) throws -> Image {
+        var planned = DecodeOptions(), box: PixelSize?
+        var image = try coder(for: data).decode(data, planning: { properties in
+            planned = try plan(properties)
+            box = planned.fillBox
+            guard let box else { return planned }
             // The header says the source's size: decode just large enough to cover the box, then cut its centre.
-            let properties = try properties(of: data)
-            let shown = options.applyOrientation || !properties.orientation.swapsAxes
+            let shown = planned.applyOrientation || !properties.orientation.swapsAxes
                 ? properties.size : properties.size.transposed
-            let image = try decode(data, options: options.covering(box, displayedSize: shown))
-            return try options.cutToFill(image, box: box)
-        }
-        if let coder = registered.first(where: { $0.canDecode(data) }) {
-            var image = try coder.decode(data, options: options)
-            try ColorConversion.apply(options.colorHandling, to: &image)
-            // A coder that decodes elsewhere (a decode helper) brings the metadata it read there.
-            if options.readsMetadata, image.metadata == nil, let metadata = ImageMetadata.read(from: data) {
-                image.metadata = options.applyOrientation ? metadata.withOrientationUp() : metadata
-            }
-            return image
-        }
+            return planned.covering(box, displayedSize: shown)
+        })
+        try finish(&image, decodedWith: planned, from: data)
+        if let box { image = try planned.cutToFill(image, box: box) }
+        return image
+    }
+
+    /// The first coder that accepts `data`. Throws `ImageError.Code.badImageData` for empty data or data no
+    /// format matches, `ImageError.Code.unsupportedFormat` for a recognised format no coder reads.
+    private func coder(for data: Data) throws -> any ImageCoder {
+        guard !data.isEmpty else { throw ImageError(.badImageData, "the data is empty") }
+        if let coder = registered.first(where: { $0.canDecode(data) }) { return coder }
         let format = ImageFormat.detect(data)
         if format == .unknown {
             throw ImageError(.badImageData, "the data is not an image in any known format")
@@ -68,19 +83,21 @@ public final class ImageCoders: Sendable {
         throw ImageError(.unsupportedFormat, "\(format.rawValue) images cannot be decoded")
     }
 
+    /// What every decode ends with: the colour converted as `options` ask (coders tag the image with the file's
+    /// profile; this is the one place that applies it) and, when asked, the file's metadata attached.
+    private func finish(_ image: inout Image, decodedWith options: DecodeOptions, from data: Data) throws {
+        try ColorConversion.apply(options.colorHandling, to: &image)
+        // A coder that decodes elsewhere (a decode helper) brings the metadata it read there.
+        if options.readsMetadata, image.metadata == nil, let metadata = ImageMetadata.read(from: data) {
+            image.metadata = options.applyOrientation ? metadata.withOrientationUp() : metadata
+        }
+    }
+
     /// Reads what `data` says about itself from its headers alone (see ``ImageProperties``), with the first
     /// coder that accepts it. Throws like ``decode(_:options:)-(Data,_)``: `ImageError.Code.unsupportedFormat` for a
     /// recognised format no coder reads (`ImageFormat.detect(_:)` still names it).
     public func properties(of data: Data) throws -> ImageProperties {
-        guard !data.isEmpty else { throw ImageError(.badImageData, "the data is empty") }
-        if let coder = registered.first(where: { $0.canDecode(data) }) {
-            return try coder.properties(of: data)
-        }
-        let format = ImageFormat.detect(data)
-        if format == .unknown {
-            throw ImageError(.badImageData, "the data is not an image in any known format")
-        }
-        throw ImageError(.unsupportedFormat, "\(format.rawValue) images cannot be decoded")
+        try coder(for: data).properties(of: data)
     }
 
     /// Every format some registered coder decodes.

@@ -44,30 +44,50 @@ public enum DecodeHelper {
         // prints cannot corrupt the answers.
         let answers = dup(STDOUT_FILENO)
         _ = dup2(STDERR_FILENO, STDOUT_FILENO)
-        while true {
-            let request: HelperWireFormat.Request, source: Data
-            do {
-                let header = try PipeIO.readHeader(STDIN_FILENO, maximum: HelperWireFormat.maximumHeaderBytes,
-                                                   deadline: nil)
-                let decoded = try HelperWireFormat.decodeRequest(header)
-                request = decoded.0
-                let byteCount = decoded.sourceByteCount
-                guard byteCount >= 0 else { throw HelperProtocolError("a source of \(byteCount) bytes") }
-                source = try PipeIO.readExactly(STDIN_FILENO, count: byteCount, deadline: nil)
-            } catch PipeIO.Failure.closed {
-                return
-            }
+        while let (request, source) = try nextRequest() {
             if let hangMarker, !hangMarker.isEmpty, source.range(of: hangMarker) != nil {
                 while true { _ = sleep(3600) }
             }
-            try answer(request, source: source, coders: coders, to: answers)
+            switch request {
+            case .decode, .properties:
+                try answer(request, source: source, coders: coders, to: answers)
+            case .plan:
+                // The properties, then the parent's decision about the same source, which stays here.
+                guard try answer(.properties, source: source, coders: coders, to: answers) else { continue }
+                guard let (decision, extra) = try nextRequest() else { return }
+                switch decision {
+                case .decode where extra.isEmpty:
+                    try answer(decision, source: source, coders: coders, to: answers)
+                case .abandon where extra.isEmpty:
+                    continue
+                default:
+                    throw HelperProtocolError("a plan was followed by \(decision) with \(extra.count) bytes")
+                }
+            case .abandon:
+                throw HelperProtocolError("an abandon without a plan")
+            }
+        }
+    }
+
+    /// The next request and its source from standard input; `nil` once the parent closed it.
+    private static func nextRequest() throws -> (HelperWireFormat.Request, Data)? {
+        do {
+            let header = try PipeIO.readHeader(STDIN_FILENO, maximum: HelperWireFormat.maximumHeaderBytes,
+                                               deadline: nil)
+            let (request, byteCount) = try HelperWireFormat.decodeRequest(header)
+            guard byteCount >= 0 else { throw HelperProtocolError("a source of \(byteCount) bytes") }
+            return (request, try PipeIO.readExactly(STDIN_FILENO, count: byteCount, deadline: nil))
+        } catch PipeIO.Failure.closed {
+            return nil
         }
     }
 
     /// Decodes first and writes after, so that a failure is always one whole answer and never follows half an image.
+    /// Returns whether the answer was the one asked for (not a failure).
+    @discardableResult
     private static func answer(_ request: HelperWireFormat.Request, source: Data, coders: ImageCoders,
-                               to output: Int32) throws {
-        let header: Data, frames: [ImageFrame]
+                               to output: Int32) throws -> Bool {
+        let header: Data, frames: [ImageFrame], answered: Bool
         do {
             switch request {
             case .decode(let options):
@@ -77,11 +97,17 @@ public enum DecodeHelper {
             case .properties:
                 header = HelperWireFormat.encode(.properties(try coders.properties(of: source)))
                 frames = []
+            case .plan, .abandon:
+                throw HelperProtocolError("\(request) is not answered on its own")
             }
+            answered = true
+        } catch let error as HelperProtocolError {
+            throw error
         } catch {
             let failure = error as? ImageError ?? ImageError(.badImageData, "\(error)")
             header = HelperWireFormat.encode(.failure(failure.code, failure.message))
             frames = []
+            answered = false
         }
         try PipeIO.writeAll(output, header, deadline: nil)
         for frame in frames {
@@ -93,6 +119,7 @@ public enum DecodeHelper {
                 }
             }
         }
+        return answered
     }
 
     /// AddressSanitizer and ThreadSanitizer reserve terabytes of address space for their shadow memory, so an

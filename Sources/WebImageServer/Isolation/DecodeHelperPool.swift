@@ -90,6 +90,21 @@ public final class DecodeHelperPool: Sendable {
         return properties
     }
 
+    /// Reads `data`'s properties in a helper, asks `plan` for the decode options, and decodes there with them,
+    /// the source sent once (`ImageCoder.decode(_:planning:)`). What `plan` throws is thrown unchanged.
+    public func decode(_ data: Data, planning plan: (ImageProperties) throws -> DecodeOptions) throws -> Image {
+        let outcome = try withHelper { helper, deadline throws(HelperFailure) in
+            try helper.exchange(planning: plan, source: data, deadline: deadline)
+        }
+        switch outcome {
+        case .image(let image): return image
+        case .planRefused(let error): throw error
+        case .refused(let error): throw error
+        case .properties:
+            throw ImageError(.badImageData, "the decode helper answered a planned decode with properties")
+        }
+    }
+
     /// Helpers working on a request now.
     public var busyCount: Int { state.withLock { $0.busy } }
 
@@ -100,6 +115,16 @@ public final class DecodeHelperPool: Sendable {
     var idleHelperIDs: [pid_t] { state.withLock { $0.idle.map(\.pid) } }
 
     private func exchange(_ request: HelperWireFormat.Request, source: Data) throws -> DecodeHelperProcess.Outcome {
+        try withHelper { helper, deadline throws(HelperFailure) in
+            try helper.exchange(request, source: source, deadline: deadline)
+        }
+    }
+
+    /// Runs `body` with an idle helper (waiting for one while all are busy) and the deadline of its work; a
+    /// helper that fails is replaced, and the decoder's refusal is thrown.
+    private func withHelper(
+        _ body: (DecodeHelperProcess, ContinuousClock.Instant) throws(HelperFailure) -> DecodeHelperProcess.Outcome
+    ) throws -> DecodeHelperProcess.Outcome {
         permits.wait()
         defer { permits.signal() }
         var waiting = state.withLock { state in
@@ -124,7 +149,7 @@ public final class DecodeHelperPool: Sendable {
         }
         let outcome: DecodeHelperProcess.Outcome
         do {
-            outcome = try helper.exchange(request, source: source, deadline: .now + configuration.timeout)
+            outcome = try body(helper, .now + configuration.timeout)
         } catch {
             let ending = helper.stop()
             let reason = error.kind == .timedOut

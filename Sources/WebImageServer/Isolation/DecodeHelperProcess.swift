@@ -24,6 +24,8 @@ final class DecodeHelperProcess: Sendable {
         case properties(ImageProperties)
         /// The decoder's own refusal: the helper is fine and stays in the pool.
         case refused(ImageError)
+        /// What the plan of a planned decode threw: nothing was decoded, the helper is fine.
+        case planRefused(any Error)
     }
 
     let pid: pid_t
@@ -102,10 +104,49 @@ final class DecodeHelperProcess: Sendable {
     /// replaced.
     func exchange(_ request: HelperWireFormat.Request, source: Data,
                   deadline: ContinuousClock.Instant) throws(HelperFailure) -> Outcome {
+        try send(request, source: source, deadline: deadline)
+        return try readAnswer(deadline: deadline)
+    }
+
+    /// Sends `source` once for its properties, asks `plan` for the decode options they call for, and has the
+    /// helper decode the source it kept with them: one exchange, whatever `plan` decides (an abandon when it
+    /// throws, and the helper stays usable).
+    func exchange(planning plan: (ImageProperties) throws -> DecodeOptions, source: Data,
+                  deadline: ContinuousClock.Instant) throws(HelperFailure) -> Outcome {
+        let properties: ImageProperties
+        switch try exchange(.plan, source: source, deadline: deadline) {
+        case .properties(let read): properties = read
+        case .refused(let error): return .refused(error)
+        case .image, .planRefused: throw HelperFailure(kind: .unreadable, description: "a plan answered with pixels")
+        }
+        let options: DecodeOptions
+        do {
+            options = try plan(properties)
+        } catch {
+            try send(.abandon, source: Data(), deadline: deadline)
+            return .planRefused(error)
+        }
+        let outcome = try exchange(.decode(options), source: Data(), deadline: deadline)
+        if case .properties = outcome {
+            throw HelperFailure(kind: .unreadable, description: "a planned decode answered with properties")
+        }
+        return outcome
+    }
+
+    private func send(_ request: HelperWireFormat.Request, source: Data,
+                      deadline: ContinuousClock.Instant) throws(HelperFailure) {
         do {
             try PipeIO.writeAll(requests, HelperWireFormat.encode(request, sourceByteCount: source.count),
                                 deadline: deadline)
             try PipeIO.writeAll(requests, source, deadline: deadline)
+        } catch {
+            throw Self.failure(error)
+        }
+    }
+
+    /// The helper's next answer, its pixels read straight into their buffers.
+    private func readAnswer(deadline: ContinuousClock.Instant) throws(HelperFailure) -> Outcome {
+        do {
             let header = try PipeIO.readHeader(answers, maximum: HelperWireFormat.maximumHeaderBytes,
                                                deadline: deadline)
             switch try HelperWireFormat.decodeAnswer(header) {
@@ -137,13 +178,18 @@ final class DecodeHelperProcess: Sendable {
                 image.metadata = description.metadata
                 return .image(image)
             }
-        } catch PipeIO.Failure.deadline {
-            throw HelperFailure(kind: .timedOut, description: "no answer in time")
-        } catch PipeIO.Failure.closed {
-            throw HelperFailure(kind: .died, description: "the helper closed its pipes")
         } catch {
-            // A frame that cannot be allocated here leaves its pixels in the pipe: the helper is out of step.
-            throw HelperFailure(kind: .unreadable, description: "\(error)")
+            throw Self.failure(error)
+        }
+    }
+
+    /// What a failed read or write says about the helper.
+    private static func failure(_ error: any Error) -> HelperFailure {
+        switch error {
+        case PipeIO.Failure.deadline: HelperFailure(kind: .timedOut, description: "no answer in time")
+        case PipeIO.Failure.closed: HelperFailure(kind: .died, description: "the helper closed its pipes")
+        // A frame that cannot be allocated here leaves its pixels in the pipe: the helper is out of step.
+        default: HelperFailure(kind: .unreadable, description: "\(error)")
         }
     }
 

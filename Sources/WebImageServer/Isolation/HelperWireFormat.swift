@@ -12,6 +12,12 @@ enum HelperWireFormat {
     enum Request {
         case decode(DecodeOptions)
         case properties
+        /// The source's properties, then a second request about the same source, which it does not send again:
+        /// ``decode(_:)`` with no source bytes (decode it with the options the parent planned from the
+        /// properties) or ``abandon`` (the plan refused it).
+        case plan
+        /// The end of a ``plan`` exchange without a decode.
+        case abandon
     }
 
     /// What the helper answers, before the pixel payloads.
@@ -94,6 +100,10 @@ enum HelperWireFormat {
             writer.bool(options.keepsHighBitDepth)
         case .properties:
             writer.byte(2)
+        case .plan:
+            writer.byte(3)
+        case .abandon:
+            writer.byte(4)
         }
         writer.int(sourceByteCount)
         return writer.framed
@@ -122,6 +132,10 @@ enum HelperWireFormat {
             request = .decode(options)
         case 2:
             request = .properties
+        case 3:
+            request = .plan
+        case 4:
+            request = .abandon
         case let kind:
             throw HelperProtocolError("unknown request kind \(kind)")
         }

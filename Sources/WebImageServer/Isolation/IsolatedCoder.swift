@@ -31,6 +31,11 @@ public struct IsolatedCoder: ImageCoder {
         try pool.properties(of: data)
     }
 
+    /// The properties and the pixels from one exchange with a helper, the source sent once.
+    public func decode(_ data: Data, planning plan: (ImageProperties) throws -> DecodeOptions) throws -> Image {
+        try pool.decode(data, planning: plan)
+    }
+
     public var decodableFormats: Set<ImageFormat> { formats }
 
     public func canEncode(to format: ImageFormat) -> Bool { false }

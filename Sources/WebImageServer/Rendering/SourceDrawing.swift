@@ -35,24 +35,28 @@ struct SourceDrawing: Sendable {
         return renderer.coders.coders.contains { ($0 as? IsolatedCoder)?.formats.contains(format) == true }
     }
 
-    /// The source prepared (``prepare(_:request:)``) and, unless it is passed on, decoded at the size the answer
-    /// needs and checked against the limits.
+    /// The source passed on, or decoded at the size the answer needs under the plan made from its header (one
+    /// exchange with a decode helper for an isolated format: the properties come back with the pixels), checked
+    /// against the limits and the render's memory budget first.
     func decode(_ source: Data, request: RenderRequest) throws -> Decoded {
-        let (output, plan): (OutputFormat, SourceDecodePlan)
-        switch try prepare(source, request: request) {
-        case .passOn(let data, let format): return .passOn(data, format)
-        case .decode(let properties, let format, let decodePlan):
-            (output, plan) = (format, decodePlan)
+        if let (data, format) = try passOn(source, request: request) { return .passOn(data, format) }
+        var planned: (output: OutputFormat, plan: SourceDecodePlan)?
+        let decodeStarted = ContinuousClock.now
+        let image = try renderer.coders.decode(source, planning: { properties in
+            let (output, plan) = try self.plan(for: properties, request: request)
             let needed = RenderMemoryEstimate.bytes(properties: properties, plan: plan, options: request.options)
             if needed > configuration.renderMemoryBudget {
                 metrics.refusedOverMemoryBudget()
                 throw ProxyError(status: 422, "the render would hold about \(needed >> 20) MB of pixels, over its "
                                  + "budget of \(configuration.renderMemoryBudget >> 20) MB")
             }
-        }
-        let decodeStarted = ContinuousClock.now
-        let image = try renderer.coders.decode(source, options: plan.decodeOptions)
+            planned = (output, plan)
+            return plan.decodeOptions
+        })
         metrics.decoded(after: ContinuousClock.now - decodeStarted)
+        guard let (output, plan) = planned else {
+            throw ProxyError(status: 500, "the source was decoded without a plan")
+        }
         if plan.usesEmbeddedThumbnail {
             try checkLimits(size: image.size, frames: image.frames.count, options: request.options)
         }
@@ -96,8 +100,16 @@ struct SourceDrawing: Sendable {
     /// not, its properties, the answer's format and the decode plan. The early stop of a source's download asks
     /// the same question of the first bytes (``earlyStop(for:)``).
     func prepare(_ source: Data, request: RenderRequest) throws -> Preparation {
+        if let (data, format) = try passOn(source, request: request) { return .passOn(data, format) }
+        let properties = try renderer.coders.properties(of: source)
+        let (output, plan) = try plan(for: properties, request: request)
+        return .decode(properties: properties, output: output, plan: plan)
+    }
+
+    /// The source as it is answered without decoding (`raw`, a skipped format, a sanitised SVG), or `nil` when it
+    /// is decoded; throws for a source the URL cannot be answered with.
+    private func passOn(_ source: Data, request: RenderRequest) throws -> (Data, ImageFormat)? {
         let options = request.options
-        let coders = renderer.coders
         let detected = ImageFormat.detect(source)
         // `raw` passes an image on as it came, never anything else: an origin's HTML or text answered from this
         // server's domain would be a page of the attacker's on it.
@@ -109,21 +121,28 @@ struct SourceDrawing: Sendable {
             // A gzipped document (`.svgz`) is answered as plain SVG: the sanitiser reads text.
             let document = try Gzip.inflatedIfCompressed(source)
             do {
-                return .passOn(try SVGSanitizer.sanitized(document), .svg)
+                return (try SVGSanitizer.sanitized(document), .svg)
             } catch {
                 throw ProxyError(status: 422, "the SVG source is not a well-formed SVG document: \(error.reason)")
             }
         }
-        if options.raw { return .passOn(source, detected) }
+        if options.raw { return (source, detected) }
         // The URL's format decides, as in imgproxy: one negotiated from `Accept` does not stop the skip.
         if let name = ProcessingOptions.sourceFormatName(of: detected), options.skipProcessing.contains(name),
            options.format == nil || options.format?.imageFormat == detected, !rendersEveryFormat(options) {
-            return .passOn(source, detected)
+            return (source, detected)
         }
         if options.format == .svg {
             throw ProxyError(status: 422, "this server cannot write svg from a \(detected.rawValue) source")
         }
-        let properties = try coders.properties(of: source)
+        return nil
+    }
+
+    /// The answer's format and the decode plan for a source described by `properties`, after the URL's limits.
+    private func plan(for properties: ImageProperties, request: RenderRequest) throws
+        -> (output: OutputFormat, plan: SourceDecodePlan)
+    {
+        let options = request.options
         // An embedded thumbnail is what imgproxy checks the limits against: it is the source from here on.
         let thumbnailFirst = options.enforceThumbnail == true
             && SourceDecodePlan.embeddedThumbnailFormats.contains(properties.format)
@@ -134,7 +153,7 @@ struct SourceDrawing: Sendable {
             limits: DecodeLimits(maxPixels: options.limits.maximumSourcePixels ?? configuration.maximumSourcePixels,
                                  maxTotalPixels: configuration.maximumAnimationPixels),
             maximumFrames: options.limits.maximumAnimationFrames ?? renderer.maximumFrames)
-        return .decode(properties: properties, output: output, plan: plan)
+        return (output, plan)
     }
 
     /// Whether an SVG source is answered as (sanitised) SVG, by imgproxy's rule: when the URL names SVG, or names
