@@ -86,14 +86,21 @@ public final class SpawnedProcess: Sendable {
         self.exit = exit
         let child = pid
         Thread {
-            var status: Int32 = 0
-            while waitpid(child, &status, 0) < 0 {
-                // Only EINTR can happen for a child of ours that nobody else waits for.
-                guard errno == EINTR else { status = 0x7f; break }
+            // Waits for the exit without reaping: the child stays a zombie and its pid stays taken, so a signal
+            // sent meanwhile reaches nobody else. Reaping it and marking it ended then happen under the lock
+            // ``send(_:)`` takes: no signal goes out between the two, to a process that got the pid again.
+            var info = siginfo_t()
+            while waitid(P_PID, id_t(child), &info, WEXITED | WNOWAIT) < 0, errno == EINTR {}
+            exit.finish {
+                var status: Int32 = 0
+                while waitpid(child, &status, 0) < 0 {
+                    // Only EINTR can happen for a child of ours that nobody else waits for.
+                    guard errno == EINTR else { status = 0x7f; break }
+                }
+                // WIFEXITED / WEXITSTATUS / WTERMSIG, which Swift does not import as macros.
+                let signal = status & 0x7f
+                return signal == 0 ? (status >> 8) & 0xff : 128 + signal
             }
-            // WIFEXITED / WEXITSTATUS / WTERMSIG, which Swift does not import as macros.
-            let signal = status & 0x7f
-            exit.finish(signal == 0 ? (status >> 8) & 0xff : 128 + signal)
         }.start()
     }
 
@@ -106,7 +113,7 @@ public final class SpawnedProcess: Sendable {
     /// Sends `signal` (a paused child dies of SIGKILL only once it runs again: ``killAndWait()`` sends SIGCONT
     /// too).
     public func send(_ signal: Int32) {
-        if isRunning { _ = kill(pid, signal) }
+        exit.whileRunning { _ = kill(pid, signal) }
     }
 
     /// Ends the child at once (SIGKILL, which it cannot block or ignore) and waits for it, blocking this thread
@@ -150,13 +157,20 @@ private final class ExitState: Sendable {
 
     var status: Int32? { state.withLock { $0.status } }
 
-    func finish(_ status: Int32) {
-        let waiters = state.withLock { state in
+    /// Records the status `reap` returns, reaping under the lock, then tells the waiters.
+    func finish(reaping reap: () -> Int32) {
+        let (status, waiters) = state.withLock { state in
+            let status = reap()
             state.status = status
             defer { state.waiters = [] }
-            return state.waiters
+            return (status, state.waiters)
         }
         waiters.forEach { $0(status) }
+    }
+
+    /// Runs `body` under the lock if the child has not been reaped.
+    func whileRunning(_ body: () -> Void) {
+        state.withLock { state in if state.status == nil { body() } }
     }
 
     /// Runs `body` with the status now if the child has ended, else when it does.
