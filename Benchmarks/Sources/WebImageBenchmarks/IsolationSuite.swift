@@ -35,9 +35,10 @@ enum IsolationSuite {
                 ]
                 if round > 0 { for (side, time) in times { sides[side, default: []].append(time) } }  // 0 warms up
             }
+            let name = "\(label) (\(source.count / 1000) KB) to 300 px, planned from its header"
             for (side, samples) in sides.sorted(by: { $0.key < $1.key }) {
-                Measurement(suite: "isolation", name: "\(label) (\(source.count / 1000) KB) to 300 px, planned from its header",
-                            implementation: side, value: samples.sorted()[samples.count / 2], unit: "ms").emit()
+                Measurement(suite: "isolation", name: name, implementation: side,
+                            value: samples.sorted()[samples.count / 2], unit: "ms").emit()
             }
         }
     }

@@ -1,4 +1,4 @@
-/// Conversions between straight and premultiplied alpha for RGBA pixels of 8 and of 16 bits a sample.
+/// Conversions between straight and premultiplied alpha for RGBA8 pixels (RGBA16 ones: ``PixelSample``'s).
 ///
 /// Filters and blends work premultiplied (a transparent pixel then contributes nothing, whatever colour it
 /// stores, so no dark fringes); ``PixelBuffer`` stores straight alpha. Opaque pixels are the common case and
@@ -47,6 +47,15 @@ package enum AlphaPremultiplication {
         }
     }
 
+    /// `value × alpha / 255`, rounded to nearest, exact for all 8-bit inputs.
+    @inline(__always)
+    static func multiply(_ value: UInt8, _ alpha: UInt32) -> UInt8 {
+        let product = UInt32(value) * alpha + 128
+        return UInt8(truncatingIfNeeded: (product + (product >> 8)) >> 8)
+    }
+}
+
+extension UInt16 {
     /// Straight → premultiplied for `pixels` RGBA16 pixels, rounding to nearest. `source` may equal `destination`.
     static func premultiply(_ source: UnsafePointer<UInt16>, into destination: UnsafeMutablePointer<UInt16>,
                             pixels: Int) {
@@ -71,15 +80,8 @@ package enum AlphaPremultiplication {
             }
             for channel in 0..<3 {
                 let straight = (UInt32(samples[index + channel]) &* 65535 &+ alpha / 2) / alpha
-                samples[index + channel] = UInt16(truncatingIfNeeded: min(straight, 65535))
+                samples[index + channel] = UInt16(truncatingIfNeeded: Swift.min(straight, 65535))
             }
         }
-    }
-
-    /// `value × alpha / 255`, rounded to nearest, exact for all 8-bit inputs.
-    @inline(__always)
-    static func multiply(_ value: UInt8, _ alpha: UInt32) -> UInt8 {
-        let product = UInt32(value) * alpha + 128
-        return UInt8(truncatingIfNeeded: (product + (product >> 8)) >> 8)
     }
 }

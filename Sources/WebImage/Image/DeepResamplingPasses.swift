@@ -1,10 +1,11 @@
-/// The two one-dimensional passes of the separable resampler on RGBA16 rows, in floating point with the
+/// The two one-dimensional passes of the separable resampler on RGBA16 rows (``PixelSample``'s for 16 bits), in
+/// floating point with the
 /// fixed-point weights as fractions: 16-bit samples times 14-bit weights would leave no headroom in 32 bits.
 /// The horizontal pass works one output pixel at a time; the vertical one across whole rows, eight samples a
 /// vector.
-enum DeepResamplingPasses {
+extension UInt16 {
     /// Resamples `rows` of `input` along x. Output row `y` goes to `output + (y - rows.lowerBound) * rowStride`.
-    static func horizontal(
+    static func resampleAlongX(
         _ input: ResamplingPlane<UInt16>, rows: Range<Int>, weights: ResamplingWeights,
         into output: UnsafeMutablePointer<UInt16>, rowStride: Int
     ) {
@@ -22,14 +23,14 @@ enum DeepResamplingPasses {
                         let pixel = pixels.loadUnaligned(fromByteOffset: tap &* 8, as: SIMD4<UInt16>.self)
                         sum += SIMD4<Float>(SIMD4<Int32>(truncatingIfNeeded: pixel)) * fractions[first + tap]
                     }
-                    destination.storeBytes(of: samples(sum), toByteOffset: x &* 8, as: SIMD4<UInt16>.self)
+                    destination.storeBytes(of: rounded(sum), toByteOffset: x &* 8, as: SIMD4<UInt16>.self)
                 }
             }
         }
     }
 
     /// Resamples `columns` of `input` along y. Output row `y` holds the columns from `columns.lowerBound` on.
-    static func vertical(
+    static func resampleAlongY(
         _ input: ResamplingPlane<UInt16>, columns: Range<Int>, weights: ResamplingWeights,
         into output: UnsafeMutablePointer<UInt16>, rowStride: Int
     ) {
@@ -61,7 +62,7 @@ enum DeepResamplingPasses {
                     for tap in 0..<count {
                         sum += Float(firstRow[tap * input.rowStride + offset]) * fractions[first + tap]
                     }
-                    destination[offset] = UInt16(min(max(sum, 0), 65535).rounded(.toNearestOrAwayFromZero))
+                    destination[offset] = UInt16(Swift.min(Swift.max(sum, 0), 65535).rounded(.toNearestOrAwayFromZero))
                     offset += 1
                 }
             }
@@ -70,7 +71,7 @@ enum DeepResamplingPasses {
 
     /// Four sums rounded to the nearest samples, clamped to 0...65535 (ringing filters overshoot).
     @inline(__always)
-    private static func samples(_ sum: SIMD4<Float>) -> SIMD4<UInt16> {
+    private static func rounded(_ sum: SIMD4<Float>) -> SIMD4<UInt16> {
         roundedSamples(sum.clamped(lowerBound: .zero, upperBound: SIMD4(repeating: 65535)))
     }
 }

@@ -26,6 +26,8 @@ protocol PixelSample: FixedWidthInteger, UnsignedInteger, SIMDScalar, Codable, S
                              fractionY: UInt32) -> SIMD4<Self>
 }
 
+/// The 8-bit arithmetic: the resampling passes in `ResamplingPasses.swift`, the interpolation beside the
+/// rotation, premultiplication where the coders find it.
 extension UInt8: PixelSample {
     static func premultiply(_ source: UnsafePointer<UInt8>, into destination: UnsafeMutablePointer<UInt8>,
                             pixels: Int) {
@@ -35,38 +37,11 @@ extension UInt8: PixelSample {
     static func unpremultiply(_ samples: UnsafeMutablePointer<UInt8>, pixels: Int) {
         AlphaPremultiplication.unpremultiply(samples, pixels: pixels)
     }
-
-    static func resampleAlongX(_ input: ResamplingPlane<UInt8>, rows: Range<Int>, weights: ResamplingWeights,
-                               into output: UnsafeMutablePointer<UInt8>, rowStride: Int) {
-        ResamplingPasses.horizontal(input, rows: rows, weights: weights, into: output, rowBytes: rowStride)
-    }
-
-    static func resampleAlongY(_ input: ResamplingPlane<UInt8>, columns: Range<Int>, weights: ResamplingWeights,
-                               into output: UnsafeMutablePointer<UInt8>, rowStride: Int) {
-        ResamplingPasses.vertical(input, columns: columns, weights: weights, into: output, rowBytes: rowStride)
-    }
 }
 
-extension UInt16: PixelSample {
-    static func premultiply(_ source: UnsafePointer<UInt16>, into destination: UnsafeMutablePointer<UInt16>,
-                            pixels: Int) {
-        AlphaPremultiplication.premultiply(source, into: destination, pixels: pixels)
-    }
-
-    static func unpremultiply(_ samples: UnsafeMutablePointer<UInt16>, pixels: Int) {
-        AlphaPremultiplication.unpremultiply(samples, pixels: pixels)
-    }
-
-    static func resampleAlongX(_ input: ResamplingPlane<UInt16>, rows: Range<Int>, weights: ResamplingWeights,
-                               into output: UnsafeMutablePointer<UInt16>, rowStride: Int) {
-        DeepResamplingPasses.horizontal(input, rows: rows, weights: weights, into: output, rowStride: rowStride)
-    }
-
-    static func resampleAlongY(_ input: ResamplingPlane<UInt16>, columns: Range<Int>, weights: ResamplingWeights,
-                               into output: UnsafeMutablePointer<UInt16>, rowStride: Int) {
-        DeepResamplingPasses.vertical(input, columns: columns, weights: weights, into: output, rowStride: rowStride)
-    }
-}
+/// The 16-bit arithmetic: the resampling passes in `DeepResamplingPasses.swift`, premultiplication beside the
+/// 8-bit one, the interpolation beside the rotation.
+extension UInt16: PixelSample {}
 
 /// A read-only view of RGBA rows where row `firstRow` and column `firstColumn` sit at `base`: lets a pass
 /// address a band or strip of a bitmap with the bitmap's own coordinates. `rowStride` counts samples (for 8-bit

@@ -1,37 +1,38 @@
-/// The two one-dimensional passes of the separable resampler, on RGBA8 rows, in fixed point.
+/// The two one-dimensional passes of the separable resampler on RGBA8 rows (``PixelSample``'s for 8 bits), in
+/// fixed point.
 ///
 /// Both loops take taps in pairs, `a × w₀ + b × w₁` with 8-bit samples and 16-bit weights widened to 32 bits:
 /// the optimiser turns that into one `pmaddwd` (SSE2) per eight products instead of emulating 32-bit
 /// multiplies. The horizontal pass works one output pixel (four channels) at a time; the vertical pass runs
 /// across whole rows, where every byte is an independent lane, sixteen at a time in registers.
-enum ResamplingPasses {
+extension UInt8 {
     /// Resamples `rows` of `input` along x. Output row `y` goes to `output + (y - rows.lowerBound) * rowBytes`.
-    static func horizontal(
+    static func resampleAlongX(
         _ input: ResamplingPlane<UInt8>, rows: Range<Int>, weights: ResamplingWeights,
-        into output: UnsafeMutablePointer<UInt8>, rowBytes: Int
+        into output: UnsafeMutablePointer<UInt8>, rowStride rowBytes: Int
     ) {
         switch weights.storage {
         case .narrow(let values):
-            horizontal(input, rows: rows, weights: weights, values: values, into: output, rowBytes: rowBytes)
+            resampleAlongX(input, rows: rows, weights: weights, values: values, into: output, rowBytes: rowBytes)
         case .wide(let values):
-            horizontal(input, rows: rows, weights: weights, values: values, into: output, rowBytes: rowBytes)
+            resampleAlongX(input, rows: rows, weights: weights, values: values, into: output, rowBytes: rowBytes)
         }
     }
 
     /// Resamples `columns` of `input` along y. Output row `y` holds the columns from `columns.lowerBound` on.
-    static func vertical(
+    static func resampleAlongY(
         _ input: ResamplingPlane<UInt8>, columns: Range<Int>, weights: ResamplingWeights,
-        into output: UnsafeMutablePointer<UInt8>, rowBytes: Int
+        into output: UnsafeMutablePointer<UInt8>, rowStride rowBytes: Int
     ) {
         switch weights.storage {
         case .narrow(let values):
-            vertical(input, columns: columns, weights: weights, values: values, into: output, rowBytes: rowBytes)
+            resampleAlongY(input, columns: columns, weights: weights, values: values, into: output, rowBytes: rowBytes)
         case .wide(let values):
-            vertical(input, columns: columns, weights: weights, values: values, into: output, rowBytes: rowBytes)
+            resampleAlongY(input, columns: columns, weights: weights, values: values, into: output, rowBytes: rowBytes)
         }
     }
 
-    private static func horizontal<Weight: ResamplingWeight>(
+    private static func resampleAlongX<Weight: ResamplingWeight>(
         _ input: ResamplingPlane<UInt8>, rows: Range<Int>, weights: ResamplingWeights, values: [Weight],
         into output: UnsafeMutablePointer<UInt8>, rowBytes: Int
     ) {
@@ -72,7 +73,7 @@ enum ResamplingPasses {
         }
     }
 
-    private static func vertical<Weight: ResamplingWeight>(
+    private static func resampleAlongY<Weight: ResamplingWeight>(
         _ input: ResamplingPlane<UInt8>, columns: Range<Int>, weights: ResamplingWeights, values: [Weight],
         into output: UnsafeMutablePointer<UInt8>, rowBytes: Int
     ) {
@@ -118,7 +119,7 @@ enum ResamplingPasses {
                         let sample = (firstRow + tap * rowStride).load(fromByteOffset: offset, as: UInt8.self)
                         sum &+= Int32(sample) &* Int32(truncatingIfNeeded: weight[tap])
                     }
-                    destination.storeBytes(of: UInt8(truncatingIfNeeded: min(max(sum &>> bits, 0), 255)),
+                    destination.storeBytes(of: UInt8(truncatingIfNeeded: Swift.min(Swift.max(sum &>> bits, 0), 255)),
                                            toByteOffset: offset, as: UInt8.self)
                     offset += 1
                 }

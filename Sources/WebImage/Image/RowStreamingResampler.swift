@@ -54,8 +54,8 @@ final class RowStreamingResampler {
         }
         let input = ResamplingPlane(base: UnsafePointer(pixels), rowStride: sourceSize.width * 4, firstRow: y,
                                     firstColumn: 0)
-        ResamplingPasses.horizontal(input, rows: y..<y + 1, weights: horizontal, into: destination,
-                                    rowBytes: bandRowBytes)
+        UInt8.resampleAlongX(input, rows: y..<y + 1, weights: horizontal, into: destination,
+                                   rowStride: bandRowBytes)
     }
 
     /// The shrunk image, once every source row was added.
@@ -69,8 +69,8 @@ final class RowStreamingResampler {
             let output = outputBytes.baseAddress!.assumingMemoryBound(to: UInt8.self)
             if let vertical {
                 let plane = ResamplingPlane(base: band, rowStride: bandRowBytes, firstRow: 0, firstColumn: 0)
-                ResamplingPasses.vertical(plane, columns: 0..<outputSize.width, weights: vertical, into: output,
-                                          rowBytes: bandRowBytes)
+                UInt8.resampleAlongY(plane, columns: 0..<outputSize.width, weights: vertical, into: output,
+                                         rowStride: bandRowBytes)
             } else {
                 output.update(from: band, count: outputBytes.count)
             }
