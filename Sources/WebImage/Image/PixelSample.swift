@@ -4,7 +4,8 @@
 /// split into passes, which rows are read, where scratch memory comes from, when alpha is premultiplied. What a
 /// depth supplies is only its arithmetic: its alpha premultiplication, the rotation's interpolation and the inner
 /// loops of the two resampling passes (8-bit samples in fixed point, which the optimiser maps to `pmaddwd`;
-/// 16-bit ones in floating point, where fixed point would overflow 32 bits).
+/// 16-bit ones in floating point, where fixed point would overflow 32 bits). (`Codable` only because the SIMD
+/// vectors of a protocol-constrained scalar require it of the protocol.)
 protocol PixelSample: FixedWidthInteger, UnsignedInteger, SIMDScalar, Codable, Sendable {
     /// Straight → premultiplied alpha for `pixels` pixels, rounded to nearest. `source` may equal `destination`.
     static func premultiply(_ source: UnsafePointer<Self>, into destination: UnsafeMutablePointer<Self>, pixels: Int)
