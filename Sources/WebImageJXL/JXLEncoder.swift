@@ -31,9 +31,14 @@ enum JXLEncoder {
                               effort: min(max(effort, 1), 9))
         if let metadata { try handle.addMetadata(metadata) }
         if let deep {
-            let samples = alpha ? deep.samples : deep.withUnsafeSamples(rgb)
-            try samples.withUnsafeBytes {
-                try handle.addFrame($0, channels: alpha ? 4 : 3, sixteenBit: true, ticks: nil)
+            if alpha {
+                try deep.withUnsafeSamples {
+                    try handle.addFrame(UnsafeRawBufferPointer($0), channels: 4, sixteenBit: true, ticks: nil)
+                }
+            } else {
+                try deep.withUnsafeSamples(rgb).withUnsafeBytes {
+                    try handle.addFrame($0, channels: 3, sixteenBit: true, ticks: nil)
+                }
             }
             return try handle.finish()
         }

@@ -2,7 +2,8 @@ extension DeepPixelBuffer {
     /// The pixels inside `rect`, which must lie within the buffer and not be empty.
     func cropped(to rect: PixelRect) throws -> DeepPixelBuffer {
         try sameDepth(rect.size) { destination in
-            samples.withUnsafeBytes { source in
+            withUnsafeSamples { samples in
+                let source = UnsafeRawBufferPointer(samples)
                 PixelRows.crop(source.baseAddress!, sourceWidth: width, to: rect,
                                into: UnsafeMutableRawPointer(destination.baseAddress!), bytesPerPixel: 8)
             }
@@ -14,7 +15,8 @@ extension DeepPixelBuffer {
     func applying(_ orientation: Orientation) throws -> DeepPixelBuffer {
         if orientation == .up { return self }
         return try sameDepth(orientation.displayedSize(of: size)) { destination in
-            samples.withUnsafeBytes { source in
+            withUnsafeSamples { samples in
+                let source = UnsafeRawBufferPointer(samples)
                 orientation.copyDisplayed(source.assumingMemoryBound(to: UInt64.self).baseAddress!, stored: size,
                                           into: UnsafeMutableRawPointer(destination.baseAddress!)
                                               .assumingMemoryBound(to: UInt64.self))
@@ -27,7 +29,8 @@ extension DeepPixelBuffer {
     public func embedded(in canvas: PixelSize, at origin: (x: Int, y: Int)) throws -> DeepPixelBuffer {
         if canvas == size && origin == (0, 0) { return self }
         return try sameDepth(canvas) { destination in
-            samples.withUnsafeBytes { source in
+            withUnsafeSamples { samples in
+                let source = UnsafeRawBufferPointer(samples)
                 PixelRows.place(source.baseAddress!, size: size, on: canvas, at: origin,
                                 into: UnsafeMutableRawPointer(destination.baseAddress!), bytesPerPixel: 8)
             }

@@ -72,7 +72,7 @@ extension DeepPixelBuffer {
         try Resampling.check(self.size, to: size)
         if size == self.size && region == ResamplingRegion(covering: self.size) { return self }
         let premultiplied = hasAlpha ?? containsTransparency
-        return try samples.withUnsafeBufferPointer { source in
+        return try withUnsafeSamples { source in
             try sameDepth(size) { output in
                 try Resampling.resample(source.baseAddress!, size: self.size, region: region,
                                         into: output.baseAddress!, size: size, horizontalFilter: horizontalFilter,

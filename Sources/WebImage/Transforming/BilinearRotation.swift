@@ -24,7 +24,7 @@ extension DeepPixelBuffer {
     /// These pixels turned as ``PixelBuffer``'s are, in 16-bit samples.
     func rotated(byRadians radians: Double, onto canvas: PixelSize) throws -> DeepPixelBuffer {
         let premultiplied = containsTransparency
-        return try samples.withUnsafeBufferPointer { source in
+        return try withUnsafeSamples { source in
             try sameDepth(canvas) { output in
                 try BilinearRotation.rotate(source.baseAddress!, size: size, byRadians: radians,
                                             premultiplied: premultiplied, into: output.baseAddress!, canvas: canvas)

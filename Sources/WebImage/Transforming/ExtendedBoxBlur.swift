@@ -44,7 +44,7 @@ extension DeepPixelBuffer {
     /// These pixels blurred as the 8-bit ones are, in 16-bit samples.
     func boxBlurred(_ box: ExtendedBox, passes: Int) throws -> DeepPixelBuffer {
         let premultiplied = containsTransparency
-        return try samples.withUnsafeBufferPointer { source in
+        return try withUnsafeSamples { source in
             try sameDepth(size) { output in
                 try BoxBlurLines<UInt16>.blur(source.baseAddress!, into: output.baseAddress!, size: size, box: box,
                                               passes: passes, premultiplied: premultiplied)
