@@ -90,7 +90,7 @@ final class RedisConnection: Sendable {
     /// Sends one command and waits for its reply (an error reply is a reply: see ``RESPValue/error(_:)``).
     /// Throws when no reply arrives within the command timeout (see ``RESPChannelHandler``) or the connection
     /// fails.
-    func send(_ arguments: [RedisArgument], timeout: TimeAmount? = nil) async throws(RedisError) -> RESPValue {
+    nonisolated(nonsending) func send(_ arguments: [RedisArgument], timeout: TimeAmount? = nil) async throws(RedisError) -> RESPValue {
         var bytes = channel.allocator.buffer(capacity: 0)
         RESPCommandEncoding.write(arguments, into: &bytes)
         let reply = channel.eventLoop.makePromise(of: RESPValue.self)

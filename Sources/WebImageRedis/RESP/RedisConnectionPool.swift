@@ -6,14 +6,20 @@ import NIOPosix
 /// A few connections used in turn, each carrying many commands at once. A connection that fails is made again
 /// on the next command that needs it, after a backoff that doubles with each failed attempt (50 ms up to 1.6 s), so a
 /// server that is down costs a fast failure, not a connection attempt, per command.
+///
+/// The connections are spread over NIO's event loops, and a caller already running on one of them (a request of
+/// `webimage serve`, whose tasks run on the loops) uses the connections on its own loop: its command is written
+/// and its reply taken up on the thread it is on, where a connection on another loop costs a thread wake-up each
+/// way. Callers on any other thread use every connection in turn.
 final class RedisConnectionPool: Sendable {
     let configuration: RedisConfiguration
     private let slots: [Locked<Slot>]
     private let turn = Locked(0)
-    /// One event loop for all of the pool's connections: replies that arrive together are read in one wake-up,
-    /// and commands written while the loop is awake need no wake-up of their own (with the connections spread
-    /// over every loop, each command woke a thread, which cost a third of SET throughput on two cores).
-    private let eventLoop: any EventLoop = MultiThreadedEventLoopGroup.singleton.next()
+    /// The loops the connections run on: slot `n` on `eventLoops[n % eventLoops.count]`.
+    private let eventLoops: [any EventLoop]
+    /// The slots on each loop, in the order of `eventLoops`.
+    private let slotsByLoop: [[Int]]
+    private let allSlots: [Int]
 
     private enum Slot {
         case idle(failures: Int, retryAfter: ContinuousClock.Instant?, lastError: RedisError?)
@@ -23,17 +29,33 @@ final class RedisConnectionPool: Sendable {
 
     init(configuration: RedisConfiguration) {
         self.configuration = configuration
-        slots = (0..<max(1, configuration.poolSize)).map { _ in
-            Locked(.idle(failures: 0, retryAfter: nil, lastError: nil))
-        }
+        let count = max(1, configuration.poolSize)
+        slots = (0..<count).map { _ in Locked(.idle(failures: 0, retryAfter: nil, lastError: nil)) }
+        let loops = Array(MultiThreadedEventLoopGroup.singleton.makeIterator().prefix(count))
+        eventLoops = loops
+        allSlots = Array(0..<count)
+        slotsByLoop = loops.indices.map { loop in Array(stride(from: loop, to: count, by: loops.count)) }
     }
 
-    /// Sends `arguments` on the next connection in turn; an error reply is returned, not thrown.
-    func send(_ arguments: [RedisArgument]) async throws(RedisError) -> RESPValue {
-        let index = turn.withLock { turn in
-            defer { turn &+= 1 }
-            return turn % slots.count
+    private func eventLoop(forSlot index: Int) -> any EventLoop { eventLoops[index % eventLoops.count] }
+
+    /// The slots a command from the calling thread takes its turn among.
+    private func candidateSlots() -> [Int] {
+        if let current = MultiThreadedEventLoopGroup.currentEventLoop,
+           let loop = eventLoops.firstIndex(where: { $0 === current }) {
+            return slotsByLoop[loop]
         }
+        return allSlots
+    }
+
+    /// Sends `arguments` on the next connection in turn; an error reply is returned, not thrown. It runs on the
+    /// caller's executor (`nonsending`), so that the choice of connection sees the caller's thread.
+    nonisolated(nonsending) func send(_ arguments: [RedisArgument]) async throws(RedisError) -> RESPValue {
+        let candidates = candidateSlots()
+        let index = candidates[turn.withLock { turn in
+            defer { turn &+= 1 }
+            return turn % candidates.count
+        }]
         return try await connection(at: index).send(arguments)
     }
 
@@ -49,7 +71,7 @@ final class RedisConnectionPool: Sendable {
         case refuse(RedisError)
     }
 
-    private func connection(at index: Int) async throws(RedisError) -> RedisConnection {
+    private nonisolated(nonsending) func connection(at index: Int) async throws(RedisError) -> RedisConnection {
         let slot = slots[index]
         let configuration = configuration
         let route: Route = slot.withLock { state in
@@ -67,7 +89,7 @@ final class RedisConnectionPool: Sendable {
                 }
                 failures = earlier
             }
-            let task = Task { () async throws -> RedisConnection in try await RedisConnection.connect(configuration, group: eventLoop) }
+            let task = Task { () async throws -> RedisConnection in try await RedisConnection.connect(configuration, group: self.eventLoop(forSlot: index)) }
             state = .connecting(task, failures: failures)
             return .wait(task, failures: failures)
         }
