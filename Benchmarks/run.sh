@@ -347,7 +347,8 @@ suite_quality() {
 
 suite_redis() {
     # The tier's GET/SET beside redis-benchmark on one redis-server (no persistence), three rounds alternating
-    # the two sides; then the three-instance cluster behind nginx. Not pinned: both sides share both cores with
+    # the two sides (ours twice: callers on Swift's thread pool, and on NIO's event loops as `webimage serve` runs
+    # them); then the three-instance cluster behind nginx. Not pinned: both sides share both cores with
     # the server, as a client on the same machine as its Redis does.
     local port=18110 round
     work="$(mktemp -d)"
@@ -363,6 +364,7 @@ for row in csv.reader(sys.stdin):
         print(json.dumps({"suite": "redis", "name": row[0] + " 50 KB values, 8 in flight", "impl": "redis-benchmark",
                           "value": float(row[1]), "unit": "ops/s"}))'
         "$bench" redis "redis://127.0.0.1:$port"
+        "$bench" redis "redis://127.0.0.1:$port" event-loops
     done
     swift build -c release --product webimage 2>&1 | grep -E "error" >&2 || true
     scripts/cluster

@@ -6,9 +6,12 @@ import WebImageRedis
 /// The Redis tier's GET and SET of 50 KB values beside `redis-benchmark -d 51200 -c 8` on the same server
 /// (issue 16): eight requests in flight on eight connections, as redis-benchmark's eight clients keep one each.
 /// Wall-clock operations per second; each value is the tier's whole entry (header, checksum) and each GET is
-/// verified, so this is the cost a proxy pays, not just the client's.
+/// verified, so this is the cost a proxy pays, not just the client's. With `tasksOnEventLoops` the callers are
+/// tasks on NIO's event loops, as a request's are in `webimage serve`; otherwise on Swift's own thread pool, as in
+/// an app that has not handed its tasks to NIO.
 enum RedisSuite {
-    static func run(url: String, operations: Int = 20_000) async throws {
+    static func run(url: String, tasksOnEventLoops: Bool, operations: Int = 20_000) async throws {
+        let implementation = tasksOnEventLoops ? "swift-web-image, tasks on the event loops" : "swift-web-image"
         var configuration = try RedisConfiguration(url: url)
         configuration.poolSize = 8
         let tier = RedisImageCache(configuration: configuration, namespace: "bench")
@@ -19,14 +22,14 @@ enum RedisSuite {
         let setRate = try await rate(operations) { index in
             try await tier.storeData(value, forKey: keys[index % keys.count], validators: .none)
         }
-        Measurement(suite: "redis", name: "SET 50 KB values, 8 in flight", implementation: "swift-web-image",
+        Measurement(suite: "redis", name: "SET 50 KB values, 8 in flight", implementation: implementation,
                     value: setRate, unit: "ops/s").emit()
         let getRate = try await rate(operations) { index in
             guard await tier.cachedData(forKey: keys[index % keys.count])?.data.count == value.count else {
                 throw CocoaError(.fileReadCorruptFile)
             }
         }
-        Measurement(suite: "redis", name: "GET 50 KB values, 8 in flight", implementation: "swift-web-image",
+        Measurement(suite: "redis", name: "GET 50 KB values, 8 in flight", implementation: implementation,
                     value: getRate, unit: "ops/s").emit()
         if tier.isDegraded { throw CocoaError(.fileReadUnknown) }
     }

@@ -1,10 +1,11 @@
 import Foundation
+import WebImageServer
 
 // WebImageBenchmarks SUITE ARGUMENT… — prints one JSON line per measurement for Benchmarks/run.sh.
 let usage = """
     usage: WebImageBenchmarks decode|color|placeholders|deep|formats|animated|transform|incremental|throughput|thumbnail-peak|cache|encode|encode-gif DATA_FOLDER
            WebImageBenchmarks loading BASE_URL
-           WebImageBenchmarks redis REDIS_URL
+           WebImageBenchmarks redis REDIS_URL [event-loops]
            WebImageBenchmarks fetch-cpu URL COUNT
            WebImageBenchmarks manager DATA_FOLDER BASE_URL
            WebImageBenchmarks manager-cold BASE_URL
@@ -44,7 +45,10 @@ do {
         guard arguments.count == 3, let base = URL(string: arguments[2]) else { throw CocoaError(.fileReadUnknown) }
         try await ManagerSuite.runCold(base: base)
     case "loading": try await LoadingSuite.run(base: arguments[2])
-    case "redis": try await RedisSuite.run(url: arguments[2])
+    case "redis":
+        // `event-loops`: Swift's tasks on NIO's event loops, as `webimage serve` runs them.
+        let onEventLoops = arguments.count == 4 && arguments[3] == "event-loops" && ProxyServer.runTasksOnEventLoops()
+        try await RedisSuite.run(url: arguments[2], tasksOnEventLoops: onEventLoops)
     case "fetch-cpu":
         guard arguments.count == 4, let url = URL(string: arguments[2]), let count = Int(arguments[3]) else {
             throw CocoaError(.fileReadUnknown)
