@@ -120,13 +120,13 @@ public final class ImageCache: ImageCaching {
     // MARK: Both
 
     /// Stores `image` in memory and bytes for it on disk, as SDWebImage's `storeImage` does: `data` when given,
-    /// else the image encoded losslessly by ``DefaultCacheSerializer`` (PNG, APNG for animations).
+    /// else the image encoded losslessly by ``CacheSerializer/default`` (PNG, APNG for animations).
     /// Throws `ImageError.Code.io` when the disk write fails (the image is in memory all the same).
     public func store(_ image: Image, data: Data? = nil, forKey key: String, in types: ImageCacheType = .all,
                       validators: HTTPValidators = .none) async throws {
         if types.contains(.memory) { storeImage(image, forKey: key) }
         guard types.contains(.disk),
-              let bytes = try DefaultCacheSerializer().diskData(for: image, originalData: data, forKey: key,
+              let bytes = try CacheSerializer.default.diskData(for: image, originalData: data, forKey: key,
                                                                 coders: coders)
         else { return }
         try await storeData(bytes, forKey: key, validators: validators)

@@ -42,7 +42,7 @@ public struct ImageContext: Sendable {
     /// Maps the URL to its cache key (default: the manager's filter, else the absolute URL).
     public var cacheKeyFilter: CacheKeyFilter?
     /// Decides what is written to disk (default: the manager's ``ImageManager/Configuration/cacheSerializer``).
-    public var cacheSerializer: (any CacheSerializer)?
+    public var cacheSerializer: CacheSerializer?
     /// Pixel and frame limits for decoding (default: the manager's).
     public var decodeLimits: DecodeLimits?
     /// Deliver the final image's bytes in this encoding too (``ImageResult/data``), encoded once and kept as its
@@ -58,7 +58,7 @@ public struct ImageContext: Sendable {
         originalQueryCacheType: ImageCacheType = .disk, originalStoreCacheType: ImageCacheType = .disk,
         originalCache: (any ImageCaching)? = nil, download: DownloadContext = DownloadContext(),
         cacheKeyFilter: CacheKeyFilter? = nil,
-        cacheSerializer: (any CacheSerializer)? = nil, decodeLimits: DecodeLimits? = nil, thumbnailFill: Bool = false,
+        cacheSerializer: CacheSerializer? = nil, decodeLimits: DecodeLimits? = nil, thumbnailFill: Bool = false,
         resultEncoding: ResultEncoding? = nil
     ) {
         self.thumbnailFill = thumbnailFill

@@ -48,7 +48,7 @@ extension ImageManager {
         // The first frame of an animation is not the image other loads expect from memory; a still image is.
         if isTrimmedAnimation { types.remove(.memory) }
         if !allowsDisk { types.remove(.disk) }
-        let serializer: any CacheSerializer = encoded.map { EncodedResultSerializer(bytes: $0) }
+        let serializer = encoded.map { bytes in CacheSerializer { _, _, _, _ in bytes } }
             ?? resolved.context.cacheSerializer ?? configuration.cacheSerializer
         await storeLogged(resolved.cache, image, data: originalData, key: resolved.finalKey, types: types,
                           validators: validators, serializer: serializer, coders: resolved.coders)
@@ -57,7 +57,7 @@ extension ImageManager {
     /// Stores in `cache`'s parts in `types`; a failed disk write is logged (the image is fine).
     private func storeLogged(_ cache: any ImageCaching, _ image: Image?, data: Data?, key: String,
                              types: ImageCacheType, validators: HTTPValidators,
-                             serializer: any CacheSerializer, coders: ImageCoders) async {
+                             serializer: CacheSerializer, coders: ImageCoders) async {
         var stored = ImageCacheType.none
         if types.contains(.memory), let image {
             cache.storeImage(image, forKey: key)
@@ -74,14 +74,5 @@ extension ImageManager {
             }
         }
         if !stored.isEmpty, events.hasListeners { events.emit(.stored(key: key, stored)) }
-    }
-}
-
-/// Writes a result's encoded bytes as its disk entry, whatever the image.
-private struct EncodedResultSerializer: CacheSerializer {
-    let bytes: Data
-
-    func diskData(for image: Image?, originalData: Data?, forKey key: String, coders: ImageCoders) throws -> Data? {
-        bytes
     }
 }

@@ -14,9 +14,9 @@ extension ImageManager {
         public var defaultTransformer: (any ImageTransformer)?
         /// Maps URLs to cache keys when the context has no filter (`nil`: the absolute URL).
         public var cacheKeyFilter: CacheKeyFilter?
-        /// Decides what goes to disk when the context has no serializer (default: ``DefaultCacheSerializer``,
+        /// Decides what goes to disk when the context has no serializer (default: ``CacheSerializer/default``,
         /// the downloaded bytes as they came).
-        public var cacheSerializer: any CacheSerializer
+        public var cacheSerializer: CacheSerializer
         /// Runs first for every load.
         public var optionsProcessor: (@Sendable (URL, ImageOptions, ImageContext) -> (ImageOptions, ImageContext))?
         /// Pixel and frame limits for decoding.
@@ -39,7 +39,7 @@ extension ImageManager {
         /// Creates a configuration; the defaults are described on each property.
         public init(
             defaultTransformer: (any ImageTransformer)? = nil, cacheKeyFilter: CacheKeyFilter? = nil,
-            cacheSerializer: any CacheSerializer = DefaultCacheSerializer(),
+            cacheSerializer: CacheSerializer = .default,
             optionsProcessor: (@Sendable (URL, ImageOptions, ImageContext) -> (ImageOptions, ImageContext))? = nil,
             decodeLimits: DecodeLimits = .default,
             maxConcurrentDecodes: Int = ProcessInfo.processInfo.activeProcessorCount, maxConcurrentLoads: Int = 6,

@@ -98,7 +98,7 @@ struct ImageCacheTests {
         let animated = Image(frames: [ImageFrame(pixels: frame, duration: 0.1), ImageFrame(pixels: frame, duration: 0.1)])
         for (key, image, format) in [("opaque", opaque, ImageFormat.png), ("alpha", translucent, .png),
                                      ("animated", animated, .png)] {
-            #expect(DefaultCacheSerializer.storageFormat(for: image) == format)
+            #expect(CacheSerializer.storageFormat(for: image) == format)
             try await cache.store(image, data: nil, forKey: key, in: .disk)
             let stored = try #require(cache.disk.data(forKey: key))
             #expect(TestRawCoder.format(of: stored) == format)

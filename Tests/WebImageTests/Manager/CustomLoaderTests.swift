@@ -152,7 +152,7 @@ struct CustomLoaderTests {
                 seen.withLock { $0 = response.statusCode }
                 return response
             },
-            decryptor: DownloadDecryptors.Base64())))
+            decryptor: .base64)))
         #expect(result.image.pixels[0, 0] == RGBA(4, 5, 6))
         #expect(loader.headers(of: "h")?["X-Token"] == "secret")
         #expect(loader.headers(of: "h")?["X-Extra"] == "1")

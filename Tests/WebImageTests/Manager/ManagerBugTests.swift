@@ -85,10 +85,10 @@ struct ManagerBugTests {
             let cache = ImageCache(memory: MemoryCache(), disk: DiskCache(folder: h.folder.url.appendingPathComponent("s")),
                                    coders: h.coders)
             let manager = ImageManager(cache: cache, loader: h.downloader, coders: h.coders, configuration: .init(
-                cacheSerializer: ClosureCacheSerializer { _, data, _, _ in data.map { Data("manager".utf8) + $0 } }))
+                cacheSerializer: CacheSerializer { _, data, _, _ in data.map { Data("manager".utf8) + $0 } }))
             let marker = Data("context".utf8)
             _ = try await manager.loadImage(from: a, options: [.waitStoreCache], context: ImageContext(
-                cacheSerializer: ClosureCacheSerializer { _, data, _, _ in data.map { marker + $0 } }))
+                cacheSerializer: CacheSerializer { _, data, _, _ in data.map { marker + $0 } }))
             let stored = try #require(await cache.cachedData(forKey: a.absoluteString)).data
             #expect(stored == marker + (try ManagerTest.png(RGBA(8, 8, 8))))
             _ = try await manager.loadImage(from: b, options: [.waitStoreCache])
@@ -105,7 +105,7 @@ struct ManagerBugTests {
             let cache = ImageCache(memory: MemoryCache(), disk: DiskCache(folder: h.folder.url.appendingPathComponent("s")),
                                    coders: h.coders)
             let manager = ImageManager(cache: cache, loader: h.downloader, coders: h.coders, configuration: .init(
-                cacheSerializer: ClosureCacheSerializer { _, _, _, _ in nil }))
+                cacheSerializer: CacheSerializer { _, _, _, _ in nil }))
             _ = try await manager.loadImage(from: url, options: [.waitStoreCache])
             #expect(await cache.contains(forKey: url.absoluteString) == .memory)
             #expect(await cache.containsData(forKey: url.absoluteString) == false)

@@ -128,7 +128,7 @@ struct ManagerMatrixTests {
                 headers: ["X-A": "1"], credentials: BasicCredentials(user: "u", password: "p"),
                 requestModifier: { var r = $0; r.headers["X-B"] = "2"; return r },
                 responseModifier: { response in seenStatus.withLock { $0 = response.statusCode }; return response },
-                decryptor: DownloadDecryptors.Base64(), timeout: .seconds(30))))
+                decryptor: .base64, timeout: .seconds(30))))
             #expect(decrypted.image.pixels[0, 0] == RGBA(1, 2, 3))
             let sent = h.server.log.requests(for: "/files/a.b64").last
             #expect(sent?.header("X-A") == "1" && sent?.header("X-B") == "2")
@@ -143,7 +143,7 @@ struct ManagerMatrixTests {
             // cacheSerializer: decides the disk bytes.
             let serializerCache = ImageCache(folder: h.folder.url.appendingPathComponent("s"), coders: h.coders)
             _ = try await m.loadImage(from: a, options: [.fromLoaderOnly, .waitStoreCache], context: ImageContext(
-                cache: serializerCache, cacheSerializer: ClosureCacheSerializer { _, _, _, _ in nil }))
+                cache: serializerCache, cacheSerializer: CacheSerializer { _, _, _, _ in nil }))
             #expect(await serializerCache.contains(forKey: a.absoluteString, in: .disk) == .none)
             // scaleDownLimitBytes is in the options test; decodeLimits: an image over the limit is refused.
             let limited = await LoadingTest.failure {

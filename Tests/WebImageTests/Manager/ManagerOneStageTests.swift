@@ -97,7 +97,7 @@ struct ManagerOneStageTests {
                 downloaderModified.withLock { $0 += 1 }
                 return response
             }
-            configuration.decryptor = DownloadDecryptors.Base64()
+            configuration.decryptor = .base64
         }) { server, _, manager in
             let png = try ManagerTest.png(RGBA(7, 8, 9))
             server.serve("a.b64", data: Data(png.base64EncodedString().utf8), contentType: "text/plain")
@@ -114,7 +114,7 @@ struct ManagerOneStageTests {
                     contextModified.withLock { $0 += 1 }
                     return response
                 },
-                decryptor: DownloadDecryptors.Base64())))
+                decryptor: .base64)))
             #expect(own.image.pixels[0, 0] == RGBA(7, 8, 9))
             #expect(contextModified.withLock { $0 } == 1)
             #expect(downloaderModified.withLock { $0 } == 1)

@@ -64,8 +64,8 @@ struct ManagerOptionsTests {
                         request.headers["X-Token"] = "secret"
                         return request
                     },
-                    decryptor: DownloadDecryptors.Base64()),
-                cacheSerializer: ClosureCacheSerializer { _, data, _, _ in
+                    decryptor: .base64),
+                cacheSerializer: CacheSerializer { _, data, _, _ in
                     serialized.withLock { $0 += 1 }
                     return data
                 })

@@ -50,7 +50,7 @@ public struct DownloadContext: Sendable {
     /// `ImageError.Code.invalidDownloadResponse`); used instead of the downloader's.
     public var responseModifier: (@Sendable (ImageResponseMetadata) -> ImageResponseMetadata?)?
     /// Turns the received bytes into image bytes (decryption, unwrapping); used instead of the downloader's.
-    public var decryptor: (any DownloadDecryptor)?
+    public var decryptor: DownloadDecryptor?
     /// The longest one attempt may take, from start to last byte, replacing the default.
     public var timeout: Duration?
 
@@ -58,7 +58,7 @@ public struct DownloadContext: Sendable {
     public init(headers: HTTPHeaderFields = HTTPHeaderFields(), credentials: BasicCredentials? = nil,
                 requestModifier: (@Sendable (ImageLoadRequest) -> ImageLoadRequest?)? = nil,
                 responseModifier: (@Sendable (ImageResponseMetadata) -> ImageResponseMetadata?)? = nil,
-                decryptor: (any DownloadDecryptor)? = nil, timeout: Duration? = nil) {
+                decryptor: DownloadDecryptor? = nil, timeout: Duration? = nil) {
         self.headers = headers
         self.credentials = credentials
         self.requestModifier = requestModifier
@@ -66,44 +66,4 @@ public struct DownloadContext: Sendable {
         self.decryptor = decryptor
         self.timeout = timeout
     }
-}
-
-/// Turns downloaded bytes into image bytes (for servers that encode or encrypt what they send). Applied per
-/// caller after the transfer, so callers sharing one transfer may use different decryptors.
-public protocol DownloadDecryptor: Sendable {
-    /// The decrypted bytes, or `nil` when `data` cannot be decrypted (the caller gets
-    /// `ImageError.Code.badImageData`).
-    func decrypt(_ data: Data, response: ImageResponseMetadata) -> Data?
-}
-
-/// Built-in decryptors.
-public enum DownloadDecryptors {
-    /// Decodes a body that is base64 text (whitespace and line breaks ignored).
-    public struct Base64: DownloadDecryptor {
-        /// Creates the base64 decryptor.
-        public init() {}
-
-        public func decrypt(_ data: Data, response: ImageResponseMetadata) -> Data? {
-            Data(base64Encoded: data, options: .ignoreUnknownCharacters)
-        }
-    }
-
-    /// Decrypts with a closure.
-    public struct Closure: DownloadDecryptor {
-        let body: @Sendable (Data, ImageResponseMetadata) -> Data?
-
-        /// Wraps `body`.
-        public init(_ body: @escaping @Sendable (Data, ImageResponseMetadata) -> Data?) {
-            self.body = body
-        }
-
-        public func decrypt(_ data: Data, response: ImageResponseMetadata) -> Data? {
-            body(data, response)
-        }
-    }
-}
-
-extension DownloadDecryptor where Self == DownloadDecryptors.Base64 {
-    /// Decodes a base64 body.
-    public static var base64: DownloadDecryptors.Base64 { DownloadDecryptors.Base64() }
 }

@@ -44,7 +44,7 @@ public struct ImageDownloaderConfiguration: Sendable {
     /// Inspects or rejects each response (a download's context may give its own instead).
     public var responseModifier: (@Sendable (ImageResponseMetadata) -> ImageResponseMetadata?)?
     /// Transforms each body (a download's context may give its own instead).
-    public var decryptor: (any DownloadDecryptor)?
+    public var decryptor: DownloadDecryptor?
     /// Status codes that count as success.
     public var acceptableStatusCodes = IndexSet(integersIn: 200..<300)
     /// MIME types that count as success; `nil` accepts any.

@@ -4,7 +4,7 @@ import Foundation
 /// decryptor. Applied per caller, so callers with different hooks (or none) still share one transfer.
 struct TransferHooks: Sendable {
     var responseModifier: DownloadResponseModifier?
-    var decryptor: (any DownloadDecryptor)?
+    var decryptor: DownloadDecryptor?
 
     /// `response` as this caller receives it: refused by the modifier with
     /// `ImageError.Code.invalidDownloadResponse`, undecryptable bytes with `ImageError.Code.badImageData`.

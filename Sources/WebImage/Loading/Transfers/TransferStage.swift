@@ -33,7 +33,7 @@ final class TransferStage: Sendable {
     }
 
     /// The hooks a caller's own replace: each response passes one response modifier and one decryptor, once.
-    func hooks(responseModifier: DownloadResponseModifier?, decryptor: (any DownloadDecryptor)?) -> TransferHooks {
+    func hooks(responseModifier: DownloadResponseModifier?, decryptor: DownloadDecryptor?) -> TransferHooks {
         TransferHooks(responseModifier: responseModifier ?? defaults.responseModifier,
                       decryptor: decryptor ?? defaults.decryptor)
     }
