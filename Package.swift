@@ -182,6 +182,7 @@ let package = Package(
         .target(
             name: "TestImageServer",
             dependencies: [
+                "WebImageCore",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -213,7 +214,7 @@ let package = Package(
         .target(
             name: "WebImageServer",
             dependencies: [
-                "WebImage", "WebImageProxyURL", "WebImageRedis", .product(name: "Hummingbird", package: "hummingbird"),
+                "WebImage", "WebImageCore", "WebImageProxyURL", "WebImageRedis", .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),

@@ -1,4 +1,5 @@
 import Foundation
+import WebImageCore
 
 #if canImport(Glibc)
 import Glibc
@@ -38,10 +39,8 @@ public final class SpawnedProcess: Sendable {
     /// blocks.
     public init(_ executable: String, _ arguments: [String], environment: [String: String]? = nil,
                 input: String? = nil, output: Destination = .discard, errors: Destination = .discard) throws {
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, input ?? "/dev/null", O_RDONLY, 0)
+        var redirections: [(descriptor: Int32, to: ChildProcessSpawn.Redirection)] = [
+            (0, .open(path: input ?? "/dev/null", flags: O_RDONLY))]
         // The "pipe" is a socket pair, which can be made close-on-exec at once (`pipe2` is not visible to Swift
         // here): no other child spawned meanwhile inherits its ends and holds it open.
         var pipeEnds: [Int32] = [-1, -1]
@@ -50,36 +49,29 @@ public final class SpawnedProcess: Sendable {
                 throw ChildProcessError(errno: errno, doing: "socketpair")
             }
             shutdown(pipeEnds[0], Int32(SHUT_WR))
-            posix_spawn_file_actions_adddup2(&actions, pipeEnds[1], 1)
+            redirections.append((1, .duplicate(pipeEnds[1])))
         }
         for (descriptor, destination) in [(Int32(1), output), (Int32(2), errors)] {
             switch destination {
-            case .discard: posix_spawn_file_actions_addopen(&actions, descriptor, "/dev/null", O_WRONLY, 0)
+            case .discard: redirections.append((descriptor, .open(path: "/dev/null", flags: O_WRONLY)))
             case .file(let path):
-                posix_spawn_file_actions_addopen(&actions, descriptor, path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+                redirections.append((descriptor, .open(path: path, flags: O_WRONLY | O_CREAT | O_TRUNC, mode: 0o600)))
             case .pipe: precondition(descriptor == 1, "only standard output can be a pipe")
             case .standardOutput:
                 precondition(descriptor == 2, "standard output cannot go to itself")
-                posix_spawn_file_actions_adddup2(&actions, 1, 2)
+                redirections.append((2, .duplicate(1)))
             }
         }
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var noSignals = sigset_t()
-        sigemptyset(&noSignals)
-        posix_spawnattr_setsigmask(&attributes, &noSignals)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK))
-        let environment = (environment ?? ProcessInfo.processInfo.environment).map { "\($0.key)=\($0.value)" }
-        var pid = pid_t()
-        let spawned = Self.withCStrings([executable] + arguments) { argv in
-            Self.withCStrings(environment) { envp in posix_spawn(&pid, executable, &actions, &attributes, argv, envp) }
+        let pid: pid_t
+        do {
+            pid = try ChildProcessSpawn.spawn(executable, arguments: arguments,
+                                              environment: environment ?? ProcessInfo.processInfo.environment,
+                                              redirections: redirections)
+        } catch {
+            pipeEnds.filter { $0 >= 0 }.forEach { close($0) }
+            throw ChildProcessError(errno: error.errno, doing: executable)
         }
         if pipeEnds[1] >= 0 { close(pipeEnds[1]) }
-        guard spawned == 0 else {
-            if pipeEnds[0] >= 0 { close(pipeEnds[0]) }
-            throw ChildProcessError(errno: spawned, doing: executable)
-        }
         self.pid = pid
         outputPipe = pipeEnds[0] >= 0 ? FileHandle(fileDescriptor: pipeEnds[0], closeOnDealloc: true) : nil
         let exit = ExitState()
@@ -135,14 +127,6 @@ public final class SpawnedProcess: Sendable {
         exit.whenFinished { _ in semaphore.signal() }
         semaphore.wait()
         return exit.status ?? 0
-    }
-
-    /// `strings` as a NULL-terminated array of C strings, valid during `body`.
-    private static func withCStrings<T>(_ strings: [String],
-                                        _ body: (UnsafePointer<UnsafeMutablePointer<CChar>?>) -> T) -> T {
-        let pointers = strings.map { strdup($0) } + [nil]
-        defer { pointers.forEach { free($0) } }
-        return pointers.withUnsafeBufferPointer { body($0.baseAddress!) }
     }
 }
 

@@ -1,5 +1,6 @@
 import Foundation
 import WebImage
+import WebImageCore
 
 #if canImport(Glibc)
 import Glibc
@@ -66,37 +67,23 @@ final class DecodeHelperProcess: Sendable {
         // a refusal leaves the default size.)
         _ = fcntl(output[0], 1031, Int32(1 << 20))
         #endif
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, input[0], STDIN_FILENO)
-        posix_spawn_file_actions_adddup2(&actions, output[1], STDOUT_FILENO)
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        // The spawning thread may block signals (event loops do); the helper starts with none blocked.
-        var noSignals = sigset_t()
-        sigemptyset(&noSignals)
-        posix_spawnattr_setsigmask(&attributes, &noSignals)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK))
-        let argv: [UnsafeMutablePointer<CChar>?] = ([executable] + arguments).map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
         // Without Swift's crash backtracer: a crash is an expected answer to hostile input, its cause is logged
         // in one line by the pool, and a symbolicated backtrace per request would flood the log and delay the
         // helper's death.
         var environment = ProcessInfo.processInfo.environment
         environment["SWIFT_BACKTRACE"] = "enable=no"
-        let envp: [UnsafeMutablePointer<CChar>?] = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer { envp.forEach { free($0) } }
-        var pid = pid_t()
-        let status = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
+        let pid: pid_t
+        do {
+            pid = try ChildProcessSpawn.spawn(executable, arguments: arguments, environment: environment,
+                                              redirections: [(STDIN_FILENO, .duplicate(input[0])),
+                                                             (STDOUT_FILENO, .duplicate(output[1]))])
+        } catch {
+            for end in input + output { close(end) }
+            throw HelperFailure(kind: .notStarted, description: "cannot start \(executable): errno \(error.errno)")
+        }
+        // The child has its own copies of these ends.
         close(input[0])
         close(output[1])
-        guard status == 0 else {
-            close(input[1])
-            close(output[0])
-            throw HelperFailure(kind: .notStarted, description: "cannot start \(executable): errno \(status)")
-        }
         return (pid, input[1], output[0])
     }
 
