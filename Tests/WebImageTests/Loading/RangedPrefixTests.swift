@@ -109,6 +109,44 @@ import Testing
         }
     }
 
+    @Test func anOriginWhoseEarlyStopsReadWholeFilesIsFetchedPlainlyUntilOneStopsEarly() async throws {
+        try await LoadingTest.withServer { server in
+            var large = try Fixtures.data("png/rgb8.png")
+            large.append(LoadingTest.bytes(200_000, seed: 12))  // bytes after IEND: read, not decoded
+            let photo = try Self.progressive()
+            server.serve("teach.png", data: LoadingTest.bytes(1_000, seed: 13), contentType: "image/png")
+            server.serve("large.png", data: large, contentType: "image/png")
+            server.serve("photo.jpg", data: photo, contentType: "image/jpeg")
+            try await LoadingTest.withHTTPLoader { loader in
+                _ = try await loader.load(Self.request(server.url("/files/teach.png"), earlyStop: nil), progress: nil)
+                // Two early stops that read the whole file, by ranges (two requests each); the third is one plain
+                // request.
+                for _ in 0..<(OriginRanges.wholeReadsBeforePlainFetches + 1) {
+                    let response = try await loader.load(Self.request(server.url("/files/large.png"), earlyStop: .header),
+                                                         progress: nil)
+                    #expect(response.data == large && !response.isPrefix)
+                }
+                // Plain, and it stops early (closing its connection): the next early stop is by ranges again.
+                for _ in 0..<2 {
+                    let response = try await loader.load(Self.request(server.url("/files/photo.jpg"), earlyStop: Self.eighth),
+                                                         progress: nil)
+                    #expect(response.isPrefix && photo.starts(with: response.data.prefix(response.data.count - 2)))
+                }
+            }
+            await server.waitUntil { $0.inFlight == 0 }
+            let whole = "bytes=65536-\(large.count - 1)"
+            #expect(server.log.requests(for: "/files/large.png").map { $0.header("Range") }
+                == ["bytes=0-65535", whole, "bytes=0-65535", whole, nil])
+            let photoRanges = server.log.requests(for: "/files/photo.jpg").map { $0.header("Range") }
+            #expect(photoRanges.first == .some(nil))
+            #expect(photoRanges.dropFirst().first == "bytes=0-65535")
+            // Every range was read to its end on the one connection; the plain fetch that stopped early closed it.
+            let connections = server.log.requests.map(\.connection)
+            #expect(Set(connections.dropLast(photoRanges.count - 1)).count == 1)
+            #expect(connections.last != connections.first)
+        }
+    }
+
     @Test func aFileThatChangesBetweenRangesIsReadWholeInItsNewVersion() async throws {
         try await LoadingTest.withServer { server in
             let first = try Self.progressive()

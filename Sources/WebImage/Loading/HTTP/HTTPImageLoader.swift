@@ -208,11 +208,11 @@ public final class HTTPImageLoader: ImageLoader {
         return loops[Int(hash % UInt64(loops.count))]
     }
 
-    /// An early stop is fetched by ranges from an origin known to serve them, unless the caller asked for a range
-    /// of its own (a resumed transfer).
+    /// An early stop is fetched by ranges from an origin known to serve them whose early stops stop early (see
+    /// ``OriginRanges``), unless the caller asked for a range of its own (a resumed transfer).
     private func firstRangeStep(_ request: ImageLoadRequest, url: URL) -> RangeStep? {
         guard request.earlyStop != nil, request.headers["Range"] == nil,
-              originRanges.servesRanges(Origin(url)) == true else { return nil }
+              originRanges.fetchesEarlyStopsByRanges(Origin(url)) else { return nil }
         return .first
     }
 

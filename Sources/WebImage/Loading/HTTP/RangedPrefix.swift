@@ -47,30 +47,6 @@ struct RangedPrefix: Sendable {
     }
 }
 
-/// What the loader knows of each origin's ranges: whether its last answer said `Accept-Ranges: bytes`. Kept for
-/// a bounded number of origins; an origin not known is fetched plainly once (and its answer teaches).
-final class OriginRanges: Sendable {
-    private let known = Locked<[Origin: Bool]>([:])
-    private let limit: Int
-
-    init(limit: Int = 1_024) {
-        self.limit = limit
-    }
-
-    /// Whether `origin` serves byte ranges; `nil` when not known.
-    func servesRanges(_ origin: Origin) -> Bool? {
-        known.withLock { $0[origin] }
-    }
-
-    /// Notes what an answer from `origin` said.
-    func note(_ origin: Origin, servesRanges: Bool) {
-        known.withLock { known in
-            if known[origin] == nil, known.count >= limit { known.removeAll(keepingCapacity: true) }
-            known[origin] = servesRanges
-        }
-    }
-}
-
 /// Which range of a ranged prefix a hop asks for.
 enum RangeStep: Sendable {
     /// The first bytes.

@@ -270,7 +270,13 @@ final class ResponseCollector: HTTPClientResponseDelegate {
         }
         buffer.withUnsafeReadableBytes { state.body.append(contentsOf: $0) }
         let expected = state.metadata?.expectedContentLength
-        guard let prefix = state.earlyStop?.sufficientPrefix(of: state.body) else {
+        let undecided = state.earlyStop.map { !$0.readsWhole } ?? false
+        let sufficient = state.earlyStop?.sufficientPrefix(of: state.body)
+        if undecided, let originRanges, sufficient != nil || state.earlyStop?.readsWhole == true {
+            // Decided with this part: what the origin's next early stops are fetched by.
+            originRanges.noteEarlyStop(Origin(url), stoppedEarly: sufficient != nil)
+        }
+        guard let prefix = sufficient else {
             return (ImageLoadProgress(receivedBytes: Int64(state.body.count), expectedBytes: expected,
                                       partialData: request.wantsPartialData ? state.body : nil), nil)
         }
