@@ -26,11 +26,6 @@ final class OriginRanges: Sendable {
         self.limit = limit
     }
 
-    /// Whether `origin` serves byte ranges; `nil` when not known.
-    func servesRanges(_ origin: Origin) -> Bool? {
-        known.withLock { $0[origin]?.servesRanges }
-    }
-
     /// Whether an early stop from `origin` is fetched by ranges: it serves them, and its early stops stop early.
     func fetchesEarlyStopsByRanges(_ origin: Origin) -> Bool {
         known.withLock { known in
