@@ -9,8 +9,15 @@ final class PDFDocument {
     private let document: OpaquePointer
 
     /// Opens the document. A file that needs a password throws ``ImageError/Code/unsupportedFormat``; a damaged
-    /// one throws ``ImageError/Code/badImageData``.
-    init(_ data: Data) throws {
+    /// one throws ``ImageError/Code/badImageData``. The process's first poppler drawing is made before (see
+    /// ``PopplerFirstDrawing``).
+    convenience init(_ data: Data) throws {
+        _ = PopplerFirstDrawing.made
+        try self.init(opening: data)
+    }
+
+    /// Opens the document without waiting for the process's first drawing: for that drawing itself.
+    init(opening data: Data) throws {
         try Self.checkWhole(data)
         // GBytes copies the file: the document may outlive this call's borrow of `data` inside poppler's caches.
         let bytes = data.withUnsafeBytes { g_bytes_new($0.baseAddress, gsize($0.count)) }
