@@ -127,7 +127,7 @@ public final class ImageCache: ImageCaching {
         if types.contains(.memory) { storeImage(image, forKey: key) }
         guard types.contains(.disk),
               let bytes = try CacheSerializer.default.diskData(for: image, originalData: data, forKey: key,
-                                                                coders: coders)
+                                                               coders: coders)
         else { return }
         try await storeData(bytes, forKey: key, validators: validators)
     }
