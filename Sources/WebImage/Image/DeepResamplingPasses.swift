@@ -1,6 +1,6 @@
 /// The two one-dimensional passes of the separable resampler on RGBA16 rows (``PixelSample``'s for 16 bits), in
-/// floating point with the
-/// fixed-point weights as fractions: 16-bit samples times 14-bit weights would leave no headroom in 32 bits.
+/// floating point with the fixed-point weights as fractions: 16-bit samples times 14-bit weights would leave no
+/// headroom in 32 bits.
 /// The horizontal pass works one output pixel at a time; the vertical one across whole rows, eight samples a
 /// vector.
 extension UInt16 {

@@ -55,7 +55,7 @@ final class RowStreamingResampler {
         let input = ResamplingPlane(base: UnsafePointer(pixels), rowStride: sourceSize.width * 4, firstRow: y,
                                     firstColumn: 0)
         UInt8.resampleAlongX(input, rows: y..<y + 1, weights: horizontal, into: destination,
-                                   rowStride: bandRowBytes)
+                             rowStride: bandRowBytes)
     }
 
     /// The shrunk image, once every source row was added.
@@ -70,7 +70,7 @@ final class RowStreamingResampler {
             if let vertical {
                 let plane = ResamplingPlane(base: band, rowStride: bandRowBytes, firstRow: 0, firstColumn: 0)
                 UInt8.resampleAlongY(plane, columns: 0..<outputSize.width, weights: vertical, into: output,
-                                         rowStride: bandRowBytes)
+                                     rowStride: bandRowBytes)
             } else {
                 output.update(from: band, count: outputBytes.count)
             }

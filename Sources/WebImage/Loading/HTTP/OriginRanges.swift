@@ -15,7 +15,8 @@ final class OriginRanges: Sendable {
 
     private struct Knowledge {
         var servesRanges: Bool
-        /// The origin's early stops that read the whole file since the last one that stopped early.
+        /// The origin's early stops that read the whole file since the last one that stopped early, counted up to
+        /// the number that turns ranges off.
         var wholeReadsInARow = 0
     }
 
@@ -42,7 +43,8 @@ final class OriginRanges: Sendable {
     /// Notes how an early stop from `origin` ended: stopped early, or found it reads the whole file.
     func noteEarlyStop(_ origin: Origin, stoppedEarly: Bool) {
         update(origin) { knowledge in
-            knowledge.wholeReadsInARow = stoppedEarly ? 0 : min(knowledge.wholeReadsInARow + 1, 1_000)
+            knowledge.wholeReadsInARow = stoppedEarly ? 0
+                : min(knowledge.wholeReadsInARow + 1, Self.wholeReadsBeforePlainFetches)
         }
     }
 
