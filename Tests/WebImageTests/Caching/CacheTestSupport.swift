@@ -20,7 +20,7 @@ struct TemporaryFolder {
     var path: String { url.path }
 
     init() throws {
-        url = FileManager.default.temporaryDirectory
+        url = TestScratch.root
             .appendingPathComponent("webimage-cache-tests-\(UUID().uuidString)", isDirectory: true)
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     }

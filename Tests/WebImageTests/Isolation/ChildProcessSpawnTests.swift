@@ -9,7 +9,7 @@ import WebImageCore
 /// thread blocks, and a refusal that names its cause.
 @Suite struct ChildProcessSpawnTests {
     @Test func redirectionsApplyInOrderAndTheChildStartsWithNoSignalBlocked() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("spawn-\(UUID().uuidString)")
+        let folder = TestScratch.root.appendingPathComponent("spawn-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let output = folder.appendingPathComponent("out.txt").path, mask = folder.appendingPathComponent("mask.txt").path

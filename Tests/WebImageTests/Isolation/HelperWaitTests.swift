@@ -18,7 +18,7 @@ import WebImage
         let coders = ImageCoders.isolating(IsolatedCoder.defaultFormats, in: pool,
                                            behind: DecodeHelperPoolTests.inProcess)
         let origin = try await TestImageServer.start()
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("helper-wait-\(UUID().uuidString)")
+        let folder = TestScratch.root.appendingPathComponent("helper-wait-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
         var configuration = ProxyConfiguration()
         configuration.allowsLoopbackSources = true

@@ -92,7 +92,7 @@ struct DestinationCheckTests {
             var downloaderConfiguration = LoadingTest.configuration()
             downloaderConfiguration.addressPolicy = .publicOnly
             try await LoadingTest.withDownloader(downloaderConfiguration) { downloader in
-                let folder = FileManager.default.temporaryDirectory.appendingPathComponent("destination-\(UUID())")
+                let folder = TestScratch.root.appendingPathComponent("destination-\(UUID())")
                 defer { try? FileManager.default.removeItem(at: folder) }
                 let manager = ImageManager(cache: ImageCache(folder: folder), loader: downloader)
                 let url = server.url("/files/a.png")

@@ -14,7 +14,7 @@ struct FileAndDataURLLoaderTests {
     let image = LoadingTest.bytes(3_000, seed: 2)
 
     private func temporaryFolder() throws -> URL {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("loading-\(UUID().uuidString)")
+        let folder = TestScratch.root.appendingPathComponent("loading-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         return folder
     }

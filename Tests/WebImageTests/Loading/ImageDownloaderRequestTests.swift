@@ -215,7 +215,7 @@ struct ImageDownloaderRequestTests {
             #expect(fromData.data == image)
             #expect(fromData.metadata.mimeType == "image/png")
 
-            let file = FileManager.default.temporaryDirectory.appendingPathComponent("dl-\(UUID().uuidString).png")
+            let file = TestScratch.root.appendingPathComponent("dl-\(UUID().uuidString).png")
             try image.write(to: file)
             defer { try? FileManager.default.removeItem(at: file) }
             let fromFile = try await downloader.download(file)

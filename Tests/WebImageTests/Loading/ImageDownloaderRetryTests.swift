@@ -135,7 +135,7 @@ struct ImageDownloaderRetryTests {
         try await LoadingTest.withServer { server in
             server.serve("a.png", data: image, contentType: "image/png")
             try await LoadingTest.withDownloader(configuration) { downloader in
-                let folder = FileManager.default.temporaryDirectory.appendingPathComponent("resume-limit-\(UUID())")
+                let folder = TestScratch.root.appendingPathComponent("resume-limit-\(UUID())")
                 defer { try? FileManager.default.removeItem(at: folder) }
                 let cache = ImageCache(folder: folder)
                 let manager = ImageManager(cache: cache, loader: downloader)

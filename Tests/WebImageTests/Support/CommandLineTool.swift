@@ -40,7 +40,7 @@ enum CommandLineTool {
     /// holding a thread. Output goes through temporary files rather than pipes,
     /// so a chatty child can never block on a full pipe.
     static func run(_ arguments: [String], input: Data? = nil) async throws -> Result {
-        let scratch = FileManager.default.temporaryDirectory
+        let scratch = TestScratch.root
             .appendingPathComponent("webimage-cli-\(UUID().uuidString)", isDirectory: true)
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: scratch) }
@@ -57,7 +57,7 @@ enum CommandLineTool {
 
     /// A fresh empty folder for a test's output files.
     static func temporaryFolder() throws -> URL {
-        let folder = FileManager.default.temporaryDirectory
+        let folder = TestScratch.root
             .appendingPathComponent("webimage-test-\(UUID().uuidString)", isDirectory: true)
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         return folder

@@ -52,12 +52,12 @@ import Testing
     }
 
     @Test func anUnreadableListIsOneLineAndAFailingStatus() async throws {
-        let missing = FileManager.default.temporaryDirectory.appendingPathComponent("no-such-list-\(UUID().uuidString)")
+        let missing = TestScratch.root.appendingPathComponent("no-such-list-\(UUID().uuidString)")
         let result = try await CommandLineTool.run(["prefetch", "--input", missing.path])
         #expect(result.status == 1)
         #expect(result.stdout == "")
         #expect(result.errorLines == ["webimage: cannot read the URL list \(missing.path): no such file"])
-        let folder = try await CommandLineTool.run(["prefetch", "--input", FileManager.default.temporaryDirectory.path])
+        let folder = try await CommandLineTool.run(["prefetch", "--input", TestScratch.root.path])
         #expect(folder.status == 1 && folder.errorLines.count == 1)
     }
 

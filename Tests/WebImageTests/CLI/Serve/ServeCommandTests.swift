@@ -42,6 +42,7 @@ import WebImage
         origin.serve("a.png", data: try ImageCoders.shared.encode(Image(pixels: pixels), as: .png),
                      contentType: "image/png")
         let folder = try CommandLineTool.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
         // The key comes from the environment, the salt from a flag: both ways are the contract.
         let server = try await ServeProcess.start(
             // Generous timeouts: the request waits at the origin's gate while the test signals the server.
@@ -73,7 +74,6 @@ import WebImage
         #expect(try ImageCoders.shared.decode(answer.body).size == PixelSize(width: 40, height: 30))
         #expect(await exit.value == 0)
         await origin.shutdown()
-        try? FileManager.default.removeItem(at: folder)
     }
 
     @Test func aWrongSignatureIs403AndHealthIs200() async throws {
@@ -100,6 +100,7 @@ import WebImage
         origin.serve("a.jpg", data: try ImageCoders.shared.encode(Image(pixels: pixels), as: .jpeg),
                      contentType: "image/jpeg")
         let folder = try CommandLineTool.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
         let presets = folder.appendingPathComponent("presets.txt")
         try "# imgproxy's format\nsmall=rs:fit:40:40\nthumb=pr:small/q:70\npngify=f:png\n"
             .write(to: presets, atomically: true, encoding: .utf8)
@@ -122,7 +123,6 @@ import WebImage
                                                  "--format-quality", "webp=101"])
         #expect(bad.status != 0 && bad.stderr.contains("--format-quality"))
         await origin.shutdown()
-        try? FileManager.default.removeItem(at: folder)
     }
 
     /// imgproxy's server settings as flags and variables: client hints read from real request headers, SVG
@@ -145,6 +145,7 @@ import WebImage
         let deepPNG = try ImageCoders.shared.encode(Image(frames: [ImageFrame(deep: ramp)]), as: .png)
         origin.serve("deep.png", data: deepPNG, contentType: "image/png")
         let folder = try CommandLineTool.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
         let server = try await ServeProcess.start(
             ["--insecure", "--bind", "127.0.0.1:0", "--allow-loopback-sources", "--cache-dir", folder.path,
              "--enable-client-hints", "--always-rasterize-svg", "--watermark-opacity", "0.5", "--preserve-hdr"],
@@ -182,7 +183,6 @@ import WebImage
             #expect(refused.status != 0 && refused.stderr.contains("--watermark-opacity"), "\(opacity)")
         }
         await origin.shutdown()
-        try? FileManager.default.removeItem(at: folder)
     }
 
     /// imgproxy's signature, computed here independently with Python's hmac module's rules: HMAC-SHA256 over

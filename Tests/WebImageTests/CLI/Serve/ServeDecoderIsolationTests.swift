@@ -14,6 +14,7 @@ import WebImage
         origin.serve("a.png", data: try ImageCoders.shared.encode(Image(pixels: pixels), as: .png),
                      contentType: "image/png")
         let folder = try CommandLineTool.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
         let server = try await ServeProcess.start(
             // A timeout long enough for the crash to be a crash (SIGSEGV) even on a loaded machine, and a failure
             // remembered long enough to outlast the requests between its two asks (under ThreadSanitizer they took
@@ -50,6 +51,7 @@ import WebImage
         let origin = try await TestImageServer.start()
         origin.serve("photo.heic", data: try IsolationFixtures.heic("photo"), contentType: "image/heic")
         let folder = try CommandLineTool.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
         let server = try await ServeProcess.start(
             ["--insecure", "--bind", "127.0.0.1:0", "--allow-loopback-sources", "--cache-dir", folder.path,
              "--decode-helpers", "1"])
@@ -66,6 +68,7 @@ import WebImage
 
     @Test func isolationCanBeTurnedOffByFlagOrVariable() async throws {
         let folder = try CommandLineTool.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
         for (arguments, environment) in [(["--no-isolate-decoders"], [:]), ([], ["WEBIMAGE_ISOLATE_DECODERS": "0"])] {
             let server = try await ServeProcess.start(
                 ["--insecure", "--bind", "127.0.0.1:0", "--cache-dir", folder.path] + arguments,

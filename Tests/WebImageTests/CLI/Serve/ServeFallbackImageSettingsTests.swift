@@ -96,6 +96,7 @@ import WebImageServer
 
     @Test func webimageServeRefusesABrokenFallbackAndAnswersAMissingSourceWithAGoodOne() async throws {
         let folder = try CommandLineTool.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
         let broken = folder.appendingPathComponent("broken.png")
         try Data("<html>not an image</html>".utf8).write(to: broken)
         let refused = try await CommandLineTool.run(["serve", "--insecure", "--bind", "127.0.0.1:0",

@@ -35,7 +35,7 @@ import WebImageServer
     }
 
     @Test func theInfoEndpointsPresetsAndRulesFromImgproxysVariablesAndOurFlags() throws {
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("info-presets-\(UUID()).txt")
+        let file = TestScratch.root.appendingPathComponent("info-presets-\(UUID()).txt")
         try "# placeholders\nplaceholder=bh:4:3/th:1\n".write(to: file, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(at: file) }
         let imgproxy = try configuration([], Self.signed([
@@ -98,7 +98,7 @@ import WebImageServer
     }
 
     @Test func anImgproxyEnvironmentSetsEachSettingItHasAMeaningFor() throws {
-        let presets = FileManager.default.temporaryDirectory.appendingPathComponent("presets-\(UUID()).txt")
+        let presets = TestScratch.root.appendingPathComponent("presets-\(UUID()).txt")
         try "# from a file\nfromfile=q:33\n".write(to: presets, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(at: presets) }
         let settings = try settings([], Self.signed([
@@ -250,7 +250,7 @@ import WebImageServer
         #expect(throws: EnvironmentFile.LineError.self) { try EnvironmentFile.variables(in: "A=\"open") }
         #expect(throws: EnvironmentFile.LineError.self) { try EnvironmentFile.variables(in: "1A=x") }
 
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("env-\(UUID()).env")
+        let file = TestScratch.root.appendingPathComponent("env-\(UUID()).env")
         try text.write(to: file, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(at: file) }
         let command = try ServeCommand.parse(["--env-file", file.path])

@@ -18,6 +18,7 @@ import Glibc
         defer { Task { await origin.shutdown() } }
         origin.serve("photo.jpg", data: try Self.photo(), contentType: "image/jpeg")
         let folder = try CommandLineTool.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
         let server = try await ServeProcess.start(
             ["--bind", "127.0.0.1:0", "--insecure", "--allow-loopback-sources", "--cache-dir", folder.path,
              "--workers", "2", "--queue", "4096", "--download-timeout", "600", "--request-timeout", "600"])
@@ -54,6 +55,7 @@ import Glibc
         origin.serve("photo.jpg", data: try Self.photo(), contentType: "image/jpeg")
         origin.closeGate("never")
         let folder = try CommandLineTool.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
         let server = try await ServeProcess.start(
             ["--bind", "127.0.0.1:0", "--insecure", "--allow-loopback-sources", "--cache-dir", folder.path,
              "--workers", "1", "--download-timeout", "600", "--request-timeout", "600"])
@@ -76,6 +78,7 @@ import Glibc
     /// server still answers everyone else.
     @Test func halfSentRequestsAreClosedByTheHeaderTimeout() async throws {
         let folder = try CommandLineTool.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
         let server = try await ServeProcess.start(
             ["--bind", "127.0.0.1:0", "--insecure", "--cache-dir", folder.path, "--header-timeout", "1", "--idle-timeout", "3600"])
         let port = try #require(URL(string: server.address)?.port)
@@ -91,6 +94,7 @@ import Glibc
     /// long the connection has been open, and a later head that stops halfway is cut off.
     @Test func theHeaderTimeoutStartsAgainWithEachRequestOfAConnection() async throws {
         let folder = try CommandLineTool.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
         let server = try await ServeProcess.start(
             ["--bind", "127.0.0.1:0", "--insecure", "--cache-dir", folder.path, "--header-timeout", "1",
              "--idle-timeout", "3600"])
@@ -122,6 +126,7 @@ import Glibc
         origin.serve("photo.heic", data: try IsolationFixtures.heic("photo"), contentType: "image/heic")
         origin.serve("photo.jpg", data: try Self.photo(), contentType: "image/jpeg")
         let folder = try CommandLineTool.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
         let server = try await ServeProcess.start(
             ["--bind", "127.0.0.1:0", "--insecure", "--allow-loopback-sources", "--cache-dir", folder.path,
              "--workers", "1", "--decode-helpers", "1", "--decode-timeout", "600", "--request-timeout", "600"])

@@ -63,7 +63,7 @@ import WebImageServer
     }
 
     @Test func theSharedCredentialsFileGivesTheProfilesKey() throws {
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("aws-\(UUID().uuidString)")
+        let file = TestScratch.root.appendingPathComponent("aws-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: file) }
         try """
             # comment

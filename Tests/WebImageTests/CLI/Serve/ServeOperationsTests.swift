@@ -64,11 +64,11 @@ import WebImage
         let png = try ImageCoders.shared.encode(Image(pixels: pixels), as: .png)
         origin.serve("a.png", data: png, contentType: "image/png")
         let folder = try CommandLineTool.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
         let server = try await ServeProcess.start(
             ["--insecure", "--allow-loopback-sources", "--bind", "127.0.0.1:0", "--cache-dir", folder.path,
              "--workers", "2", "--prometheus-bind", "127.0.0.1:0"],
             environment: ["IMGPROXY_PROMETHEUS_NAMESPACE": "imgproxy"])
-        defer { try? FileManager.default.removeItem(at: folder) }
         let metricsAddress = try await Self.prometheusAddress(of: server)
 
         // Three answers of one result (a render, then memory hits), a URL that does not parse, and requests that

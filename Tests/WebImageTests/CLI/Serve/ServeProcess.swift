@@ -29,7 +29,7 @@ final class ServeProcess: Sendable {
     }
 
     private init(_ arguments: [String], environment: [String: String]) throws {
-        output = FileManager.default.temporaryDirectory.appendingPathComponent("serve-\(UUID().uuidString).out")
+        output = TestScratch.root.appendingPathComponent("serve-\(UUID().uuidString).out")
         errorOutput = output.appendingPathExtension("err")
         for file in [output, errorOutput] { _ = FileManager.default.createFile(atPath: file.path, contents: nil) }
         let process = try SpawnedProcess(CommandLineTool.executable.path, ["serve"] + arguments,

@@ -20,7 +20,7 @@ import WebImageServer
 
     /// A fresh folder, removed after `body`.
     func withFolder(_ body: (String) throws -> Void) throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("webimage-root-\(UUID())")
+        let folder = TestScratch.root.appendingPathComponent("webimage-root-\(UUID())")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         try body(folder.path)
@@ -74,7 +74,7 @@ import WebImageServer
     }
 
     @Test func aRootThatIsNoFolderOrAReplacementWithoutEqualsStopsTheStart() throws {
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("webimage-file-\(UUID())")
+        let file = TestScratch.root.appendingPathComponent("webimage-file-\(UUID())")
         try Data("x".utf8).write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
         let refused: [([String], [String: String], String)] = [

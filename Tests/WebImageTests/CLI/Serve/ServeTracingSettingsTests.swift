@@ -195,7 +195,7 @@ import WebImageServer
     }
 
     @Test func certificateFilesAreReadAndAClientCertificateNeedsItsKey() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tracing-\(UUID().uuidString)")
+        let folder = TestScratch.root.appendingPathComponent("tracing-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let pem = "-----BEGIN CERTIFICATE-----\nMIIC\n-----END CERTIFICATE-----\n"
@@ -246,7 +246,7 @@ import WebImageServer
     }
 
     @Test func anEnvFileWithOTELLinesIsRead() throws {
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("tracing-\(UUID().uuidString).env")
+        let file = TestScratch.root.appendingPathComponent("tracing-\(UUID().uuidString).env")
         defer { try? FileManager.default.removeItem(at: file) }
         try Data("""
             IMGPROXY_OPEN_TELEMETRY_ENABLE=true
