@@ -54,6 +54,40 @@ import WebImageRedis
         }
     }
 
+    /// Five hundred requests at once for a result that only Redis has (another proxy rendered it) ask Redis once
+    /// between them: the lookup is the first step of the work they share, and the requests that come after it
+    /// find the result in this proxy's own tiers.
+    @Test func aBurstForAResultOnlyRedisHasAsksRedisOnce() async throws {
+        let redis = try RedisServerProcess.start()
+        let redisConfiguration = try Self.configuration(redis)
+        try await ProxyHarness.with(configuring: { $0.redis = redisConfiguration }) { harness in
+            let folder = harness.folder.appendingPathExtension("peer")
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let other = peer(of: harness, folder: folder)
+            let degraded = try await harness.proxy.connectSharedCache()
+            #expect(degraded == nil)
+            let path = harness.plainPath(["rs:fit:100:100"], "photo.jpg")
+            let first = await harness.get(path)
+            #expect(first.status == 200)
+            let answers = await withTaskGroup(of: ProxyResponse.self) { group in
+                for _ in 0..<500 {
+                    group.addTask { await other.respond(to: ProxyRequest(method: "GET", path: path)) }
+                }
+                return await group.reduce(into: [ProxyResponse]()) { $0.append($1) }
+            }
+            #expect(answers.count == 500 && answers.allSatisfy { $0.status == 200 && $0.body == first.body })
+            #expect(other.renderingsStarted == 0 && harness.origin.log.count("/files/photo.jpg") == 1)
+            let metrics = await other.respond(to: ProxyRequest(method: "GET", path: "/metrics"))
+            let lines = String(buffer: metrics.body).split(separator: "\n").map(String.init)
+            #expect(lines.contains("webimage_redis_hits_total 1"))
+            let hits = ["memory", "disk", "redis"].compactMap { tier in
+                lines.first { $0.hasPrefix(#"webimage_serve_result_hits_total{tier="\#(tier)"} "#) }
+                    .flatMap { Int($0.split(separator: " ").last ?? "") }
+            }
+            #expect(hits.reduce(0, +) == 500, "\(hits)")
+        }
+    }
+
     @Test func concurrentRequestsOnTwoProxiesRenderOnce() async throws {
         let redis = try RedisServerProcess.start()
         let redisConfiguration = try Self.configuration(redis)

@@ -57,28 +57,32 @@ extension ImageProxy {
                 metrics.record(load)
                 return responder.metrics(metrics.exposition())
             case .image(let image):
-                let result: RenderedResult
-                let cached = await results.result(forKey: image.key)
-                metrics.resultLookup(cached?.tier)
-                if let cached { result = cached.result } else {
-                    do {
-                        result = try await renders.result(for: image)
-                    } catch let fallback as FallbackAnswer {
-                        metrics.answeredFallback()
-                        var answer = responder.fallback(fallback, for: image, settings: configuration.fallbackImage,
-                                                        ifNoneMatch: request.ifNoneMatch)
-                        access.addCORS(to: &answer)
-                        return answer
-                    }
+                let made: (result: RenderedResult, tier: ResultCache.Tier?)
+                do {
+                    made = try await renders.result(for: image)
+                } catch {
+                    metrics.resultLookup(nil)
+                    guard let fallback = error as? FallbackAnswer else { throw error }
+                    metrics.answeredFallback()
+                    var answer = responder.fallback(fallback, for: image, settings: configuration.fallbackImage,
+                                                    ifNoneMatch: request.ifNoneMatch)
+                    access.addCORS(to: &answer)
+                    return answer
                 }
-                var answer = responder.image(result, for: image, ifNoneMatch: request.ifNoneMatch)
+                metrics.resultLookup(made.tier)
+                var answer = responder.image(made.result, for: image, ifNoneMatch: request.ifNoneMatch)
                 access.addCORS(to: &answer)
                 return answer
             case .info(let info):
-                let cached = await results.result(forKey: info.key)
-                metrics.resultLookup(cached?.tier)
-                let result = if let cached { cached.result } else { try await renders.info(for: info) }
-                var answer = responder.info(result, for: info, ifNoneMatch: request.ifNoneMatch)
+                let made: (result: RenderedResult, tier: ResultCache.Tier?)
+                do {
+                    made = try await renders.info(for: info)
+                } catch {
+                    metrics.resultLookup(nil)
+                    throw error
+                }
+                metrics.resultLookup(made.tier)
+                var answer = responder.info(made.result, for: info, ifNoneMatch: request.ifNoneMatch)
                 access.addCORS(to: &answer)
                 return answer
             }

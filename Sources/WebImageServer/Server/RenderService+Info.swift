@@ -6,9 +6,9 @@ extension RenderService {
     /// kept in the result cache under its own key: its source fetched as a render's is (a JPEG only up to its
     /// header when nothing asked for needs more), described on the CPU executor within a render's budget.
     /// - Throws: ``ProxyError`` as a render does: 504, 429, or the status of what went wrong with the source.
-    func info(for request: InfoRequest) async throws -> RenderedResult {
+    func info(for request: InfoRequest) async throws -> (result: RenderedResult, tier: ResultCache.Tier?) {
         try await shared(forKey: request.key) { task in
-            await self.outcome(forKey: request.key) { .rendered(try await self.describe(request, in: task)) }
+            await self.outcome { .rendered(try await self.describe(request, in: task)) }
         }
     }
 

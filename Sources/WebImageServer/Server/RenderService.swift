@@ -54,21 +54,27 @@ final class RenderService: Sendable {
     /// Results being made now, each however many requests wait for it.
     var inFlight: Int { renders.count }
 
-    /// The result of `request`, made once for every request waiting for it at the same time.
+    /// The result of `request`, found in the result cache or made, once for every request waiting for it at the
+    /// same time, with the tier it was found in (`nil`: made now).
     /// - Throws: ``ProxyError``: 504 once the request timeout passes (the request then leaves the rendering),
     ///   429 when the line of renders is full, or the status of what went wrong with the source; a
     ///   ``FallbackAnswer`` when the source cannot be fetched and a fallback image answers instead.
-    func result(for request: RenderRequest) async throws -> RenderedResult {
+    func result(for request: RenderRequest) async throws -> (result: RenderedResult, tier: ResultCache.Tier?) {
         try await shared(forKey: request.key) { task in await self.attempt(request, in: task) }
     }
 
-    /// The result that `make` makes under `key`, made once for every request waiting for it at the same time (a
-    /// render, or an `/info` description), its failure remembered for the next requests.
+    /// The result under `key`, looked up in the result cache's tiers or else made by `make` (a render, or an
+    /// `/info` description), once for every request waiting for it at the same time, its failure remembered for
+    /// the next requests; with the tier it was found in (`nil`: made now).
+    ///
+    /// The lookup is the shared work's first step, so the requests of a burst for one result ask the disk and
+    /// Redis once between them, and a request that reaches the pool just after the work that stored the result
+    /// has left it starts new work that finds the result in memory instead of making it again.
     /// - Throws: ``ProxyError``: 504 once the request timeout passes (the request then leaves the work), or the
     ///   work's failure; a ``FallbackAnswer`` when a fallback image answers instead.
     func shared(forKey key: String,
                 make: @escaping @Sendable (SharedTask<RenderOutcome, Never>) async -> RenderOutcome) async throws
-        -> RenderedResult
+        -> (result: RenderedResult, tier: ResultCache.Tier?)
     {
         if let failure = failures.failure(forKey: key) {
             metrics.answeredRememberedFailure()
@@ -81,6 +87,9 @@ final class RenderService: Sendable {
             group.addTask {
                 try await self.renders.value(forKey: key) { task in
                     await RequestTrace.$current.withValue(trace) {
+                        if let found = await self.results.result(forKey: key) {
+                            return .found(found.result, found.tier)
+                        }
                         let outcome = await make(task)
                         // Kept even when every waiter has left: the next request for it is answered without
                         // this work.
@@ -97,7 +106,8 @@ final class RenderService: Sendable {
             return try await group.next() ?? nil
         }
         switch outcome {
-        case .rendered(let result)?: return result
+        case .found(let result, let tier)?: return (result, tier)
+        case .rendered(let result)?: return (result, nil)
         case .failed(let error)?: throw error
         case .fallback(let answer)?: throw answer
         case nil: throw ProxyError(status: 504, "the request took longer than \(limit)")
@@ -105,16 +115,11 @@ final class RenderService: Sendable {
     }
 
     private func attempt(_ request: RenderRequest, in task: SharedTask<RenderOutcome, Never>) async -> RenderOutcome {
-        await outcome(forKey: request.key) { try await self.renderOrFallback(request, in: task) }
+        await outcome { try await self.renderOrFallback(request, in: task) }
     }
 
-    /// What `work` ends with, its failure as the status it is answered with. A request that missed the cache just
-    /// before the last work under `key` stored its result and left the pool starts a new task here: memory,
-    /// filled before that work ended, answers it instead.
-    func outcome(forKey key: String, _ work: () async throws -> RenderOutcome) async -> RenderOutcome {
-        if let stored = results.memoryResult(forKey: key, evenIfNotOnDisk: true) {
-            return .rendered(stored)
-        }
+    /// What `work` ends with, its failure as the status it is answered with.
+    func outcome(_ work: () async throws -> RenderOutcome) async -> RenderOutcome {
         do {
             return try await work()
         } catch let error as ProxyError {
@@ -237,6 +242,8 @@ final class RenderService: Sendable {
 
 /// What one rendering ends with, failures included: a shared rendering's waiters all get the same answer.
 enum RenderOutcome: Sendable {
+    /// Made by an earlier rendering and found in this tier of the result cache.
+    case found(RenderedResult, ResultCache.Tier)
     case rendered(RenderedResult)
     case failed(ProxyError)
     /// The source could not be fetched; the fallback image, rendered for the request, answers instead.

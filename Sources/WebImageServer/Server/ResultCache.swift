@@ -29,10 +29,9 @@ final class ResultCache: Sendable {
         self.shared = shared
     }
 
-    /// The result for `key` when memory holds it and nothing is left to write: one the disk has too, or, with
-    /// `evenIfNotOnDisk`, any.
-    func memoryResult(forKey key: String, evenIfNotOnDisk: Bool = false) -> RenderedResult? {
-        guard let kept = memory.kept(forKey: key), kept.isOnDisk || evenIfNotOnDisk else { return nil }
+    /// The result for `key` when memory holds it and nothing is left to write (the disk has it too).
+    func memoryResult(forKey key: String) -> RenderedResult? {
+        guard let kept = memory.kept(forKey: key), kept.isOnDisk else { return nil }
         return kept.result
     }
 
