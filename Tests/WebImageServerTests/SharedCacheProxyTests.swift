@@ -17,6 +17,19 @@ import WebImageRedis
         return ImageProxy(configuration: configuration)
     }
 
+    /// Runs `body` with a harness whose proxy uses a new redis-server, connected, and a peer of it.
+    private func withPeer(_ body: (ProxyHarness, ImageProxy) async throws -> Void) async throws {
+        let redis = try RedisServerProcess.start()
+        let redisConfiguration = try Self.configuration(redis)
+        try await ProxyHarness.with(configuring: { $0.redis = redisConfiguration }) { harness in
+            let folder = harness.folder.appendingPathExtension("peer")
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let degraded = try await harness.proxy.connectSharedCache()
+            #expect(degraded == nil)
+            try await body(harness, peer(of: harness, folder: folder))
+        }
+    }
+
     private static func configuration(_ server: RedisServerProcess, password: String? = nil) throws -> RedisConfiguration {
         var configuration = try RedisConfiguration(url: server.url(password: password))
         configuration.commandTimeout = .seconds(30)  // sanitizer builds beside other tests are slow
@@ -25,14 +38,7 @@ import WebImageRedis
     }
 
     @Test func aResultRenderedByOneProxyIsServedByAnotherWithoutFetchingOrRendering() async throws {
-        let redis = try RedisServerProcess.start()
-        let redisConfiguration = try Self.configuration(redis)
-        try await ProxyHarness.with(configuring: { $0.redis = redisConfiguration }) { harness in
-            let folder = harness.folder.appendingPathExtension("peer")
-            defer { try? FileManager.default.removeItem(at: folder) }
-            let other = peer(of: harness, folder: folder)
-            let degraded = try await harness.proxy.connectSharedCache()
-            #expect(degraded == nil)
+        try await withPeer { harness, other in
             let path = harness.plainPath(["rs:fit:120:120"], "photo.jpg")
             let first = await harness.get(path)
             #expect(first.status == 200)
@@ -58,14 +64,7 @@ import WebImageRedis
     /// between them: the lookup is the first step of the work they share, and the requests that come after it
     /// find the result in this proxy's own tiers.
     @Test func aBurstForAResultOnlyRedisHasAsksRedisOnce() async throws {
-        let redis = try RedisServerProcess.start()
-        let redisConfiguration = try Self.configuration(redis)
-        try await ProxyHarness.with(configuring: { $0.redis = redisConfiguration }) { harness in
-            let folder = harness.folder.appendingPathExtension("peer")
-            defer { try? FileManager.default.removeItem(at: folder) }
-            let other = peer(of: harness, folder: folder)
-            let degraded = try await harness.proxy.connectSharedCache()
-            #expect(degraded == nil)
+        try await withPeer { harness, other in
             let path = harness.plainPath(["rs:fit:100:100"], "photo.jpg")
             let first = await harness.get(path)
             #expect(first.status == 200)
