@@ -159,7 +159,9 @@ let package = Package(
         // What every module shares and a URL-signing client needs without a codec: formats and their detection,
         // errors, HTTP fields and responses, digests, gzip, colours, the ISO BMFF box and JPEG segment walkers.
         // `WebImage` re-exports it.
-        .target(name: "WebImageCore", dependencies: ["CZlib"], swiftSettings: strict),
+        // glibc's call that closes a spawned child's other descriptors, declared for GNU sources only.
+        .target(name: "CChildProcess", cSettings: instrumentedC),
+        .target(name: "WebImageCore", dependencies: ["CZlib", "CChildProcess"], swiftSettings: strict),
         .target(
             name: "WebImage",
             dependencies: [

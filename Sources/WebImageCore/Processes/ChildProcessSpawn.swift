@@ -1,9 +1,15 @@
+import CChildProcess
 import Foundation
 
 /// Starts a child process with `posix_spawn` (a threaded process is never forked), with no signal blocked in the
 /// child whatever the spawning thread blocks (NIO's event loops block some, and a child that inherits them cannot
 /// be stopped by SIGTERM), and its descriptors set up as asked. The proxy's decode helpers and the servers the
 /// tests run start this way.
+///
+/// The child gets the descriptors it is given and no other: every descriptor above them is closed in it, whether
+/// or not this process marked it close-on-exec. A socket inherited by a long-lived child stays open after this
+/// process closes it, and its peer sees no end: a connection the tests' clients had closed kept its place under
+/// the server's connection limit for as long as another test's server process lived.
 package enum ChildProcessSpawn {
     /// What one of the child's descriptors becomes.
     package enum Redirection: Sendable {
@@ -33,6 +39,9 @@ package enum ChildProcessSpawn {
                 posix_spawn_file_actions_adddup2(&actions, source, descriptor)
             }
         }
+        // After the redirections, which may copy from a descriptor this closes.
+        let firstNotGiven = max(3, (redirections.map(\.descriptor).max() ?? 2) + 1)
+        webimage_spawn_close_from(&actions, firstNotGiven)
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }

@@ -36,6 +36,30 @@ import WebImageCore
         #expect(try String(contentsOfFile: output, encoding: .utf8) == "to standard error\nto standard output\n")
     }
 
+    /// A child has the descriptors it was given and no other, even one this process left open across `exec`: a
+    /// socket a child inherits stays open after this process closes it, and its peer never sees the end.
+    @Test func aChildHasNoDescriptorItWasNotGiven() throws {
+        let folder = TestScratch.root.appendingPathComponent("spawn-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let listing = folder.appendingPathComponent("fd.txt").path
+        let opened = open("/dev/null", O_RDONLY)
+        try #require(opened >= 0)
+        defer { close(opened) }
+        // A copy made by dup2 is never close-on-exec.
+        let leftOpen: Int32 = 200
+        try #require(dup2(opened, leftOpen) == leftOpen)
+        defer { close(leftOpen) }
+        let pid = try ChildProcessSpawn.spawn(
+            "/bin/sh", arguments: ["-c", "ls /proc/$$/fd"], environment: [:],
+            redirections: [(1, .open(path: listing, flags: O_WRONLY | O_CREAT | O_TRUNC, mode: 0o600))])
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0, errno == EINTR {}
+        #expect(status == 0)
+        let descriptors = try String(contentsOfFile: listing, encoding: .utf8).split(separator: "\n").compactMap { Int($0) }
+        #expect(descriptors.contains(1) && descriptors.allSatisfy { $0 <= 2 }, "\(descriptors)")
+    }
+
     @Test func aMissingExecutableIsRefusedWithItsErrno() throws {
         do throws(ChildProcessSpawn.Failure) {
             _ = try ChildProcessSpawn.spawn("/no/such/executable", arguments: [], environment: [:], redirections: [])
