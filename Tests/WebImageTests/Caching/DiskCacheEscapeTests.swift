@@ -18,16 +18,11 @@ struct DiskCacheEscapeTests {
             cacheFolder = parent.url.appendingPathComponent("cache", isDirectory: true)
             outsideFile = parent.url.appendingPathComponent("escaped")
             outsideFolder = parent.url.appendingPathComponent("precious", isDirectory: true)
-            do {
-                try FileManager.default.createDirectory(at: cacheFolder, withIntermediateDirectories: true)
-                try FileManager.default.createDirectory(at: outsideFolder, withIntermediateDirectories: true)
-                try Data("outside".utf8).write(to: outsideFile)
-                for index in 0..<3 {
-                    try Data("keep \(index)".utf8).write(to: outsideFolder.appendingPathComponent("file\(index)"))
-                }
-            } catch {
-                parent.remove()  // the caller never gets the layout, so never removes it
-                throw error
+            try FileManager.default.createDirectory(at: cacheFolder, withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(at: outsideFolder, withIntermediateDirectories: true)
+            try Data("outside".utf8).write(to: outsideFile)
+            for index in 0..<3 {
+                try Data("keep \(index)".utf8).write(to: outsideFolder.appendingPathComponent("file\(index)"))
             }
         }
 

@@ -11,28 +11,22 @@ import Glibc
 /// answered, logged and counted, a pipelining client's answers in the order it asked, and connections that only
 /// ever ask for hits still timed by the idle timeout (neither cut while busy nor kept open when idle).
 @Suite struct ServeHotPathTests {
-    /// An origin with the test photo, a server in front of it, a path rendered and asked for again (so that it
-    /// is a memory hit from now on), and the server's cache folder (the caller removes it).
-    private static func hotServer(_ extra: [String] = []) async throws -> (TestImageServer, ServeProcess, String, URL) {
+    /// An origin with the test photo, a server in front of it, and a path rendered and asked for again (so that it
+    /// is a memory hit from now on).
+    private static func hotServer(_ extra: [String] = []) async throws -> (TestImageServer, ServeProcess, String) {
         let origin = try await TestImageServer.start()
         origin.serve("photo.jpg", data: try ServeLoadTests.photo(), contentType: "image/jpeg")
         let folder = try CommandLineTool.temporaryFolder()
-        do {
-            let server = try await ServeProcess.start(
-                ["--bind", "127.0.0.1:0", "--insecure", "--allow-loopback-sources", "--cache-dir", folder.path] + extra)
-            let hot = "/_/w:40/plain/" + ServeLoadTests.encoded(origin.url("/files/photo.jpg").absoluteString) + "@png"
-            #expect(try await server.get(hot).status == 200)
-            #expect(try await server.get(hot).status == 200)
-            return (origin, server, hot, folder)
-        } catch {
-            try? FileManager.default.removeItem(at: folder)
-            throw error
-        }
+        let server = try await ServeProcess.start(
+            ["--bind", "127.0.0.1:0", "--insecure", "--allow-loopback-sources", "--cache-dir", folder.path] + extra)
+        let hot = "/_/w:40/plain/" + ServeLoadTests.encoded(origin.url("/files/photo.jpg").absoluteString) + "@png"
+        #expect(try await server.get(hot).status == 200)
+        #expect(try await server.get(hot).status == 200)
+        return (origin, server, hot)
     }
 
     @Test func thousandsOfHitsInFlightAreAllAnsweredLoggedAndCounted() async throws {
-        let (origin, server, hot, folder) = try await Self.hotServer()
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let (origin, server, hot) = try await Self.hotServer()
         defer { Task { await origin.shutdown() } }
         let expected = try await server.get(hot).body
         let total = 5_000, inFlight = 32
@@ -66,8 +60,7 @@ import Glibc
     }
 
     @Test func aPipeliningClientsAnswersKeepTheirOrder() async throws {
-        let (origin, server, hot, folder) = try await Self.hotServer()
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let (origin, server, hot) = try await Self.hotServer()
         defer { Task { await origin.shutdown() } }
         let cold = "/_/w:30/plain/" + ServeLoadTests.encoded(origin.url("/files/photo.jpg").absoluteString) + "@jpg"
         let port = try #require(URL(string: server.address)?.port)
@@ -83,8 +76,7 @@ import Glibc
     }
 
     @Test func aConnectionAskingOnlyForHitsIsTimedByTheIdleTimeout() async throws {
-        let (origin, server, hot, folder) = try await Self.hotServer(["--idle-timeout", "3"])
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let (origin, server, hot) = try await Self.hotServer(["--idle-timeout", "3"])
         defer { Task { await origin.shutdown() } }
         let port = try #require(URL(string: server.address)?.port)
         let client = try ClientSocket(port: port)
